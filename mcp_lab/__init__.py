@@ -1,0 +1,75 @@
+"""mcp_lab: see and try the Model Context Protocol's 2026-07-28 features in a notebook.
+
+Spec context: multi round-trip requests (InputRequiredResult, sealed request_state) and header parameters
+(x-mcp-header / Mcp-Param-*), as the MCP Python SDK (mcp==2.3.0) implements them. `%load_ext mcp_lab`
+registers the magics; the Python API below is what they delegate to.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+# The SDK validates tool results with jsonschema, imported lazily on the first call. jsonschema then
+# imports rfc3987_syntax when installed (jupyterlab pulls it in), whose grammar takes ~2.5 s to build
+# (sdk-notes §3, §7) -- all on the kernel's loop, in the first call. It only adds the rarely used
+# "iri" formats, so the kernel goes without it; jsonschema skips those formats on ImportError.
+if "jsonschema" not in sys.modules:
+    sys.modules.setdefault("rfc3987_syntax", None)  # type: ignore[arg-type]
+
+from mcp_lab.answers import (
+    AnswerContext,
+    Answerer,
+    CallbackAnswerer,
+    ChainAnswerer,
+    ScriptedAnswerer,
+    Unanswered,
+    cancel,
+    decline,
+)
+from mcp_lab.api import call, get_prompt, read_resource, resume, start
+from mcp_lab.errors import FlowError, LabError
+from mcp_lab.flow import Flow, Round
+from mcp_lab.keys import KeyRing, key_id
+from mcp_lab.sandbox import sandbox
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "AnswerContext",
+    "Answerer",
+    "CallbackAnswerer",
+    "ChainAnswerer",
+    "Flow",
+    "FlowError",
+    "KeyRing",
+    "LabError",
+    "Round",
+    "ScriptedAnswerer",
+    "Unanswered",
+    "__version__",
+    "call",
+    "cancel",
+    "decline",
+    "get_prompt",
+    "key_id",
+    "load_ipython_extension",
+    "read_resource",
+    "resume",
+    "sandbox",
+    "start",
+]
+
+
+def load_ipython_extension(ipython: Any) -> None:
+    """`%load_ext mcp_lab`: register the magics (imported only now, so `import mcp_lab` stays light)."""
+    from mcp_lab.magics import register
+
+    register(ipython)
+
+
+def unload_ipython_extension(ipython: Any) -> None:
+    from mcp_lab.magics import await_magic_transformer
+
+    if await_magic_transformer in ipython.input_transformers_cleanup:
+        ipython.input_transformers_cleanup.remove(await_magic_transformer)

@@ -1,0 +1,245 @@
+"""Answerers: who fills in the `input_requests` of an `InputRequiredResult`.
+
+Spec: 2026-07-28 multi round-trip requests (SEP-2322). Each key of `input_requests` must come back
+under the same key of `input_responses`; the payloads are the same ElicitRequest / CreateMessageRequest
+/ ListRootsRequest the pre-2026 back channel carried. mcp_lab separates *who answers* (this module: a
+script, the SDK's own callbacks, or -- in `mcp_lab.forms` -- a person) from *the loop* (`flow.py`), so
+the same flow engine can be driven by any of them.
+
+No widgets here: forms build on the `Answerer` protocol from outside.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+import mcp.types as T
+from mcp.client import ClientRequestContext
+from mcp.client.session import ClientSession
+
+from mcp_lab.errors import LabError
+
+__all__ = [
+    "AnswerContext",
+    "Answerer",
+    "CallbackAnswerer",
+    "CallbackRefused",
+    "ChainAnswerer",
+    "ScriptedAnswerer",
+    "Unanswered",
+    "cancel",
+    "decline",
+    "request_kind",
+    "to_input_response",
+]
+
+InputResponse = T.CreateMessageResult | T.CreateMessageResultWithTools | T.ListRootsResult | T.ElicitResult
+
+
+class Unanswered(LookupError):
+    """An answerer has no answer for this key; a `ChainAnswerer` then asks the next one."""
+
+
+@dataclass(frozen=True)
+class AnswerContext:
+    """What an answerer may know about the question besides the request itself."""
+
+    server: str
+    """The sandbox name of the server asking (forms show it with a trust note)."""
+    method: str
+    """`tools/call`, `prompts/get` or `resources/read`."""
+    target: str
+    """Tool or prompt name, or resource URI."""
+    round_index: int
+    """Which leg of the flow produced the request (0-based)."""
+    session: ClientSession | None = None
+    """The client session, for SDK-style callbacks that expect a `ClientRequestContext`."""
+    backchannel: bool = False
+    """A 2025-11-25 server->client request: its key is a JSON-RPC id, not the server's input-request key."""
+
+
+@runtime_checkable
+class Answerer(Protocol):
+    """One input-request key and its request in, one InputResponse out (or `Unanswered`)."""
+
+    async def answer(self, key: str, request: T.InputRequest, context: AnswerContext) -> InputResponse: ...
+
+
+def request_kind(request: T.InputRequest) -> str:
+    """`elicitation`, `sampling` or `roots`: the three kinds of question a server can embed."""
+    if isinstance(request, T.ElicitRequest):
+        return "elicitation"
+    if isinstance(request, T.CreateMessageRequest):
+        return "sampling"
+    return "roots"
+
+
+def decline() -> T.ElicitResult:
+    """The user said no: `ElicitResult(action="decline")`."""
+    return T.ElicitResult(action="decline")
+
+
+def cancel() -> T.ElicitResult:
+    """The user dismissed the question: `ElicitResult(action="cancel")`."""
+    return T.ElicitResult(action="cancel")
+
+
+def _roots(value: Sequence[Any]) -> T.ListRootsResult:
+    roots: list[T.Root] = []
+    for item in value:
+        if isinstance(item, T.Root):
+            roots.append(item)
+        elif isinstance(item, str):
+            roots.append(T.Root(uri=item))  # type: ignore[arg-type]
+        elif isinstance(item, Mapping):
+            roots.append(T.Root.model_validate(item))
+        else:
+            raise LabError(f"a root must be a file:// URI string or a dict with 'uri' and 'name', not {item!r}")
+    return T.ListRootsResult(roots=roots)
+
+
+def to_input_response(key: str, request: T.InputRequest, value: Any) -> InputResponse:
+    """Turn a scripted answer into the InputResponse the request's kind needs.
+
+    dict -> accepted elicitation content; `decline()` / `cancel()` -> those actions; str -> the assistant's
+    reply to a sampling request; list -> roots. SDK result objects pass through unchanged.
+    """
+    kind = request_kind(request)
+    if isinstance(value, T.ElicitResult | T.CreateMessageResult | T.CreateMessageResultWithTools | T.ListRootsResult):
+        expected = {"elicitation": T.ElicitResult, "sampling": T.CreateMessageResult, "roots": T.ListRootsResult}[kind]
+        if kind == "sampling" and isinstance(value, T.CreateMessageResultWithTools):
+            return value
+        if not isinstance(value, expected):
+            raise LabError(f"answer for {key!r} is a {type(value).__name__}, but the server asked a {kind} question")
+        return value
+    if kind == "elicitation":
+        if isinstance(value, Mapping):
+            return T.ElicitResult(action="accept", content=dict(value))
+        raise LabError(
+            f"answer for {key!r} must be a dict of form fields, mcp_lab.decline() or mcp_lab.cancel(), not {value!r}"
+        )
+    if kind == "sampling":
+        if isinstance(value, str):
+            return T.CreateMessageResult(
+                role="assistant",
+                content=T.TextContent(type="text", text=value),
+                model="mcp-lab-script",
+                stop_reason="endTurn",
+            )
+        raise LabError(f"answer for {key!r} (a sampling request) must be the assistant's reply as a string")
+    if isinstance(value, list | tuple):
+        return _roots(value)
+    raise LabError(f"answer for {key!r} (a roots request) must be a list of file:// URIs or dicts")
+
+
+def _candidates(key: str) -> list[str]:
+    """Exact key first; for resolver keys (`module:qualname`), the bare name after the colon too."""
+    names = [key]
+    if ":" in key:
+        names.append(key.rsplit(":", 1)[1])
+    return names
+
+
+@dataclass
+class ScriptedAnswerer:
+    """Answers keyed by input-request key (or the bare resolver name); records which keys were used."""
+
+    answers: Mapping[str, Any]
+    used: set[str] = field(default_factory=set)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.answers, Mapping):
+            raise LabError(f"answers must be a dict keyed by input-request key, not {type(self.answers).__name__}")
+
+    def lookup(self, key: str) -> tuple[str, Any] | None:
+        for name in _candidates(key):
+            if name in self.answers:
+                return name, self.answers[name]
+        return None
+
+    async def answer(self, key: str, request: T.InputRequest, context: AnswerContext) -> InputResponse:
+        found = self.lookup(key)
+        if found is None and context.backchannel:
+            # The pre-2026 back channel names no question, only a JSON-RPC id: use the answers in order.
+            unused = [k for k in self.answers if k not in self.used]
+            found = (unused[0], self.answers[unused[0]]) if unused else None
+        if found is None:
+            raise Unanswered(key)
+        name, value = found
+        if callable(value):
+            value = value(request)
+            if inspect.isawaitable(value):
+                value = await value
+        self.used.add(name)
+        return to_input_response(key, request, value)
+
+    def unused(self) -> list[str]:
+        """Keys given that no request matched: usually a typo or a question the server no longer asks."""
+        return sorted(set(self.answers) - self.used)
+
+
+ElicitationCallback = Callable[[ClientRequestContext, T.ElicitRequestParams], Awaitable[Any]]
+SamplingCallback = Callable[[ClientRequestContext, T.CreateMessageRequestParams], Awaitable[Any]]
+ListRootsCallback = Callable[[ClientRequestContext], Awaitable[Any]]
+
+
+@dataclass
+class CallbackAnswerer:
+    """The SDK's own `elicitation_callback` / `sampling_callback` / `list_roots_callback`, unchanged.
+
+    The same callbacks serve the pre-2026 back channel and 2026-07-28 embedded requests; here they see
+    `ctx.request_id` equal to the input-request key, exactly as under `Client`.
+    """
+
+    elicitation_callback: ElicitationCallback | None = None
+    sampling_callback: SamplingCallback | None = None
+    list_roots_callback: ListRootsCallback | None = None
+
+    async def answer(self, key: str, request: T.InputRequest, context: AnswerContext) -> InputResponse:
+        if context.session is None:
+            raise LabError("callback answerers need a live client session")
+        meta = request.params.meta if request.params is not None else None
+        ctx = ClientRequestContext(session=context.session, request_id=key, meta=meta)
+        result: Any
+        if isinstance(request, T.ElicitRequest):
+            if self.elicitation_callback is None:
+                raise Unanswered(key)
+            result = await self.elicitation_callback(ctx, request.params)
+        elif isinstance(request, T.CreateMessageRequest):
+            if self.sampling_callback is None:
+                raise Unanswered(key)
+            result = await self.sampling_callback(ctx, request.params)
+        else:
+            if self.list_roots_callback is None:
+                raise Unanswered(key)
+            result = await self.list_roots_callback(ctx)
+        if isinstance(result, T.ErrorData):
+            raise CallbackRefused(key, result)
+        return to_input_response(key, request, result)
+
+
+class CallbackRefused(Exception):
+    """A callback returned `ErrorData`: the SDK aborts the loop with that error; so does the flow."""
+
+    def __init__(self, key: str, error: T.ErrorData) -> None:
+        super().__init__(f"answer for {key!r} refused: {error.code} {error.message}")
+        self.key = key
+        self.error = error
+
+
+@dataclass
+class ChainAnswerer:
+    """Ask each answerer in turn; the first that does not raise `Unanswered` answers."""
+
+    answerers: list[Answerer]
+
+    async def answer(self, key: str, request: T.InputRequest, context: AnswerContext) -> InputResponse:
+        for answerer in self.answerers:
+            try:
+                return await answerer.answer(key, request, context)
+            except Unanswered:
+                continue
+        raise Unanswered(key)

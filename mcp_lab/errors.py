@@ -1,0 +1,19 @@
+"""The lab's own error types: one clear, short message each, never a traceback from our internals.
+
+`LabError` is an IPython `UsageError`, so whether it comes from a magic or from `await mcp_lab.call(...)`,
+the notebook shows it as one line, without a traceback through mcp_lab's internals.
+"""
+
+from __future__ import annotations
+
+from IPython.core.error import UsageError
+
+__all__ = ["FlowError", "LabError"]
+
+
+class LabError(UsageError):
+    """Bad input to the lab (unknown server, malformed arguments, ...): the message says what to fix."""
+
+
+class FlowError(LabError):
+    """A flow ended without a result (the server's error, a round cap, a time limit, a refused answer)."""

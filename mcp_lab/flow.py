@@ -1,0 +1,431 @@
+"""One multi round-trip conversation, recorded as plain data, and the one driver that runs it.
+
+Spec: 2026-07-28 multi round-trip requests (SEP-2322). A `tools/call`, `prompts/get` or `resources/read`
+may be answered by an `InputRequiredResult`; the client answers its `input_requests` and retries with
+`input_responses` and the `request_state` token echoed byte for byte, until a final result arrives.
+
+mcp_lab drives that loop itself (through `session.<method>(..., allow_input_required=True)`, the SDK's
+manual path) instead of letting `Client.call_tool` hide the rounds, because seeing every leg is the
+point of the lab. `step()` performs one leg; `run()` is nothing but `step()` until done, so automatic
+and step-by-step behave identically. A `Flow` is JSON all the way down, so it can be written down
+between legs and resumed by another process -- the seeds' distributed client.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from collections.abc import Awaitable, Callable, Mapping
+from contextlib import AbstractAsyncContextManager, AbstractContextManager
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal, Protocol
+
+import anyio
+import mcp.types as T
+from mcp.client.session import ClientSession
+
+from mcp_lab.answers import (
+    AnswerContext,
+    Answerer,
+    CallbackRefused,
+    InputResponse,
+    ScriptedAnswerer,
+    Unanswered,
+    request_kind,
+)
+from mcp_lab.errors import FlowError, LabError
+
+__all__ = ["DEFAULT_MAX_ROUNDS", "Connection", "Flow", "LegCapture", "Round"]
+
+DEFAULT_MAX_ROUNDS = 10
+"""As the SDK's `Client(input_required_max_rounds=10)`."""
+
+_BACKOFF_INITIAL = 0.05
+_BACKOFF_CAP = 0.25
+"""State-only rounds back off 50 ms doubling to 250 ms, as the SDK's driver does."""
+
+HEADER_MISMATCH = -32020
+
+Method = Literal["tools/call", "prompts/get", "resources/read"]
+METHODS: tuple[str, ...] = ("tools/call", "prompts/get", "resources/read")
+MODERN = "2026-07-28"
+LEGACY = "2025-11-25"
+
+
+def wire(model: Any) -> Any:
+    """A pydantic model as it travels: camelCase, no nulls."""
+    return model.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+
+@dataclass
+class LegCapture:
+    """What a connection observed during one leg besides the JSON-RPC result."""
+
+    http: list[dict[str, Any]] = field(default_factory=list)
+    """HTTP exchanges (Streamable HTTP connections only)."""
+    server_log: list[str] = field(default_factory=list)
+    """The server's logged reasons (e.g. why requestState was rejected), for servers the lab owns."""
+
+
+class Connection(Protocol):
+    """How a flow reaches its server: the sandbox (or an outside connection) implements this."""
+
+    name: str
+
+    async def session(self, era: str) -> ClientSession: ...
+
+    def capture(self) -> AbstractContextManager[LegCapture]: ...
+
+    def legacy_session(
+        self, answer: Callable[[str, T.InputRequest], Awaitable[InputResponse | T.ErrorData]]
+    ) -> AbstractAsyncContextManager[ClientSession]:
+        """A 2025-11-25 session whose back-channel requests go to `answer` (one per leg)."""
+        ...
+
+
+@dataclass
+class Round:
+    """One leg: what the client sent and what came back."""
+
+    index: int
+    sent_input_responses: dict[str, Any] | None = None
+    """Wire form of the answers sent with this leg (to the previous leg's input_requests)."""
+    sent_request_state: str | None = None
+    """The token echoed exactly as it was on the wire."""
+    answered_by: dict[str, str] = field(default_factory=dict)
+    """Which answerer produced each answer (script, callback, form, ...)."""
+    outcome: Literal["input_required", "result", "error"] = "result"
+    input_requests: dict[str, Any] | None = None
+    request_state: str | None = None
+    result: dict[str, Any] | None = None
+    error: dict[str, Any] | None = None
+    backoff: float = 0.0
+    """Seconds slept before this leg because the previous one carried state only."""
+    started: float = 0.0
+    elapsed: float = 0.0
+    relisted: bool = False
+    """The server answered -32020 (header mismatch); tools were re-listed and the leg resent once."""
+    http: list[dict[str, Any]] = field(default_factory=list)
+    server_log: list[str] = field(default_factory=list)
+    backchannel: list[dict[str, Any]] = field(default_factory=list)
+    """Pre-2026 era only: server-to-client requests sent during the leg, with the answers given."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Round:
+        known = {f for f in cls.__dataclass_fields__}
+        return cls(**{k: v for k, v in data.items() if k in known})
+
+    def requests(self) -> dict[str, T.InputRequest]:
+        """This leg's input requests as SDK models."""
+        if not self.input_requests:
+            return {}
+        parsed = T.InputRequiredResult.model_validate(
+            {"inputRequests": self.input_requests, "resultType": "input_required"}
+        )
+        return dict(parsed.input_requests or {})
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+        from mcp_lab.views.flow import round_bundle
+
+        return round_bundle(self)
+
+
+@dataclass
+class Flow:
+    """A multi round-trip conversation: the request, its rounds, and how it ended."""
+
+    server: str
+    method: str
+    target: str
+    arguments: dict[str, Any] = field(default_factory=dict)
+    era: str = MODERN
+    rounds: list[Round] = field(default_factory=list)
+    status: Literal["new", "input_required", "done", "error", "stopped"] = "new"
+    stop_reason: str | None = None
+    notes: list[str] = field(default_factory=list)
+    max_rounds: int = DEFAULT_MAX_ROUNDS
+    id: str = field(default_factory=lambda: uuid.uuid4().hex[:8])
+
+    def __post_init__(self) -> None:
+        if self.method not in METHODS:
+            raise LabError(f"method must be one of {', '.join(METHODS)}, not {self.method!r}")
+        self._connection: Connection | None = None
+        self._answerer: Answerer | None = None
+        self._backoff = _BACKOFF_INITIAL
+        self._listeners: list[Any] = []
+
+    # ---- plain data -------------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        data = {k: getattr(self, k) for k in self.__dataclass_fields__ if k != "rounds"}
+        data["rounds"] = [r.to_dict() for r in self.rounds]
+        return data
+
+    def to_json(self, indent: int | None = None) -> str:
+        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Flow:
+        known = {f for f in cls.__dataclass_fields__ if f != "rounds"}
+        flow = cls(**{k: v for k, v in data.items() if k in known})
+        flow.rounds = [Round.from_dict(r) for r in data.get("rounds", [])]
+        return flow
+
+    @classmethod
+    def from_json(cls, text: str) -> Flow:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise LabError(f"not a saved flow (invalid JSON: {exc.msg} at position {exc.pos})") from None
+        if not isinstance(data, dict) or not {"server", "method", "target"} <= data.keys():
+            raise LabError("not a saved flow: expected a JSON object with server, method, target and rounds")
+        return cls.from_dict(data)
+
+    # ---- derived views of the data ---------------------------------------------------------------
+    @property
+    def done(self) -> bool:
+        return self.status in ("done", "error")
+
+    @property
+    def last(self) -> Round | None:
+        return self.rounds[-1] if self.rounds else None
+
+    @property
+    def request_state(self) -> str | None:
+        """The token to echo on the next leg (the last InputRequiredResult's)."""
+        last = self.last
+        return last.request_state if last is not None and last.outcome == "input_required" else None
+
+    @property
+    def pending_requests(self) -> dict[str, T.InputRequest]:
+        """The questions the next leg must answer."""
+        last = self.last
+        return last.requests() if last is not None and last.outcome == "input_required" else {}
+
+    @property
+    def result(self) -> T.CallToolResult | T.GetPromptResult | T.ReadResourceResult | None:
+        """The final result as an SDK model, or None while the flow is unfinished or failed."""
+        last = self.last
+        if last is None or last.outcome != "result" or last.result is None:
+            return None
+        model = {
+            "tools/call": T.CallToolResult,
+            "prompts/get": T.GetPromptResult,
+            "resources/read": T.ReadResourceResult,
+        }[self.method]
+        return model.model_validate(last.result)  # type: ignore[attr-defined, no-any-return]
+
+    @property
+    def error(self) -> dict[str, Any] | None:
+        last = self.last
+        return last.error if last is not None and last.outcome == "error" else None
+
+    @property
+    def text(self) -> str:
+        """The text parts of the final result, joined (handy in tutorials)."""
+        data = self.last.result if self.last is not None and self.last.outcome == "result" else None
+        if not data:
+            return ""
+        parts: list[str] = []
+        for item in data.get("content", []) + [c for m in data.get("messages", []) for c in [m.get("content", {})]]:
+            if isinstance(item, dict) and item.get("type") == "text":
+                parts.append(item["text"])
+        parts += [c["text"] for c in data.get("contents", []) if isinstance(c, dict) and "text" in c]
+        return "\n".join(parts)
+
+    def raise_for_status(self) -> Flow:
+        """Raise `FlowError` with the one-line reason unless the flow ended with a result."""
+        if self.status == "done":
+            return self
+        raise FlowError(self.summary())
+
+    def summary(self) -> str:
+        from mcp_lab.views.flow import flow_summary
+
+        return flow_summary(self)
+
+    # ---- driving -----------------------------------------------------------------------------------
+    def bind(self, connection: Connection, answerer: Answerer | None = None) -> Flow:
+        self._connection = connection
+        if answerer is not None:
+            self._answerer = answerer
+        return self
+
+    def on_round(self, listener: Any) -> None:
+        """Call `listener(flow)` after every leg (live views update this way)."""
+        self._listeners.append(listener)
+
+    async def run(
+        self,
+        answers: Mapping[str, Any] | Answerer | None = None,
+        *,
+        max_rounds: int | None = None,
+        timeout: float | None = None,
+    ) -> Flow:
+        """Step until a final result, an error, the round cap or the wall-clock `timeout` (seconds)."""
+        if max_rounds is not None:
+            self.max_rounds = max_rounds
+        self._set_answers(answers)
+        with anyio.move_on_after(timeout) as scope:
+            while not self.done and self.status != "stopped":
+                await self.step()
+                if self.status == "input_required" and self.stop_reason:
+                    break
+        if scope.cancelled_caught:
+            self._stop(f"wall-clock limit of {timeout:g} s reached after {len(self.rounds)} round(s)")
+        return self
+
+    async def step(self, answers: Mapping[str, Any] | Answerer | None = None) -> Round | None:
+        """Perform one leg: answer the pending questions (if any), send, record what came back."""
+        if self.done:
+            raise FlowError(f"flow {self.id} has already ended ({self.status}); start a new call")
+        if self._connection is None:
+            raise LabError("this flow is not connected to a server; use mcp_lab.resume(...) to continue it")
+        self._set_answers(answers)
+        ir_rounds = sum(1 for r in self.rounds if r.outcome == "input_required")
+        if ir_rounds > self.max_rounds:
+            self._stop(
+                f"round cap: the server asked for input {ir_rounds} times (max_rounds={self.max_rounds}); "
+                "raise max_rounds or inspect the rounds"
+            )
+            return None
+        self.stop_reason = None
+        rnd = Round(index=len(self.rounds))
+        pending = self.last if self.last is not None and self.last.outcome == "input_required" else None
+        if pending is not None:
+            rnd.sent_request_state = pending.request_state
+            if pending.input_requests:
+                self._backoff = _BACKOFF_INITIAL
+                try:
+                    responses = await self._answer_all(pending)
+                except Unanswered as missing:
+                    self.stop_reason = self._missing_message(str(missing.args[0]), pending)
+                    self._notify()
+                    return None
+                except FlowError as failure:
+                    self._fail_locally(rnd, failure)
+                    return rnd
+                rnd.sent_input_responses = {k: wire(v) for k, v in responses[0].items()}
+                rnd.answered_by = responses[1]
+            else:
+                rnd.backoff = self._backoff
+                await anyio.sleep(self._backoff)
+                self._backoff = min(self._backoff * 2, _BACKOFF_CAP)
+        await self._send(rnd)
+        self.rounds.append(rnd)
+        self.status = {"input_required": "input_required", "result": "done", "error": "error"}[rnd.outcome]  # type: ignore[assignment]
+        self._notify()
+        return rnd
+
+    # ---- internals ---------------------------------------------------------------------------------
+    def _set_answers(self, answers: Mapping[str, Any] | Answerer | None) -> None:
+        if answers is None:
+            return
+        if isinstance(answers, Mapping):
+            from mcp_lab.answers import ChainAnswerer
+
+            scripted = ScriptedAnswerer(answers)
+            self._scripted = scripted
+            chain: list[Answerer] = [scripted]
+            if self._answerer is not None:
+                chain.append(self._answerer)
+            self._answerer = ChainAnswerer(chain)
+        else:
+            self._answerer = answers
+
+    def unused_answers(self) -> list[str]:
+        scripted: ScriptedAnswerer | None = getattr(self, "_scripted", None)
+        return scripted.unused() if scripted is not None else []
+
+    def _missing_message(self, key: str, pending: Round) -> str:
+        request = pending.requests().get(key)
+        what = request_kind(request) if request is not None else "input"
+        message = getattr(getattr(request, "params", None), "message", None)
+        asked = f" ({message!r})" if message else ""
+        return f"no answer for {key!r} ({what}{asked}); continue with: await flow.run(answers={{{key!r}: ...}})"
+
+    async def _answer_all(self, pending: Round) -> tuple[dict[str, InputResponse], dict[str, str]]:
+        if self._answerer is None:
+            first = next(iter(pending.input_requests or {}))
+            raise Unanswered(first)
+        answerer = self._answerer
+        requests = pending.requests()
+        assert self._connection is not None
+        session = await self._connection.session(self.era)
+        context_base = dict(server=self.server, method=self.method, target=self.target, round_index=pending.index)
+        responses: dict[str, InputResponse] = {}
+        labels: dict[str, str] = {}
+        failures: list[BaseException] = []
+
+        async def one(key: str, request: T.InputRequest) -> None:
+            context = AnswerContext(session=session, **context_base)  # type: ignore[arg-type]
+            try:
+                responses[key] = await answerer.answer(key, request, context)
+                labels[key] = _label(answerer, key)
+            except Exception as exc:  # one clear message per failing answer, never an ExceptionGroup
+                failures.append(exc)
+
+        # Independent questions arrive together and are answered concurrently, as the SDK client does.
+        async with anyio.create_task_group() as tg:
+            for key, request in requests.items():
+                tg.start_soon(one, key, request)
+        for exc in failures:
+            if isinstance(exc, Unanswered):
+                raise exc
+        if failures:
+            exc = failures[0]
+            if isinstance(exc, CallbackRefused):
+                raise FlowError(str(exc))
+            if isinstance(exc, LabError):
+                raise FlowError(str(exc))
+            raise FlowError(f"the answer callback raised {type(exc).__name__}: {exc}")
+        return responses, labels
+
+    def _fail_locally(self, rnd: Round, failure: FlowError) -> None:
+        rnd.outcome = "error"
+        rnd.error = {"code": None, "message": str(failure), "where": "client"}
+        rnd.started = time.time()
+        self.rounds.append(rnd)
+        self.status = "error"
+        self._notify()
+
+    def _stop(self, reason: str) -> None:
+        self.status = "stopped"
+        self.stop_reason = reason
+        self._notify()
+
+    def _notify(self) -> None:
+        for listener in list(self._listeners):
+            listener(self)
+
+    async def _send(self, rnd: Round) -> None:
+        from mcp_lab.legs import send_leg
+
+        assert self._connection is not None
+        await send_leg(self, rnd, self._connection, self._answerer)
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+        from mcp_lab.views.flow import flow_bundle
+
+        return flow_bundle(self)
+
+
+def _label(answerer: Answerer, key: str) -> str:
+    """A short name for who answered, for the timeline."""
+    from mcp_lab.answers import CallbackAnswerer, ChainAnswerer
+
+    if isinstance(answerer, ChainAnswerer):
+        for inner in answerer.answerers:
+            if (isinstance(inner, ScriptedAnswerer) and key in inner.used) or (
+                isinstance(inner, ScriptedAnswerer) and inner.lookup(key) is not None
+            ):
+                return "script"
+        return _label(answerer.answerers[-1], key) if answerer.answerers else "?"
+    if isinstance(answerer, ScriptedAnswerer):
+        return "script"
+    if isinstance(answerer, CallbackAnswerer):
+        return "callback"
+    return str(getattr(answerer, "label", type(answerer).__name__))

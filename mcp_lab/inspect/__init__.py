@@ -1,0 +1,1 @@
+"""Pure functions over recorded data: request_state tokens, header parameters, key rotation, tampering."""

@@ -1,0 +1,164 @@
+"""Sending one leg of a flow and recording what came back, in either protocol era.
+
+Spec: 2026-07-28 multi round-trip requests, and the 2025-11-25 back channel they replace. On 2026-07-28 a
+leg is one plain client->server request (`allow_input_required=True` hands back the union). On 2025-11-25
+the same server asks its questions as server->client requests *during* the single leg; the lab answers
+those through the same `Answerer` and records them as the leg's back-channel traffic, so the two
+generations can be compared side by side.
+
+A -32020 (header mismatch) on 2026-07-28 means the client's tool listing is missing or stale; the spec's
+recovery -- re-list, resend once -- is applied here so every flow behaves like the SDK's `Client`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator, Mapping
+from contextlib import asynccontextmanager, nullcontext
+from typing import TYPE_CHECKING, Any
+
+import mcp.types as T
+from mcp import MCPError
+from mcp.client.session import ClientSession
+from pydantic import ValidationError
+
+from mcp_lab.answers import AnswerContext, Answerer, CallbackRefused, InputResponse, Unanswered, request_kind
+
+if TYPE_CHECKING:
+    from mcp_lab.flow import Connection, Flow, Round
+
+__all__ = ["parse_response", "send_leg"]
+
+HEADER_MISMATCH = -32020
+
+
+def wire(model: Any) -> Any:
+    """A pydantic model as it travels: camelCase, no nulls."""
+    return model.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+
+def parse_response(data: Mapping[str, Any]) -> InputResponse:
+    """Wire dict back to the InputResponse model (the four shapes are told apart by their fields)."""
+    if "action" in data:
+        return T.ElicitResult.model_validate(data)
+    if "roots" in data:
+        return T.ListRootsResult.model_validate(data)
+    try:
+        return T.CreateMessageResult.model_validate(data)
+    except ValidationError:
+        return T.CreateMessageResultWithTools.model_validate(data)
+
+
+async def send_leg(flow: Flow, rnd: Round, connection: Connection, answerer: Answerer | None) -> None:
+    """Send `rnd` (its answers and echoed token are already filled in) and record the outcome in it."""
+    capture_cm = connection.capture() if hasattr(connection, "capture") else nullcontext(None)
+    responses = None
+    if rnd.sent_input_responses is not None:
+        responses = {k: parse_response(v) for k, v in rnd.sent_input_responses.items()}
+    rnd.started = time.time()
+    t0 = time.perf_counter()
+    with capture_cm as capture:
+        try:
+            async with _leg_session(flow, rnd, connection, answerer) as session:
+                try:
+                    result = await _call(flow, session, responses, rnd.sent_request_state)
+                except MCPError as mismatch:
+                    if mismatch.error.code != HEADER_MISMATCH or flow.era == "2025-11-25":
+                        raise
+                    rnd.relisted = True
+                    await session.list_tools()
+                    result = await _call(flow, session, responses, rnd.sent_request_state)
+        except (MCPError, RuntimeError, ValidationError, BaseExceptionGroup) as exc:
+            _record_error(rnd, exc)
+        else:
+            if isinstance(result, T.InputRequiredResult):
+                rnd.outcome = "input_required"
+                requests = result.input_requests
+                rnd.input_requests = {k: wire(v) for k, v in requests.items()} if requests else None
+                rnd.request_state = result.request_state
+            else:
+                rnd.outcome = "result"
+                rnd.result = wire(result)
+    rnd.elapsed = time.perf_counter() - t0
+    if capture is not None:
+        rnd.http = capture.http
+        rnd.server_log = capture.server_log
+        if rnd.error is not None and capture.server_log:
+            rnd.error["reason"] = capture.server_log[-1]
+
+
+def _record_error(rnd: Round, exc: BaseException) -> None:
+    # The SDK surfaces failures inside its task groups as ExceptionGroups; show the one underlying error.
+    if isinstance(exc, BaseExceptionGroup):
+        exc = _first_leaf(exc)
+    rnd.outcome = "error"
+    if isinstance(exc, MCPError):
+        rnd.error = {"code": exc.error.code, "message": exc.error.message, "data": exc.error.data}
+    else:
+        rnd.error = {"code": None, "message": f"{type(exc).__name__}: {exc}".splitlines()[0], "where": "client"}
+
+
+def _first_leaf(group: BaseExceptionGroup[Any]) -> BaseException:
+    exc: BaseException = group
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    return exc
+
+
+@asynccontextmanager
+async def _leg_session(
+    flow: Flow, rnd: Round, connection: Connection, answerer: Answerer | None
+) -> AsyncIterator[ClientSession]:
+    if flow.era != "2025-11-25":
+        yield await connection.session(flow.era)
+        return
+
+    async def answer_backchannel(key: str, request: T.InputRequest) -> InputResponse | T.ErrorData:
+        entry: dict[str, Any] = {"key": key, "kind": request_kind(request), "request": wire(request)}
+        rnd.backchannel.append(entry)
+        if answerer is None:
+            entry["error"] = "no answerer"
+            return T.ErrorData(code=-32603, message=f"mcp_lab has no answer for {key!r}")
+        context = AnswerContext(
+            server=flow.server,
+            method=flow.method,
+            target=flow.target,
+            round_index=rnd.index,
+            session=None,
+            backchannel=True,
+        )
+        try:
+            response = await answerer.answer(key, request, context)
+        except Unanswered:
+            entry["error"] = "no answer"
+            return T.ErrorData(code=-32603, message=f"mcp_lab has no answer for {key!r}")
+        except CallbackRefused as refused:
+            entry["error"] = str(refused)
+            return refused.error
+        entry["response"] = wire(response)
+        return response
+
+    async with connection.legacy_session(answer_backchannel) as session:
+        yield session
+
+
+async def _call(flow: Flow, session: ClientSession, responses: Any, state: str | None) -> Any:
+    if flow.method == "tools/call":
+        return await session.call_tool(
+            flow.target,
+            flow.arguments or None,
+            input_responses=responses,
+            request_state=state,
+            allow_input_required=True,
+        )
+    if flow.method == "prompts/get":
+        return await session.get_prompt(
+            flow.target,
+            {k: str(v) for k, v in flow.arguments.items()} or None,
+            input_responses=responses,
+            request_state=state,
+            allow_input_required=True,
+        )
+    return await session.read_resource(
+        flow.target, input_responses=responses, request_state=state, allow_input_required=True
+    )

@@ -1,0 +1,319 @@
+"""IPython magics: parse, then delegate to the sandbox and the flow API. Nothing else lives here.
+
+Spec context: the magics start 2026-07-28 servers in the kernel (`%%mcp_server`) and drive multi round-trip
+calls against them (`%mcp_call`, `%mcp_prompt`, `%mcp_read`). Magic functions are synchronous and cannot
+await (sdk-notes §6.1), so a call magic starts the flow as a task and returns a `FlowRun`: awaited
+(`flow = await %mcp_call ...`, made possible by a small input transformer) the cell waits for it -- and a
+live form can be answered meanwhile; left bare, its view updates in place as the rounds arrive.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import shlex
+from collections.abc import Coroutine, Generator
+from typing import Any
+
+from IPython.core.interactiveshell import InteractiveShell
+from IPython.core.magic import Magics, line_cell_magic, line_magic, magics_class
+from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
+from IPython.display import display
+
+from mcp_lab import api
+from mcp_lab.errors import LabError
+from mcp_lab.flow import Flow
+from mcp_lab.sandbox import sandbox
+from mcp_lab.views.servers import ServerList
+
+__all__ = ["FlowRun", "LabMagics", "parse_arguments", "register"]
+
+LOWLEVEL_HANDLERS = (
+    "on_list_tools",
+    "on_call_tool",
+    "on_list_resources",
+    "on_list_resource_templates",
+    "on_read_resource",
+    "on_list_prompts",
+    "on_get_prompt",
+    "on_completion",
+    "get_tool_input_schema",
+)
+
+
+def parse_arguments(words: list[str]) -> dict[str, Any]:
+    """`{"a": 1}` (JSON) or `a=1 b=text` (each value JSON if it parses, else a string)."""
+    if not words:
+        return {}
+    text = " ".join(words)
+    if text.lstrip().startswith("{"):
+        try:
+            value = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise LabError(f"arguments are not valid JSON: {exc.msg} (column {exc.colno})") from None
+        if not isinstance(value, dict):
+            raise LabError("JSON arguments must be an object")
+        return value
+    arguments: dict[str, Any] = {}
+    for word in words:
+        key, sep, raw = word.partition("=")
+        if not sep or not key:
+            raise LabError(f"expected key=value or a JSON object, got {word!r}")
+        try:
+            arguments[key] = json.loads(raw)
+        except json.JSONDecodeError:
+            arguments[key] = raw
+    return arguments
+
+
+class FlowRun:
+    """A flow running as a task: await it for the `Flow`, or display it to watch it live."""
+
+    def __init__(self, flow_factory: Coroutine[Any, Any, Flow], label: str) -> None:
+        self.label = label
+        self.flow: Flow | None = None
+        self._handle: Any = None
+        self._task: asyncio.Task[Flow] = asyncio.get_running_loop().create_task(self._run(flow_factory))
+
+    async def _run(self, flow_factory: Coroutine[Any, Any, Flow]) -> Flow:
+        flow = await flow_factory
+        return flow
+
+    def attach(self, flow: Flow) -> None:
+        self.flow = flow
+        flow.on_round(self._update)
+
+    def _update(self, flow: Flow) -> None:
+        if self._handle is not None:
+            self._handle.update(flow)
+
+    def __await__(self) -> Generator[Any, None, Flow]:
+        return self._task.__await__()
+
+    def done(self) -> bool:
+        return self._task.done()
+
+    def _ipython_display_(self) -> None:
+        if self._task.done() and self._task.exception() is None:
+            display(self._task.result())
+            return
+        if self.flow is not None:
+            self._handle = display(self.flow, display_id=True)
+        else:
+            self._handle = display(f"{self.label}: starting...", display_id=True)
+        self._task.add_done_callback(self._finished)
+
+    def _finished(self, task: asyncio.Task[Flow]) -> None:
+        if self._handle is None:
+            return
+        if task.cancelled():
+            self._handle.update(f"{self.label}: cancelled")
+        elif task.exception() is not None:
+            self._handle.update(f"{self.label}: {task.exception()}")
+        else:
+            self._handle.update(task.result())
+
+    def __repr__(self) -> str:
+        return f"<FlowRun {self.label}: {'finished' if self._task.done() else 'running'}>"
+
+
+_BACKGROUND: set[asyncio.Task[Any]] = set()
+
+
+def _background(task: asyncio.Task[Any]) -> None:
+    """Keep a reference until the task ends (the loop holds tasks only weakly)."""
+    _BACKGROUND.add(task)
+    task.add_done_callback(_BACKGROUND.discard)
+
+
+_AWAIT_MAGIC = re.compile(r"^(?P<head>.*?\bawait\s+)%(?P<name>mcp_\w+)(?P<rest>.*)$")
+
+
+def await_magic_transformer(lines: list[str]) -> list[str]:
+    """`x = await %mcp_call ...` -> `x = await get_ipython().run_line_magic('mcp_call', '...')`."""
+    out = []
+    for line in lines:
+        match = _AWAIT_MAGIC.match(line.rstrip("\n"))
+        if match:
+            rest = match["rest"].strip()
+            newline = "\n" if line.endswith("\n") else ""
+            line = f"{match['head']}get_ipython().run_line_magic({match['name']!r}, {rest!r}){newline}"
+        out.append(line)
+    return out
+
+
+@magics_class
+class LabMagics(Magics):
+    """`%%mcp_server`, `%mcp_server list|stop|restart`, `%mcp_call`, `%mcp_prompt`, `%mcp_read`."""
+
+    @magic_arguments()
+    @argument("name", help="server name (also the audience its request_state is bound to); or list/stop/restart")
+    @argument("target", nargs="?", help="with stop/restart: the server's name")
+    @argument("--keys", help="a variable (or expression) holding a key or a list of keys, each >= 32 bytes")
+    @argument("--ttl", type=float, default=600.0, help="request_state lifetime in seconds (default 600)")
+    @argument("--lowlevel", action="store_true", help="a lowlevel Server: the cell defines on_* handlers")
+    @argument("--seal", action="store_true", help="lowlevel only: add the RequestStateBoundary it lacks")
+    @argument("--replace", action="store_true", help="replace a server of the same name")
+    @line_cell_magic
+    def mcp_server(self, line: str, cell: str | None = None) -> Any:
+        """Define a server (cell magic: the body gets `mcp`, an MCPServer) or manage servers (line magic)."""
+        args = parse_argstring(self.mcp_server, line)
+        if cell is None:
+            return self._manage(args.name, args.target)
+        if args.target:
+            raise LabError(f"unexpected argument {args.target!r}; usage: %%mcp_server NAME [--keys VAR] [--ttl S]")
+        if args.ttl <= 0:
+            raise LabError("--ttl must be a positive number of seconds")
+        keys = self._evaluate(args.keys) if args.keys else None
+        if args.name in sandbox.servers and not args.replace:
+            raise LabError(
+                f"a server named {args.name!r} already exists; use --replace or %mcp_server stop {args.name}"
+            )
+        ns = self.shell.user_ns if self.shell is not None else {}
+        if args.lowlevel:
+            before = {k: ns.get(k) for k in LOWLEVEL_HANDLERS}
+            self._exec(cell, args.name)
+            handlers = {k: ns[k] for k in LOWLEVEL_HANDLERS if k in ns and ns[k] is not before[k]}
+            entry = sandbox.new_lowlevel(args.name, handlers, seal=args.seal, keys=keys, ttl=args.ttl)
+            ns["server"] = entry.server
+        else:
+            if args.seal:
+                raise LabError("--seal is for --lowlevel servers; MCPServer always seals")
+            entry = sandbox.new_mcpserver(args.name, keys=keys, ttl=args.ttl)
+            previous = ns.get("mcp")
+            ns["mcp"] = entry.server
+            try:
+                self._exec(cell, args.name)
+            except LabError:
+                ns["mcp"] = previous
+                raise
+        if args.replace and args.name in sandbox.servers:
+            old = sandbox.servers.pop(args.name)
+            _background(asyncio.get_running_loop().create_task(old.close_clients()))
+        sandbox.register(entry)
+        return None
+
+    def _exec(self, cell: str, name: str) -> None:
+        ns = self.shell.user_ns if self.shell is not None else {}
+        try:
+            code = compile(cell, f"<%%mcp_server {name}>", "exec")
+            exec(code, ns)
+        except Exception as exc:
+            kind = type(exc).__name__
+            raise LabError(
+                f"%%mcp_server {name}: the cell raised {kind}: {exc}; the server was not registered"
+            ) from None
+
+    def _evaluate(self, expression: str) -> Any:
+        ns = self.shell.user_ns if self.shell is not None else {}
+        try:
+            return eval(expression, ns)
+        except Exception as exc:
+            raise LabError(f"--keys {expression!r} could not be evaluated: {type(exc).__name__}") from None
+
+    def _manage(self, command: str, target: str | None) -> Any:
+        if command == "list":
+            return ServerList.from_sandbox(sandbox)
+        if command in ("stop", "restart"):
+            if not target:
+                raise LabError(f"usage: %mcp_server {command} NAME")
+            entry = sandbox.get(target)
+            loop = asyncio.get_running_loop()
+            if command == "stop":
+                sandbox.servers.pop(target)
+                stop_http = getattr(entry, "stop_http", None)
+                if callable(stop_http):
+                    stop_http()
+                _background(loop.create_task(entry.close_clients()))
+                print(f"stopped {target!r}")
+                return None
+            _background(loop.create_task(sandbox.restart(target)))
+            fresh = "a new lab-generated key" if entry.ring is not None and entry.ring.generated else "the same keys"
+            print(f"restarting {target!r} with {fresh}; clients reconnect on the next call")
+            return None
+        raise LabError(
+            f"%mcp_server {command}: expected list, stop NAME or restart NAME (use %%mcp_server NAME to define one)"
+        )
+
+    def _flow_magic(self, method: str, line: str, has_args: bool) -> FlowRun:
+        try:
+            words = shlex.split(line)
+        except ValueError as exc:
+            raise LabError(f"could not parse the line: {exc}") from None
+        flags = {"--step": False, "--legacy": False}
+        answers: Any = None
+        rest: list[str] = []
+        it = iter(words)
+        for word in it:
+            if word in flags:
+                flags[word] = True
+            elif word == "--answers":
+                answers = self._answers(next(it, None))
+            elif word.startswith("--answers="):
+                answers = self._answers(word.partition("=")[2])
+            else:
+                rest.append(word)
+        if len(rest) < 2:
+            what = {"tools/call": "TOOL", "prompts/get": "PROMPT", "resources/read": "URI"}[method]
+            raise LabError(
+                f"usage: NAME {what}" + (" [JSON | key=value ...]" if has_args else "") + " [--answers JSON]"
+            )
+        name, target, extra = rest[0], rest[1], rest[2:]
+        if extra and not has_args:
+            raise LabError(f"unexpected arguments: {' '.join(extra)}")
+        arguments = parse_arguments(extra)
+        sandbox.get(name)  # unknown server: fail now, in the magic, as a UsageError
+        label = f"{method} {target}"
+        run_holder: list[FlowRun] = []
+
+        async def go() -> Flow:
+            flow = await api.start(name, method, target, arguments, answers=answers, legacy=flags["--legacy"])
+            run_holder[0].attach(flow)
+            if flags["--step"]:
+                await flow.step()
+                return flow
+            return await api._run(flow, None)
+
+        run = FlowRun(go(), label)
+        run_holder.append(run)
+        return run
+
+    def _answers(self, text: str | None) -> Any:
+        if text is None:
+            raise LabError("--answers needs a JSON object or a variable name")
+        ns = self.shell.user_ns if self.shell is not None else {}
+        if text in ns:
+            return ns[text]
+        try:
+            value = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise LabError(f"--answers is not valid JSON: {exc.msg} (column {exc.colno})") from None
+        if not isinstance(value, dict):
+            raise LabError("--answers must be a JSON object keyed by input-request key")
+        return value
+
+    @line_magic
+    def mcp_call(self, line: str) -> FlowRun:
+        """%mcp_call NAME TOOL [JSON | key=value ...] [--answers JSON|VAR] [--step] [--legacy]
+
+        Calls TOOL, answering its input requests (scripted answers first, then a live form).
+        `flow = await %mcp_call ...` waits for the flow; a bare `%mcp_call ...` shows it live.
+        """
+        return self._flow_magic("tools/call", line, has_args=True)
+
+    @line_magic
+    def mcp_prompt(self, line: str) -> FlowRun:
+        """%mcp_prompt NAME PROMPT [JSON | key=value ...] [--answers JSON|VAR] [--step] [--legacy]"""
+        return self._flow_magic("prompts/get", line, has_args=True)
+
+    @line_magic
+    def mcp_read(self, line: str) -> FlowRun:
+        """%mcp_read NAME URI [--answers JSON|VAR] [--step] [--legacy]"""
+        return self._flow_magic("resources/read", line, has_args=False)
+
+
+def register(shell: InteractiveShell) -> None:
+    shell.register_magics(LabMagics)
+    if await_magic_transformer not in shell.input_transformers_cleanup:
+        shell.input_transformers_cleanup.append(await_magic_transformer)

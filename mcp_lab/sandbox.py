@@ -1,0 +1,301 @@
+"""The kernel's registry of servers and the clients that talk to them.
+
+Spec context: a 2026-07-28 server seals `request_state` under its key ring; the same server name is the
+token's audience. The sandbox starts every server with a ring it made (or was given), so the notebook --
+the servers' owner -- can later open what they sealed, and it keeps one client per server and protocol era.
+
+Each `Client` is entered and exited by one background task (`ClientOwner`): ipykernel runs every cell in
+its own task, and an anyio cancel scope entered in one task cannot be exited in another (sdk-notes §6.1).
+Nothing here blocks the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import mcp.types as T
+from mcp import Client
+from mcp.client import ClientRequestContext
+from mcp.client.session import ClientSession
+from mcp.server import Server
+from mcp.server.mcpserver import MCPServer, RequestStateBoundary, RequestStateSecurity
+
+from mcp_lab.errors import LabError
+from mcp_lab.flow import LegCapture
+from mcp_lab.keys import KeyRing
+
+__all__ = ["ClientOwner", "LabServer", "Sandbox", "sandbox"]
+
+REQUEST_STATE_LOGGER = "mcp.server.request_state"
+
+AnswerFn = Callable[[str, T.InputRequest], Awaitable[Any]]
+
+
+async def _not_expected(*_: Any) -> T.ErrorData:
+    # The modern client only declares capabilities with these; embedded requests are answered by flows.
+    return T.ErrorData(code=-32603, message="mcp_lab answers input requests through flows, not client callbacks")
+
+
+class ClientOwner:
+    """One task that enters a `Client`, keeps it open, and exits it in the same task."""
+
+    def __init__(self, make: Callable[[], Client]) -> None:
+        self._make = make
+        self._ready: asyncio.Event | None = None
+        self._stop: asyncio.Event | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._error: BaseException | None = None
+        self.client: Client | None = None
+        self.loop: asyncio.AbstractEventLoop | None = None
+
+    async def start(self) -> Client:
+        self.loop = asyncio.get_running_loop()
+        self._ready, self._stop = asyncio.Event(), asyncio.Event()
+        self._task = self.loop.create_task(self._main(), name="mcp_lab client owner")
+        await self._ready.wait()
+        if self._error is not None or self.client is None:
+            raise LabError(f"could not connect: {type(self._error).__name__}: {self._error}")
+        return self.client
+
+    async def _main(self) -> None:
+        assert self._ready is not None and self._stop is not None
+        try:
+            async with self._make() as client:
+                self.client = client
+                self._ready.set()
+                await self._stop.wait()
+        except BaseException as exc:  # reported to whoever awaits start(); the task itself ends quietly
+            self._error = exc
+            self.client = None
+        finally:
+            self._ready.set()
+
+    async def close(self) -> None:
+        if self._task is None or self._stop is None:
+            return
+        if self.loop is asyncio.get_running_loop():
+            self._stop.set()
+            await asyncio.gather(self._task, return_exceptions=True)
+        else:  # another loop (a test that ended): nothing to await there any more
+            self._task.cancel()
+        self._task = None
+        self.client = None
+
+
+@dataclass(eq=False)
+class LabServer:
+    """A server the lab started: the object, its ring, its clients."""
+
+    name: str
+    server: MCPServer | Server[Any]
+    kind: Literal["mcpserver", "lowlevel"]
+    ring: KeyRing | None
+    """None for a lowlevel server without the sealing boundary (its state travels in plaintext)."""
+    ttl: float = 600.0
+    started: float = field(default_factory=time.time)
+    generation: int = 0
+    url: str | None = None
+    _owners: dict[str, ClientOwner] = field(default_factory=dict, repr=False)
+    _tools: set[str] = field(default_factory=set, repr=False)
+
+    @property
+    def lowlevel(self) -> Server[Any]:
+        return self.server._lowlevel_server if isinstance(self.server, MCPServer) else self.server
+
+    @property
+    def sealed(self) -> bool:
+        return self.ring is not None
+
+    def install_ring(self, ring: KeyRing, *, ttl: float | None = None, **policy: Any) -> None:
+        """Swap the server's RequestStateBoundary for one under `ring` (a restart or a rotation step)."""
+        self.ring = ring
+        if ttl is not None:
+            self.ttl = ttl
+        boundary = RequestStateBoundary(ring.security(ttl=self.ttl, **policy), default_audience=self.name)
+        chain = self.lowlevel.middleware
+        for i, mw in enumerate(chain):
+            if isinstance(mw, RequestStateBoundary):
+                chain[i] = boundary
+                return
+        chain.append(boundary)
+
+    # ---- Connection protocol (flow.py) --------------------------------------------------------------
+    async def session(self, era: str) -> ClientSession:
+        owner = self._owners.get(era)
+        loop = asyncio.get_running_loop()
+        if owner is None or owner.client is None or owner.loop is not loop:
+            if owner is not None:
+                await owner.close()
+            owner = ClientOwner(lambda: self._make_client(era))
+            self._owners[era] = owner
+            await owner.start()
+        assert owner.client is not None
+        return owner.client.session
+
+    def _make_client(self, era: str, answer: AnswerFn | None = None) -> Client:
+        callbacks: dict[str, Any]
+        if answer is None:
+            callbacks = dict(
+                elicitation_callback=_not_expected, sampling_callback=_not_expected, list_roots_callback=_not_expected
+            )
+        else:
+            callbacks = _backchannel_callbacks(answer)
+        target: Any = self.url if self.url is not None else self.server
+        mode: Any = "legacy" if era == "2025-11-25" else "auto"
+        return Client(target, mode=mode, cache=None, **callbacks)
+
+    @contextmanager
+    def capture(self) -> Iterator[LegCapture]:
+        capture = LegCapture()
+        _LOG_SINK.active.append(capture)
+        try:
+            yield capture
+        finally:
+            _LOG_SINK.active.remove(capture)
+
+    @asynccontextmanager
+    async def legacy_session(self, answer: AnswerFn) -> AsyncIterator[ClientSession]:
+        async with self._make_client("2025-11-25", answer) as client:
+            yield client.session
+
+    async def tool_names(self, refresh: bool = False) -> set[str]:
+        if refresh or not self._tools:
+            session = await self.session("2026-07-28")
+            listing = await session.list_tools()
+            self._tools = {t.name for t in listing.tools}
+        return self._tools
+
+    async def close_clients(self) -> None:
+        owners, self._owners = list(self._owners.values()), {}
+        for owner in owners:
+            await owner.close()
+        self._tools = set()
+
+
+def _backchannel_callbacks(answer: AnswerFn) -> dict[str, Any]:
+    async def elicit(ctx: ClientRequestContext, params: T.ElicitRequestParams) -> Any:
+        return await answer(str(ctx.request_id), T.ElicitRequest(params=params))
+
+    async def sample(ctx: ClientRequestContext, params: T.CreateMessageRequestParams) -> Any:
+        return await answer(str(ctx.request_id), T.CreateMessageRequest(params=params))
+
+    async def roots(ctx: ClientRequestContext) -> Any:
+        return await answer(str(ctx.request_id), T.ListRootsRequest())
+
+    return dict(elicitation_callback=elicit, sampling_callback=sample, list_roots_callback=roots)
+
+
+class _LogSink(logging.Handler):
+    """Routes the server's request_state rejection reasons to the legs running now."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.active: list[LegCapture] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        message = record.getMessage()
+        for capture in self.active:
+            capture.server_log.append(message)
+
+
+_LOG_SINK = _LogSink()
+_state_logger = logging.getLogger(REQUEST_STATE_LOGGER)
+_state_logger.addHandler(_LOG_SINK)
+# The lab shows these reasons in the flow view; without this they would also print to the cell's stderr.
+_state_logger.propagate = False
+
+
+class Sandbox:
+    """Every server the kernel started, by name."""
+
+    def __init__(self) -> None:
+        self.servers: dict[str, LabServer] = {}
+
+    def get(self, name: str) -> LabServer:
+        try:
+            return self.servers[name]
+        except KeyError:
+            known = ", ".join(sorted(self.servers)) or "none yet; define one with %%mcp_server NAME"
+            raise LabError(f"no server named {name!r} (servers: {known})") from None
+
+    def new_mcpserver(self, name: str, *, keys: Any = None, ttl: float = 600.0, **kwargs: Any) -> LabServer:
+        """An `MCPServer` sealing under a ring the lab holds; not registered until `register`."""
+        _check_name(name)
+        ring = KeyRing.fresh() if keys is None else KeyRing.coerce(keys)
+        security: RequestStateSecurity = ring.security(ttl=ttl)
+        kwargs.setdefault("log_level", "WARNING")  # INFO would configure the root logger (sdk-notes §8.8)
+        server = MCPServer(name, request_state_security=security, **kwargs)
+        return LabServer(name=name, server=server, kind="mcpserver", ring=ring, ttl=ttl)
+
+    def new_lowlevel(
+        self, name: str, handlers: dict[str, Any], *, seal: bool = False, keys: Any = None, ttl: float = 600.0
+    ) -> LabServer:
+        """A lowlevel `Server`; `seal=True` appends the RequestStateBoundary it lacks by default."""
+        _check_name(name)
+        try:
+            server: Server[Any] = Server(name, **handlers)
+        except TypeError as exc:
+            raise LabError(f"lowlevel Server rejected the handlers: {exc}") from None
+        entry = LabServer(name=name, server=server, kind="lowlevel", ring=None, ttl=ttl)
+        if seal or keys is not None:
+            entry.install_ring(KeyRing.fresh() if keys is None else KeyRing.coerce(keys), ttl=ttl)
+        return entry
+
+    def register(self, entry: LabServer, *, replace: bool = False) -> LabServer:
+        if entry.name in self.servers and not replace:
+            raise LabError(
+                f"a server named {entry.name!r} already exists; stop it first (%mcp_server stop {entry.name}) "
+                "or pick another name"
+            )
+        self.servers[entry.name] = entry
+        return entry
+
+    def add(self, server: MCPServer | Server[Any], *, keys: Any = None, name: str | None = None) -> LabServer:
+        """Adopt a server built in Python. MCPServers get a lab-held ring swapped in."""
+        label = name or server.name
+        _check_name(label)
+        if isinstance(server, MCPServer):
+            entry = LabServer(name=label, server=server, kind="mcpserver", ring=None)
+            entry.install_ring(KeyRing.fresh() if keys is None else KeyRing.coerce(keys))
+        else:
+            entry = LabServer(name=label, server=server, kind="lowlevel", ring=None)
+            if keys is not None:
+                entry.install_ring(KeyRing.coerce(keys))
+        return self.register(entry)
+
+    async def stop(self, name: str) -> None:
+        entry = self.get(name)
+        await entry.close_clients()
+        stop_http = getattr(entry, "stop_http", None)
+        if callable(stop_http):
+            stop_http()
+        del self.servers[name]
+
+    async def restart(self, name: str) -> LabServer:
+        """Clients reconnect; a lab-generated ring gets a new key, so outstanding tokens stop verifying."""
+        entry = self.get(name)
+        await entry.close_clients()
+        if entry.ring is not None and entry.ring.generated:
+            entry.install_ring(KeyRing.fresh())
+        entry.generation += 1
+        entry.started = time.time()
+        return entry
+
+    async def stop_all(self) -> None:
+        for name in list(self.servers):
+            await self.stop(name)
+
+
+def _check_name(name: str) -> None:
+    if not name or not name.replace("-", "").replace("_", "").replace(".", "").isalnum():
+        raise LabError(f"server names are letters, digits, '-', '_' and '.', not {name!r}")
+
+
+sandbox = Sandbox()
+"""The kernel's sandbox (one per process)."""

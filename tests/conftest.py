@@ -1,0 +1,109 @@
+"""Shared fixtures: real in-process SDK servers registered in the lab's sandbox."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from typing import Annotated
+
+import mcp.types as T
+import pytest
+from mcp.server.mcpserver import Context, Elicit, ListRoots, Resolve, Sample
+from pydantic import BaseModel
+
+from mcp_lab.sandbox import LabServer, sandbox
+
+
+class Region(BaseModel):
+    region: str
+
+
+class Confirm(BaseModel):
+    ok: bool
+
+
+async def ask_region(city: str) -> Elicit[Region]:
+    return Elicit(f"Which region for {city}?", Region)
+
+
+async def ask_ok(region: Annotated[Region, Resolve(ask_region)]) -> Elicit[Confirm]:
+    return Elicit(f"Proceed in {region.region}?", Confirm)
+
+
+def write_haiku() -> Sample:
+    return Sample([T.SamplingMessage(role="user", content=T.TextContent(type="text", text="a haiku"))], max_tokens=20)
+
+
+def my_roots() -> ListRoots:
+    return ListRoots()
+
+
+PICK = T.ElicitRequest(
+    params=T.ElicitRequestFormParams(
+        message="pick a number",
+        requested_schema={"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]},
+    )
+)
+
+
+def build_demo(name: str = "demo", keys: object = None, ttl: float = 600.0) -> LabServer:
+    entry = sandbox.new_mcpserver(name, keys=keys, ttl=ttl)
+    mcp = entry.server
+
+    @mcp.tool()
+    async def book(
+        city: str, region: Annotated[Region, Resolve(ask_region)], ok: Annotated[Confirm, Resolve(ask_ok)]
+    ) -> str:
+        return f"Booked {city} in {region.region} (ok={ok.ok})"
+
+    @mcp.tool()
+    async def poem(
+        text: Annotated[T.CreateMessageResult, Resolve(write_haiku)],
+        roots: Annotated[T.ListRootsResult, Resolve(my_roots)],
+    ) -> str:
+        reply = text.content.text if isinstance(text.content, T.TextContent) else "?"
+        return f"{reply} / {len(roots.roots)} root(s)"
+
+    @mcp.tool()
+    async def handmade(x: int, ctx: Context) -> str | T.InputRequiredResult:
+        if ctx.input_responses is None:
+            return T.InputRequiredResult(input_requests={"q1": PICK}, request_state=json.dumps({"x": x}))
+        answer = ctx.input_responses["q1"]
+        assert isinstance(answer, T.ElicitResult) and answer.content is not None
+        return f"x={x} n={answer.content['n']} state={ctx.request_state}"
+
+    @mcp.tool()
+    async def forever(ctx: Context) -> str | T.InputRequiredResult:
+        return T.InputRequiredResult(input_requests={"again": PICK}, request_state="more")
+
+    @mcp.tool()
+    async def polling(ctx: Context) -> str | T.InputRequiredResult:
+        seen = int(ctx.request_state or "0")
+        if seen < 2:
+            return T.InputRequiredResult(request_state=str(seen + 1))
+        return f"ready after {seen} state-only rounds"
+
+    @mcp.prompt()
+    async def briefing(ctx: Context) -> str | T.InputRequiredResult:
+        answer = (ctx.input_responses or {}).get("audience")
+        if not isinstance(answer, T.ElicitResult) or answer.content is None:
+            return T.InputRequiredResult(input_requests={"audience": PICK})
+        return f"Write a briefing for {answer.content['n']}."
+
+    @mcp.resource("doc://{docid}")
+    async def doc(docid: str, ctx: Context) -> str | T.InputRequiredResult:
+        answer = (ctx.input_responses or {}).get("why")
+        if not isinstance(answer, T.ElicitResult) or answer.content is None:
+            return T.InputRequiredResult(input_requests={"why": PICK})
+        return f"doc {docid} for reason {answer.content['n']}"
+
+    return sandbox.register(entry)
+
+
+@pytest.fixture
+async def demo() -> AsyncIterator[LabServer]:
+    entry = build_demo()
+    try:
+        yield entry
+    finally:
+        await sandbox.stop_all()
