@@ -14,6 +14,10 @@ __all__ = ["FlowError", "LabError"]
 class LabError(UsageError):
     """Bad input to the lab (unknown server, malformed arguments, ...): the message says what to fix."""
 
+    def _render_traceback_(self) -> list[str]:
+        # IPython shows only `UsageError` itself without a traceback; subclasses get one line this way.
+        return [f"{type(self).__name__}: {self}"]
+
 
 class FlowError(LabError):
     """A flow ended without a result (the server's error, a round cap, a time limit, a refused answer)."""
