@@ -120,7 +120,10 @@ class Round:
         return cls(**{k: v for k, v in data.items() if k in known})
 
     def requests(self) -> dict[str, T.InputRequest]:
-        """This leg's input requests as SDK models."""
+        """This leg's input requests as SDK models (kept from the wire when this process received them)."""
+        models: dict[str, T.InputRequest] | None = self.__dict__.get("_request_models")
+        if models is not None:
+            return models
         if not self.input_requests:
             return {}
         parsed = T.InputRequiredResult.model_validate(
@@ -269,14 +272,20 @@ class Flow:
         if max_rounds is not None:
             self.max_rounds = max_rounds
         self._set_answers(answers)
+        if timeout is None:  # no cancel scope needed: it would cost more than a whole leg's bookkeeping
+            await self._until_done()
+            return self
         with anyio.move_on_after(timeout) as scope:
-            while not self.done and self.status != "stopped":
-                await self.step()
-                if self.status == "input_required" and self.stop_reason:
-                    break
+            await self._until_done()
         if scope.cancelled_caught:
             self._stop(f"wall-clock limit of {timeout:g} s reached after {len(self.rounds)} round(s)")
         return self
+
+    async def _until_done(self) -> None:
+        while not self.done and self.status != "stopped":
+            await self.step()
+            if self.status == "input_required" and self.stop_reason:
+                break
 
     async def step(self, answers: Mapping[str, Any] | Answerer | None = None) -> Round | None:
         """Perform one leg: answer the pending questions (if any), send, record what came back."""
@@ -309,6 +318,7 @@ class Flow:
                     self._fail_locally(rnd, failure)
                     return rnd
                 rnd.sent_input_responses = {k: wire(v) for k, v in responses[0].items()}
+                rnd.__dict__["_response_models"] = responses[0]  # sent as is; the wire form is the record
                 rnd.answered_by = responses[1]
             else:
                 rnd.backoff = self._backoff
@@ -368,10 +378,13 @@ class Flow:
             except Exception as exc:  # one clear message per failing answer, never an ExceptionGroup
                 failures.append(exc)
 
-        # Independent questions arrive together and are answered concurrently, as the SDK client does.
-        async with anyio.create_task_group() as tg:
-            for key, request in requests.items():
-                tg.start_soon(one, key, request)
+        if len(requests) == 1:
+            await one(*next(iter(requests.items())))
+        else:
+            # Independent questions arrive together and are answered concurrently, as the SDK client does.
+            async with anyio.create_task_group() as tg:
+                for key, request in requests.items():
+                    tg.start_soon(one, key, request)
         for exc in failures:
             if isinstance(exc, Unanswered):
                 raise exc

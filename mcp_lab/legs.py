@@ -52,19 +52,24 @@ def parse_response(data: Mapping[str, Any]) -> InputResponse:
 async def send_leg(flow: Flow, rnd: Round, connection: Connection, answerer: Answerer | None) -> None:
     """Send `rnd` (its answers and echoed token are already filled in) and record the outcome in it."""
     capture_cm = connection.capture() if hasattr(connection, "capture") else nullcontext(None)
-    responses = None
-    if rnd.sent_input_responses is not None:
+    responses = rnd.__dict__.get("_response_models")
+    if responses is None and rnd.sent_input_responses is not None:
         responses = {k: parse_response(v) for k, v in rnd.sent_input_responses.items()}
     rnd.started = time.time()
     t0 = time.perf_counter()
     with capture_cm as capture:
         try:
-            async with _leg_session(flow, rnd, connection, answerer) as session:
+            if flow.era == "2025-11-25":
+                async with _legacy_session(flow, rnd, connection, answerer) as session:
+                    result = await _call(flow, session, responses, rnd.sent_request_state)
+            else:
+                session = await connection.session(flow.era)
                 try:
                     result = await _call(flow, session, responses, rnd.sent_request_state)
                 except MCPError as mismatch:
-                    if mismatch.error.code != HEADER_MISMATCH or flow.era == "2025-11-25":
+                    if mismatch.error.code != HEADER_MISMATCH:
                         raise
+                    # The spec's recovery when the client's listing is missing or stale: re-list, resend once.
                     rnd.relisted = True
                     await session.list_tools()
                     result = await _call(flow, session, responses, rnd.sent_request_state)
@@ -75,6 +80,7 @@ async def send_leg(flow: Flow, rnd: Round, connection: Connection, answerer: Ans
                 rnd.outcome = "input_required"
                 requests = result.input_requests
                 rnd.input_requests = {k: wire(v) for k, v in requests.items()} if requests else None
+                rnd.__dict__["_request_models"] = dict(requests or {})
                 rnd.request_state = result.request_state
             else:
                 rnd.outcome = "result"
@@ -106,13 +112,9 @@ def _first_leaf(group: BaseExceptionGroup[Any]) -> BaseException:
 
 
 @asynccontextmanager
-async def _leg_session(
+async def _legacy_session(
     flow: Flow, rnd: Round, connection: Connection, answerer: Answerer | None
 ) -> AsyncIterator[ClientSession]:
-    if flow.era != "2025-11-25":
-        yield await connection.session(flow.era)
-        return
-
     async def answer_backchannel(key: str, request: T.InputRequest) -> InputResponse | T.ErrorData:
         entry: dict[str, Any] = {"key": key, "kind": request_kind(request), "request": wire(request)}
         rnd.backchannel.append(entry)

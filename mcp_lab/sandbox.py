@@ -14,8 +14,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
-from contextlib import asynccontextmanager, contextmanager
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -150,14 +150,9 @@ class LabServer:
         mode: Any = "legacy" if era == "2025-11-25" else "auto"
         return Client(target, mode=mode, cache=None, **callbacks)
 
-    @contextmanager
-    def capture(self) -> Iterator[LegCapture]:
-        capture = LegCapture()
-        _LOG_SINK.active.append(capture)
-        try:
-            yield capture
-        finally:
-            _LOG_SINK.active.remove(capture)
+    def capture(self) -> _Capturing:
+        """Collect what the server logs (and, over HTTP, what crosses the wire) during one leg."""
+        return _Capturing(LegCapture())
 
     @asynccontextmanager
     async def legacy_session(self, answer: AnswerFn) -> AsyncIterator[ClientSession]:
@@ -189,6 +184,22 @@ def _backchannel_callbacks(answer: AnswerFn) -> dict[str, Any]:
         return await answer(str(ctx.request_id), T.ListRootsRequest())
 
     return dict(elicitation_callback=elicit, sampling_callback=sample, list_roots_callback=roots)
+
+
+class _Capturing:
+    """A context manager (a class, not a generator: it runs twice per leg on the hot path)."""
+
+    __slots__ = ("capture",)
+
+    def __init__(self, capture: LegCapture) -> None:
+        self.capture = capture
+
+    def __enter__(self) -> LegCapture:
+        _LOG_SINK.active.append(self.capture)
+        return self.capture
+
+    def __exit__(self, *exc: object) -> None:
+        _LOG_SINK.active.remove(self.capture)
 
 
 class _LogSink(logging.Handler):
