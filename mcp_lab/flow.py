@@ -35,6 +35,7 @@ from mcp_lab.answers import (
     request_kind,
 )
 from mcp_lab.errors import FlowError, LabError
+from mcp_lab.legs import wire
 
 __all__ = ["DEFAULT_MAX_ROUNDS", "Connection", "Flow", "LegCapture", "Round"]
 
@@ -45,17 +46,12 @@ _BACKOFF_INITIAL = 0.05
 _BACKOFF_CAP = 0.25
 """State-only rounds back off 50 ms doubling to 250 ms, as the SDK's driver does."""
 
-HEADER_MISMATCH = -32020
+INVALID_PARAMS = -32602
 
 Method = Literal["tools/call", "prompts/get", "resources/read"]
 METHODS: tuple[str, ...] = ("tools/call", "prompts/get", "resources/read")
 MODERN = "2026-07-28"
 LEGACY = "2025-11-25"
-
-
-def wire(model: Any) -> Any:
-    """A pydantic model as it travels: camelCase, no nulls."""
-    return model.model_dump(mode="json", by_alias=True, exclude_none=True)
 
 
 @dataclass
@@ -66,6 +62,8 @@ class LegCapture:
     """HTTP exchanges (Streamable HTTP connections only)."""
     server_log: list[str] = field(default_factory=list)
     """The server's logged reasons (e.g. why requestState was rejected), for servers the lab owns."""
+    served_by: str | None = None
+    """Which instance handled the leg, when the connection is a fleet behind a router."""
 
 
 class Connection(Protocol):
@@ -106,6 +104,10 @@ class Round:
     elapsed: float = 0.0
     relisted: bool = False
     """The server answered -32020 (header mismatch); tools were re-listed and the leg resent once."""
+    started_over: bool = False
+    """The previous leg's state was rejected, so this leg sent the original request afresh (the seeds'
+    advice: on the frozen -32602 a client starts the flow over)."""
+    served_by: str | None = None
     http: list[dict[str, Any]] = field(default_factory=list)
     server_log: list[str] = field(default_factory=list)
     backchannel: list[dict[str, Any]] = field(default_factory=list)
@@ -113,6 +115,13 @@ class Round:
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+    @property
+    def state_rejected(self) -> bool:
+        """The server refused the echoed request_state (the one frozen wire error for every reason)."""
+        return self.outcome == "error" and (self.error or {}).get("code") == INVALID_PARAMS and (
+            (self.error or {}).get("message") == "Invalid or expired requestState"
+        )
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Round:
@@ -151,6 +160,8 @@ class Flow:
     stop_reason: str | None = None
     notes: list[str] = field(default_factory=list)
     max_rounds: int = DEFAULT_MAX_ROUNDS
+    start_over: bool = False
+    """On a rejected request_state (-32602), start the flow over once instead of failing."""
     id: str = field(default_factory=lambda: uuid.uuid4().hex[:8])
 
     def __post_init__(self) -> None:
@@ -304,6 +315,7 @@ class Flow:
         self.stop_reason = None
         rnd = Round(index=len(self.rounds))
         pending = self.last if self.last is not None and self.last.outcome == "input_required" else None
+        rnd.started_over = self.last is not None and self.last.state_rejected
         if pending is not None:
             rnd.sent_request_state = pending.request_state
             if pending.input_requests:
@@ -327,6 +339,8 @@ class Flow:
         await self._send(rnd)
         self.rounds.append(rnd)
         self.status = {"input_required": "input_required", "result": "done", "error": "error"}[rnd.outcome]  # type: ignore[assignment]
+        if self.start_over and rnd.state_rejected and not any(r.started_over for r in self.rounds):
+            self.status = "new"  # the next leg sends the original request again, without state
         self._notify()
         return rnd
 

@@ -89,8 +89,10 @@ async def send_leg(flow: Flow, rnd: Round, connection: Connection, answerer: Ans
     if capture is not None:
         rnd.http = capture.http
         rnd.server_log = capture.server_log
+        rnd.served_by = capture.served_by
         if rnd.error is not None and capture.server_log:
-            rnd.error["reason"] = capture.server_log[-1]
+            # "requestState rejected on tools/call: seal" -> "seal": the reason the wire never shows.
+            rnd.error["reason"] = capture.server_log[-1].rsplit(": ", 1)[-1]
 
 
 def _record_error(rnd: Round, exc: BaseException) -> None:

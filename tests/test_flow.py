@@ -175,3 +175,25 @@ async def test_bad_input_is_one_clear_error(demo: LabServer) -> None:
     assert flow.status == "error" and "must be a dict of form fields" in (flow.error or {}).get("message", "")
     with pytest.raises(mcp_lab.LabError, match="not a saved flow"):
         Flow.from_json("{oops")
+
+
+async def test_rejected_state_fails_visibly_or_starts_over(demo: LabServer) -> None:
+    from mcp_lab.sandbox import sandbox
+
+    flow = await mcp_lab.call("demo", "handmade", {"x": 5})
+    await sandbox.restart("demo")  # a lab-generated ring gets a new key: the token no longer verifies
+    await flow.run(answers={"q1": {"n": 1}})
+    assert flow.status == "error" and flow.rounds[-1].state_rejected
+    assert (flow.error or {})["reason"] == "unknown key"
+
+    again = await mcp_lab.call("demo", "handmade", {"x": 6})
+    again.start_over = True
+    await sandbox.restart("demo")
+    await again.run(answers={"q1": {"n": 2}})
+    assert again.status == "done", again.summary()
+    assert [(r.outcome, r.started_over) for r in again.rounds] == [
+        ("input_required", False),
+        ("error", False),
+        ("input_required", True),
+        ("result", False),
+    ]
