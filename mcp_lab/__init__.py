@@ -29,7 +29,9 @@ from mcp_lab.answers import (
 )
 from mcp_lab.api import call, get_prompt, read_resource, resume, start
 from mcp_lab.errors import FlowError, LabError
+from mcp_lab.fleet import Fleet
 from mcp_lab.flow import Flow, Round
+from mcp_lab.inspect.rotation import RotationMatrix, RotationStepper
 from mcp_lab.keys import KeyRing, key_id
 from mcp_lab.sandbox import sandbox
 
@@ -40,10 +42,13 @@ __all__ = [
     "Answerer",
     "CallbackAnswerer",
     "ChainAnswerer",
+    "Fleet",
     "Flow",
     "FlowError",
     "KeyRing",
     "LabError",
+    "RotationMatrix",
+    "RotationStepper",
     "Round",
     "ScriptedAnswerer",
     "Unanswered",

@@ -119,8 +119,10 @@ class Round:
     @property
     def state_rejected(self) -> bool:
         """The server refused the echoed request_state (the one frozen wire error for every reason)."""
-        return self.outcome == "error" and (self.error or {}).get("code") == INVALID_PARAMS and (
-            (self.error or {}).get("message") == "Invalid or expired requestState"
+        return (
+            self.outcome == "error"
+            and (self.error or {}).get("code") == INVALID_PARAMS
+            and ((self.error or {}).get("message") == "Invalid or expired requestState")
         )
 
     @classmethod

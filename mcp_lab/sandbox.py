@@ -290,7 +290,9 @@ class Sandbox:
 
     async def restart(self, name: str) -> LabServer:
         """Clients reconnect; a lab-generated ring gets a new key, so outstanding tokens stop verifying."""
-        entry = self.get(name)
+        return await self.restart_entry(self.get(name))
+
+    async def restart_entry(self, entry: LabServer) -> LabServer:
         await entry.close_clients()
         if entry.ring is not None and entry.ring.generated:
             entry.install_ring(KeyRing.fresh())

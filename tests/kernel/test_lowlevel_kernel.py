@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tests.kernel.harness import errors_of, run_cells, text_of
 
-PROVISIONER = '''%%mcp_server {name} --lowlevel {flags}
+PROVISIONER = """%%mcp_server {name} --lowlevel {flags}
 from mcp.server import ServerRequestContext
 from mcp.types import (CallToolRequestParams, CallToolResult, ElicitRequest, ElicitRequestFormParams,
     ElicitResult, InputRequiredResult, ListToolsResult, PaginatedRequestParams, TextContent, Tool)
@@ -23,10 +23,10 @@ async def on_call_tool(ctx: ServerRequestContext, params: CallToolRequestParams)
         return InputRequiredResult(input_requests={{"region": ASK_REGION}}, request_state="provision-v1")
     name = (params.arguments or {{}})["name"]
     return CallToolResult(content=[TextContent(type="text", text=f"Provisioned {{name!r}} in {{answer.content['region']}}.")])
-'''
+"""
 
 CALL = (
-    "f = await %mcp_call {name} provision name=orders --answers '{{\"region\": {{\"region\": \"eu-west-1\"}}}}'\n"
+    'f = await %mcp_call {name} provision name=orders --answers \'{{"region": {{"region": "eu-west-1"}}}}\'\n'
     "print(f.text)\nprint(f.rounds[0].request_state[:3], f.rounds[1].sent_request_state == f.rounds[0].request_state)"
 )
 

@@ -1,0 +1,156 @@
+"""A fleet: N instances of one server behind a router, each instance with its own key ring.
+
+Spec context: the SDK docs' "Protecting requestState" -- the default key is process-local, so a retry that
+reaches *another instance behind a load balancer* (or the same server after a restart) carries state sealed
+under a key that instance lacks, gets the frozen -32602, and the client must start over; `keys=[...]` shared
+by every instance fixes that, and rotating those keys is done in three phases. A fleet lets a notebook
+watch both happen with real SDK servers.
+
+The router is a request-level (layer 7) round-robin balancer *without session affinity*: every leg of a
+flow -- each retry carrying `request_state` -- goes to the next instance in turn, exactly the situation the
+seeds warn about. `pin(i)` sends every leg to one instance, for demos.
+
+All instances share the server's name, hence the token audience; only their rings differ.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import itertools
+from collections.abc import Callable
+from typing import Any, Literal
+
+import mcp.types as T
+from mcp.client.session import ClientSession
+from mcp.server.mcpserver import Context, MCPServer
+
+from mcp_lab.errors import LabError
+from mcp_lab.flow import LegCapture
+from mcp_lab.keys import KeyRing
+from mcp_lab.sandbox import AnswerFn, LabServer, sandbox
+
+__all__ = ["PROBE_TOOL", "Fleet", "add_probe_tool"]
+
+PROBE_TOOL = "rotation_probe"
+"""A 2-round tool every fleet instance gets, so the rotation matrix can be measured on the instances."""
+
+_PROBE_QUESTION = T.ElicitRequest(
+    params=T.ElicitRequestFormParams(
+        message="Probe: any answer will do",
+        requested_schema={"type": "object", "properties": {"ok": {"type": "boolean"}}},
+    )
+)
+
+_chosen: contextvars.ContextVar[LabServer | None] = contextvars.ContextVar("mcp_lab_fleet_instance", default=None)
+
+
+def add_probe_tool(server: MCPServer) -> None:
+    """Register the probe: first leg asks one question, second leg returns which instance answered."""
+
+    @server.tool(name=PROBE_TOOL, description="mcp_lab rotation probe: asks once, then answers.")
+    async def rotation_probe(ctx: Context) -> str | T.InputRequiredResult:
+        if ctx.input_responses is None:
+            return T.InputRequiredResult(input_requests={"probe": _PROBE_QUESTION}, request_state="probe")
+        return "accepted"
+
+
+class _FleetLeg:
+    """Picks the instance for one leg and captures what that instance logs."""
+
+    __slots__ = ("_fleet", "_inner", "_token")
+
+    def __init__(self, fleet: Fleet) -> None:
+        self._fleet = fleet
+        self._inner: Any = None
+        self._token: contextvars.Token[LabServer | None] | None = None
+
+    def __enter__(self) -> LegCapture:
+        instance = self._fleet.route()
+        self._token = _chosen.set(instance)
+        self._inner = instance.capture()
+        capture: LegCapture = self._inner.__enter__()
+        capture.served_by = self._fleet.label(instance)
+        return capture
+
+    def __exit__(self, *exc: object) -> None:
+        self._inner.__exit__(*exc)
+        if self._token is not None:
+            _chosen.reset(self._token)
+
+
+class Fleet:
+    """N instances of one server; implements the flow engine's `Connection` through its router."""
+
+    def __init__(
+        self,
+        name: str,
+        define: Callable[[MCPServer], None] | None = None,
+        *,
+        instances: int = 3,
+        keys: Any = None,
+        ttl: float = 600.0,
+        router: Literal["round-robin", "pinned"] = "round-robin",
+    ) -> None:
+        if instances < 1 or instances > 16:
+            raise LabError("a fleet has between 1 and 16 instances")
+        self.name = name
+        self.ttl = ttl
+        self.shared_keys = keys is not None
+        self._define = define
+        self.instances: list[LabServer] = [self._build(keys) for _ in range(instances)]
+        self._cycle = itertools.cycle(range(instances))
+        self.pinned: int | None = 0 if router == "pinned" else None
+
+    def _build(self, keys: Any) -> LabServer:
+        # Ephemeral keys (keys=None): each instance gets its own random key, as separate processes would.
+        entry = sandbox.new_mcpserver(self.name, keys=keys, ttl=self.ttl)
+        assert isinstance(entry.server, MCPServer)
+        add_probe_tool(entry.server)
+        if self._define is not None:
+            self._define(entry.server)
+        return entry
+
+    # ---- routing ---------------------------------------------------------------------------------
+    def label(self, instance: LabServer) -> str:
+        return f"{self.name}#{self.instances.index(instance)}"
+
+    def route(self) -> LabServer:
+        if self.pinned is not None:
+            return self.instances[self.pinned]
+        return self.instances[next(self._cycle)]
+
+    def pin(self, index: int | None) -> None:
+        """Send every leg to instance `index` (None: back to round-robin)."""
+        if index is not None and not 0 <= index < len(self.instances):
+            raise LabError(f"instance {index} does not exist (0..{len(self.instances) - 1})")
+        self.pinned = index
+
+    # ---- Connection protocol -------------------------------------------------------------------------
+    def capture(self) -> _FleetLeg:
+        return _FleetLeg(self)
+
+    async def session(self, era: str) -> ClientSession:
+        instance = _chosen.get() or self.instances[0]
+        return await instance.session(era)
+
+    def legacy_session(self, answer: AnswerFn) -> Any:
+        return (_chosen.get() or self.route()).legacy_session(answer)
+
+    async def tool_names(self, refresh: bool = False) -> set[str]:
+        return await self.instances[0].tool_names(refresh)
+
+    # ---- lifecycle ---------------------------------------------------------------------------------
+    def set_ring(self, index: int, ring: KeyRing) -> None:
+        self.instances[index].install_ring(ring)
+
+    async def restart(self, index: int) -> None:
+        """Restart one instance: with ephemeral keys it comes back under a new key of its own."""
+        await sandbox.restart_entry(self.instances[index])
+
+    async def close(self) -> None:
+        for instance in self.instances:
+            await instance.close_clients()
+
+    def __repr__(self) -> str:
+        rings = "; ".join(f"#{i} {inst.ring!r}" for i, inst in enumerate(self.instances))
+        return f"Fleet({self.name!r}, {len(self.instances)} instances: {rings})"
