@@ -1,0 +1,223 @@
+# %% [markdown]
+# # 3 · The loop by hand
+#
+# The SDK's `Client.call_tool` hides the rounds of a multi round-trip request: it answers each
+# `InputRequiredResult` through your callbacks and retries until a final result arrives. The SDK docs list
+# three reasons to drive the loop yourself instead: **a distributed client** (the process that shows the
+# question is not the one that called the tool), **auditing each round**, and **a wall-clock limit**
+# rather than a round count.
+#
+# In this notebook you will:
+#
+# 1. step through a call one leg at a time and look at every round;
+# 2. write the conversation down, and finish it **from another Python process**;
+# 3. meet the round cap (10 by default, as in the SDK), state-only rounds and their backoff, and a
+#    wall-clock limit.
+#
+# About 15 minutes.
+
+# %%
+%load_ext mcp_lab
+import mcp_lab
+
+# %% [markdown]
+# ## A server that asks twice
+#
+# `book_ticket` depends on two questions, and the second depends on the first, so the SDK needs **two**
+# `InputRequiredResult` rounds before the tool can run (three legs in total). The server's code lives in a
+# file, because in a moment a second process will run the same server.
+#
+# The key ring is shared through an environment variable: both processes must seal and unseal with the
+# same key, and the notebook never prints it (mcp_lab only ever shows key *ids*).
+
+# %% nbval-ignore-output
+%%writefile tickets_server.py
+"""The tutorial's ticket office: the same code runs in the notebook and in a second process."""
+import os
+from typing import Annotated
+
+import mcp.types as T
+from mcp.server.mcpserver import Context, Elicit, Resolve
+from pydantic import BaseModel
+
+import mcp_lab
+
+
+class Seat(BaseModel):
+    seat: str
+
+
+class Confirm(BaseModel):
+    ok: bool
+
+
+async def ask_seat(event: str) -> Elicit[Seat]:
+    return Elicit(f"Which seat for {event}?", Seat)
+
+
+async def confirm(seat: Annotated[Seat, Resolve(ask_seat)]) -> Elicit[Confirm]:
+    return Elicit(f"Book seat {seat.seat}?", Confirm)
+
+
+PICK = T.ElicitRequest(params=T.ElicitRequestFormParams(
+    message="Still there?", requested_schema={"type": "object", "properties": {"yes": {"type": "boolean"}}}))
+
+
+def build():
+    key = bytes.fromhex(os.environ["TICKETS_KEY"])
+    entry = mcp_lab.sandbox.new_mcpserver("tickets", keys=[key])
+    mcp = entry.server
+
+    @mcp.tool()
+    async def book_ticket(event: str, seat: Annotated[Seat, Resolve(ask_seat)],
+                          ok: Annotated[Confirm, Resolve(confirm)]) -> str:
+        return f"Booked {seat.seat} for {event}" if ok.ok else "Not booked"
+
+    @mcp.tool()
+    async def nag(ctx: Context) -> str | T.InputRequiredResult:
+        """Never satisfied: asks again on every round."""
+        return T.InputRequiredResult(input_requests={"again": PICK}, request_state="nagging")
+
+    @mcp.tool()
+    async def warm_up(ctx: Context) -> str | T.InputRequiredResult:
+        """Not ready for a few rounds: returns only state, no questions."""
+        seen = int(ctx.request_state or "0")
+        if seen < 4:
+            return T.InputRequiredResult(request_state=str(seen + 1))
+        return f"warm after {seen} state-only rounds"
+
+    return mcp_lab.sandbox.register(entry)
+
+# %%
+import os
+import secrets
+
+os.environ["TICKETS_KEY"] = secrets.token_hex(32)  # a fresh shared key; never printed
+import tickets_server
+
+tickets_server.build()
+%mcp_server list
+
+# %% [markdown]
+# ## One leg at a time
+#
+# `--step` performs only the first leg. The flow stops with the server's questions pending.
+
+# %%
+flow = await %mcp_call tickets book_ticket event=Tosca --step
+flow
+
+# %% [markdown]
+# The question's key is the resolver's `module:qualname`; mcp_lab lets you answer it by the bare name
+# after the colon. The token is sealed (`v1.` + key id + nonce + ciphertext): the client only echoes it.
+
+# %%
+print(list(flow.pending_requests))
+print(flow.rounds[0].request_state[:3], len(flow.rounds[0].request_state) > 100)
+
+# %% [markdown]
+# Each `await flow.step(...)` answers the pending questions and sends the next leg, with the token echoed
+# byte for byte. The answer to the first question unlocks the second question.
+
+# %%
+second = await flow.step(answers={"ask_seat": {"seat": "A12"}})
+second
+
+# %%
+print(second.sent_request_state == flow.rounds[0].request_state)
+
+# %% [markdown]
+# ## Writing the state down, finishing elsewhere
+#
+# A `Flow` is plain JSON. Write it to a file: it holds the arguments, every round, and the latest sealed
+# token -- never a key.
+
+# %%
+with open("tickets_flow.json", "w") as f:
+    f.write(flow.to_json())
+print(flow.status, len(flow.rounds), "rounds written down")
+
+# %% [markdown]
+# Now a **separate Python process** -- think of another worker of a distributed client -- loads the file,
+# runs the same server code with the same key, answers the remaining question and finishes the call.
+
+# %% nbval-ignore-output
+%%writefile finish_elsewhere.py
+import asyncio
+import sys
+
+import mcp_lab
+import tickets_server
+
+
+async def main(path):
+    tickets_server.build()
+    flow = await mcp_lab.resume(open(path).read(), answers={"confirm": {"ok": True}})
+    print(flow.summary())
+    print(flow.text)
+
+asyncio.run(main(sys.argv[1]))
+
+# %%
+import subprocess
+import sys
+
+done = subprocess.run([sys.executable, "finish_elsewhere.py", "tickets_flow.json"], capture_output=True, text=True)
+print(done.stdout or done.stderr)
+
+# %% [markdown]
+# The other process verified the token this kernel's server sealed: same server name (the token's
+# audience) and the same key. With the SDK's default process-local key it would have been rejected --
+# notebook 6 shows that happening.
+#
+# ## The round cap
+#
+# A server that never stops asking is cut off: like the SDK's `input_required_max_rounds=10`, the flow
+# stops once the server has asked more than `max_rounds` times.
+
+# %%
+capped = await mcp_lab.call("tickets", "nag", answers={"again": {"yes": True}}, max_rounds=3)
+print(capped.status, "after", len(capped.rounds), "legs")
+print(capped.stop_reason)
+
+# %% [markdown]
+# ## State-only rounds back off
+#
+# An `InputRequiredResult` may carry only `request_state` -- "not done yet". The client then waits before
+# retrying: 50 ms, doubling up to 250 ms, exactly as the SDK's driver does, so it does not busy-poll.
+
+# %%
+polled = await mcp_lab.call("tickets", "warm_up")
+print(polled.text)
+print([int(r.backoff * 1000) for r in polled.rounds])
+
+# %% [markdown]
+# ## A wall-clock limit
+#
+# Rounds are not the only budget: `timeout=` stops the flow after that many seconds, cleanly, with the
+# last token still in hand -- so it can be resumed later.
+
+# %%
+slow = await mcp_lab.call("tickets", "warm_up", timeout=0.1)
+print(slow.status, "-", slow.stop_reason.split(" after")[0])
+await mcp_lab.resume(slow)
+print(slow.status, "-", slow.text)
+
+# %% [markdown]
+# ## Exercise
+#
+# Drive a new `book_ticket` call for the event `Aida` **by hand**: start it with `mcp_lab.start(...)`,
+# then call `flow.step()` until it is done, choosing seat `B7` and confirming. The cell after it checks
+# your flow.
+
+# %%
+mine = await mcp_lab.start("tickets", "tools/call", "book_ticket", {"event": "Aida"})
+await mine.step()
+await mine.step(answers={"ask_seat": {"seat": "B7"}})
+await mine.step(answers={"confirm": {"ok": True}})
+
+# %%
+assert mine.status == "done", mine.summary()
+assert len(mine.rounds) == 3, "two questions, asked one after the other, take three legs"
+assert mine.text == "Booked B7 for Aida"
+print("✔ well done:", mine.text)
