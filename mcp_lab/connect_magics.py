@@ -43,9 +43,9 @@ class Pending:
 
     def _ipython_display_(self) -> None:
         if self._task.done():
-            display(self._outcome(self._task))
+            _show(self._outcome(self._task))
             return
-        self._handle = display(f"{self.label}...", display_id=True)
+        self._handle = _show(f"{self.label}...", display_id=True)
 
     def _outcome(self, task: asyncio.Task[Any]) -> Any:
         if task.cancelled():
@@ -57,10 +57,28 @@ class Pending:
     def _finished(self, task: asyncio.Task[Any]) -> None:
         outcome = self._outcome(task)  # also marks a failure as retrieved when nobody awaits it
         if self._handle is not None:
-            self._handle.update(outcome)
+            # A live frontend replaces the display in place (nbclient only sees updates sent during its cell).
+            if isinstance(outcome, str):
+                self._handle.update({"text/plain": outcome}, raw=True)
+            else:
+                self._handle.update(outcome)
 
     def __repr__(self) -> str:
         return f"<Pending {self.label}: {'finished' if self._task.done() else 'running'}>"
+
+
+def _show(value: Any, display_id: bool = False) -> Any:
+    """Strings as plain text (not their repr, with quotes); objects through their own bundle."""
+    if isinstance(value, str):
+        return display({"text/plain": value}, raw=True, display_id=display_id)
+    return display(value, display_id=display_id)
+
+
+def _unquote(value: str | None) -> str | None:
+    """IPython's argument splitter keeps the quotes around `--stdio "COMMAND ARGS"`; drop the outer pair."""
+    if value is not None and len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+        return value[1:-1]
+    return value
 
 
 def _environment(pairs: list[str]) -> dict[str, str]:
@@ -99,6 +117,8 @@ class ConnectMagics(Magics):
         %mcp_connect log NAME      (what a stdio server wrote to stderr)
         """
         args = parse_argstring(self.mcp_connect, line)
+        args.stdio, args.cwd = _unquote(args.stdio), _unquote(args.cwd)
+        args.env = [_unquote(pair) for pair in args.env]
         if args.name == "log" and args.url and "://" not in args.url and not args.stdio:
             return ConnectionLog(args.url, connection_log(args.url))
         if bool(args.url) == bool(args.stdio):

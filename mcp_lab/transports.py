@@ -92,9 +92,8 @@ class _TeeStream(httpx2.AsyncByteStream):
             async for chunk in self._inner:
                 if len(self._kept) < BODY_CAP:
                     self._kept += chunk
-                    self._record["response_body"] = _decode(bytes(self._kept), self._content_type)
                 yield chunk
-        finally:
+        finally:  # decoded once, when the SDK has read the body (or given up on it)
             self._record["response_body"] = _decode(bytes(self._kept), self._content_type)
 
     async def aclose(self) -> None:

@@ -5,6 +5,7 @@ Each failure must be one LabError line and leave nothing behind: no registry ent
 
 from __future__ import annotations
 
+import asyncio
 import os
 import socket
 import sys
@@ -175,3 +176,17 @@ async def test_names_are_unique_across_lab_servers_and_connections(http_a: Loopb
         await mcp_lab.connect("demo", http_a.url)
     with pytest.raises(LabError, match="a server the lab started, not a connection"):
         await mcp_lab.disconnect("demo")
+
+
+async def test_mcp_server_stop_and_restart_work_for_connections(http_a: LoopbackServer) -> None:
+    from mcp_lab.magics import _BACKGROUND, LabMagics
+
+    entry = await mcp_lab.connect("bk-http", http_a.url)
+    await sandbox.restart("bk-http")  # clients reconnect on the next call; no keys to renew
+    assert entry.generation == 1 and entry.ring is None
+    assert (await mcp_lab.call("bk-http", "echo", {"text": "again"})).text == "again"
+    LabMagics(shell=None)._manage("stop", "bk-http")
+    assert "bk-http" not in sandbox.servers
+    await asyncio.gather(*_BACKGROUND)  # the magic closes the clients as a task
+    with pytest.raises(LabError, match="was disconnected"):
+        await entry.session("2026-07-28")
