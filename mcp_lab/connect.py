@@ -42,6 +42,7 @@ from mcp_lab.transports import (
     ConnectionOwner,
     HttpRecorder,
     LegRecorder,
+    alive,
     child_pids,
     env_pair,
     http_transport,
@@ -164,9 +165,12 @@ class OutsideServer:
     # ---- internals ----------------------------------------------------------------------------------
     async def _owner(self, key: str) -> ConnectionOwner:
         owner = self._owners.get(key)
-        alive = owner is not None and owner.client is not None and not owner.broken
-        if alive and owner is not None and owner.loop is asyncio.get_running_loop():
-            return owner
+        usable = owner is not None and owner.client is not None and not owner.broken
+        if usable and owner is not None and owner.loop is asyncio.get_running_loop():
+            if not owner.pids or any(alive(pid) for pid in owner.pids):
+                return owner
+            if owner.log is not None:  # the process exited under us (a crash, a kill): the next call starts it
+                log_sink(owner.log)("[mcp_lab] the server process exited; starting it again for the next call\n")
         if owner is not None:  # its task ended (server gone) or belongs to a loop that ended: start afresh
             del self._owners[key]
             await self._close_owner(owner)

@@ -37,6 +37,7 @@ __all__ = [
     "ConnectionOwner",
     "HttpRecorder",
     "LegRecorder",
+    "alive",
     "child_pids",
     "env_pair",
     "http_transport",
@@ -239,13 +240,7 @@ def child_pids(marker: str) -> list[int]:
 
 
 def alive(pid: int) -> bool:
-    """Still running (a zombie of ours is reaped here and counts as gone)."""
-    try:
-        done, _ = os.waitpid(pid, os.WNOHANG)
-        if done == pid:
-            return False
-    except ChildProcessError:
-        pass
+    """Still running (a zombie counts as gone). Never waits on the pid: asyncio's child watcher does that."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:

@@ -6,7 +6,10 @@ a module-scoped event loop; the last test disconnects it and checks its pid is g
 
 from __future__ import annotations
 
+import asyncio
+import os
 import re
+import signal
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -121,6 +124,17 @@ async def test_saved_recording_replays_the_same_then_reports_a_changed_server(
         f"round 0, question {RESOLVER!r}: message 'Which region for Oslo?' -> 'In which region is Oslo?'",
         "result: 'Booked Oslo in north' -> 'Booked Oslo (north)'",
     ]
+
+
+async def test_a_server_that_died_is_started_again_for_the_next_call(booking: OutsideServer) -> None:
+    modern = booking._owners["2026-07-28"].pids[0]
+    os.kill(modern, signal.SIGKILL)
+    while alive(modern):
+        await asyncio.sleep(0.01)
+    flow = await mcp_lab.call(NAME, "echo", {"text": "back"})
+    assert flow.text == "back"
+    assert modern not in booking.pids and len(booking.pids) == 2
+    assert "[mcp_lab] the server process exited; starting it again" in connection_log(NAME)
 
 
 async def test_disconnect_reaps_every_process(booking: OutsideServer) -> None:
