@@ -27,6 +27,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
 import httpx2
 import mcp.types as T
@@ -76,7 +77,8 @@ class OutsideServer:
     command: list[str] | None = None
     legacy_only: bool = False
     """`--legacy`: speak 2025-11-25 only (flows use the back channel)."""
-    env: dict[str, str] = field(default_factory=dict)
+    env: dict[str, str] = field(default_factory=dict, repr=False)
+    """Extra environment for a stdio server (never shown: it may hold the server's own secrets)."""
     cwd: str | None = None
     timeout: float = 30.0
     ring: None = None
@@ -99,7 +101,11 @@ class OutsideServer:
 
     @property
     def where(self) -> str:
-        return self.url if self.url is not None else "stdio: " + shlex.join(self.command or [])
+        """The URL (without any user:password@) or the command, for views."""
+        if self.url is not None:
+            parts = urlsplit(self.url)
+            return self.url if "@" not in parts.netloc else parts._replace(netloc=parts.netloc.split("@")[-1]).geturl()
+        return "stdio: " + shlex.join(self.command or [])
 
     @property
     def pids(self) -> list[int]:

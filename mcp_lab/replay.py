@@ -284,7 +284,7 @@ async def replay_flow(
     except LabError as exc:
         return ReplayEntry(
             label,
-            recorded.server if server is None else str(server),
+            recorded.server if server is None else str(getattr(server, "name", server)),
             "failed",
             len(recorded.rounds),
             0,

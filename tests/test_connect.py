@@ -68,7 +68,8 @@ async def test_http_connection_negotiates_2026_and_captures_each_exchange(http_a
     assert message["result"]["requestState"] == first.request_state
     assert second.http[0]["body"]["params"]["requestState"] == first.request_state
     assert RESOLVER in second.http[0]["body"]["params"]["inputResponses"]
-    assert "where" not in flow.rounds[0].to_dict()  # plain Round data, unchanged shape
+    with pytest.raises(LabError, match="a Streamable HTTP connection"):
+        connection_log("bk-http")
 
 
 async def test_http_capture_redacts_credentials(http_a: LoopbackServer) -> None:
@@ -190,3 +191,10 @@ async def test_mcp_server_stop_and_restart_work_for_connections(http_a: Loopback
     await asyncio.gather(*_BACKGROUND)  # the magic closes the clients as a task
     with pytest.raises(LabError, match="was disconnected"):
         await entry.session("2026-07-28")
+
+
+async def test_views_never_show_credentials_or_environment(http_a: LoopbackServer) -> None:
+    entry = OutsideServer(name="x", transport="http", url="http://user:s3cret@127.0.0.1:1/mcp")
+    assert entry.where == "http://127.0.0.1:1/mcp"
+    stdio = OutsideServer(name="y", transport="stdio", command=["srv"], env={"API_TOKEN": "s3cret"})
+    assert "s3cret" not in repr(stdio) and "s3cret" not in repr(entry._repr_mimebundle_())

@@ -117,3 +117,14 @@ async def test_the_report_renders_as_text_html_and_plain_data(servers_a_b: tuple
     assert [d["kind"] for d in data["entries"][0]["differences"]] == ["question", "result"]
     assert "DIFFERENT" in bundle["text/html"] and "In which region is Oslo?" in bundle["text/html"]
     assert not re.search(r"v1\.|\d+\.\d+ ?ms", bundle["text/plain"] + json.dumps(data))  # no tokens, no times
+
+
+async def test_a_legacy_recording_compares_the_back_channel(servers_a_b: tuple[str, str]) -> None:
+    recorded = await mcp_lab.call("a", "book", {"city": "Rome"}, answers={"ask_region": {"region": "s"}}, legacy=True)
+    assert recorded.rounds[0].backchannel and recorded.text == "Booked Rome in s"
+    assert (await replay_flow(recorded, server="a")).status == "same"
+    entry = await replay_flow(recorded, server="b")
+    assert [d.message for d in entry.differences] == [
+        "back-channel request 0: message 'Which region for Rome?' -> 'In which region is Rome?'",
+        "result: 'Booked Rome in s' -> 'Booked Rome (s)'",
+    ]
