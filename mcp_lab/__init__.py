@@ -28,11 +28,14 @@ from mcp_lab.answers import (
     decline,
 )
 from mcp_lab.api import call, get_prompt, read_resource, resume, start
+from mcp_lab.collection import load_flows, save_flows
+from mcp_lab.connect import OutsideServer, connect, disconnect
 from mcp_lab.errors import FlowError, LabError
 from mcp_lab.fleet import Fleet
 from mcp_lab.flow import Flow, Round
 from mcp_lab.inspect.rotation import RotationMatrix, RotationStepper
 from mcp_lab.keys import KeyRing, key_id
+from mcp_lab.replay import ReplayReport, replay
 from mcp_lab.sandbox import sandbox
 
 __version__ = "0.1.0"
@@ -47,6 +50,8 @@ __all__ = [
     "FlowError",
     "KeyRing",
     "LabError",
+    "OutsideServer",
+    "ReplayReport",
     "RotationMatrix",
     "RotationStepper",
     "Round",
@@ -55,13 +60,18 @@ __all__ = [
     "__version__",
     "call",
     "cancel",
+    "connect",
     "decline",
+    "disconnect",
     "get_prompt",
     "key_id",
+    "load_flows",
     "load_ipython_extension",
     "read_resource",
+    "replay",
     "resume",
     "sandbox",
+    "save_flows",
     "start",
 ]
 

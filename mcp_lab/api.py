@@ -71,7 +71,8 @@ async def start(
         method=method,
         target=target,
         arguments=dict(arguments or {}),
-        era=LEGACY if legacy else MODERN,
+        # A connection made with --legacy speaks 2025-11-25 only (connect.py): its flows use the back channel.
+        era=LEGACY if legacy or getattr(connection, "legacy_only", False) else MODERN,
         max_rounds=max_rounds,
     )
     answerer, scripted = _answerer(answers)

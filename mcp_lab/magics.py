@@ -314,6 +314,9 @@ class LabMagics(Magics):
 
 
 def register(shell: InteractiveShell) -> None:
+    from mcp_lab.connect_magics import ConnectMagics
+
     shell.register_magics(LabMagics)
+    shell.register_magics(ConnectMagics)
     if await_magic_transformer not in shell.input_transformers_cleanup:
         shell.input_transformers_cleanup.append(await_magic_transformer)

@@ -17,7 +17,7 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import mcp.types as T
 from mcp import Client
@@ -30,9 +30,14 @@ from mcp_lab.errors import LabError
 from mcp_lab.flow import LegCapture
 from mcp_lab.keys import KeyRing
 
+if TYPE_CHECKING:
+    from mcp_lab.connect import OutsideServer
+
 __all__ = ["ClientOwner", "LabServer", "Sandbox", "sandbox"]
 
 REQUEST_STATE_LOGGER = "mcp.server.request_state"
+
+_Entry = TypeVar("_Entry", bound="LabServer | OutsideServer")
 
 AnswerFn = Callable[[str, T.InputRequest], Awaitable[Any]]
 
@@ -223,17 +228,24 @@ _state_logger.propagate = False
 
 
 class Sandbox:
-    """Every server the kernel started, by name."""
+    """Every server the kernel started -- and every outside server it connected to (connect.py) -- by name."""
 
     def __init__(self) -> None:
-        self.servers: dict[str, LabServer] = {}
+        self.servers: dict[str, LabServer | OutsideServer] = {}
 
-    def get(self, name: str) -> LabServer:
+    def get(self, name: str) -> LabServer | OutsideServer:
         try:
             return self.servers[name]
         except KeyError:
             known = ", ".join(sorted(self.servers)) or "none yet; define one with %%mcp_server NAME"
             raise LabError(f"no server named {name!r} (servers: {known})") from None
+
+    def lab_server(self, name: str) -> LabServer:
+        """A server the lab started (it holds the keys); a connected outside server is refused."""
+        entry = self.get(name)
+        if not isinstance(entry, LabServer):
+            raise LabError(f"{name!r} is a connected server the lab did not start: it holds no keys for it")
+        return entry
 
     def new_mcpserver(self, name: str, *, keys: Any = None, ttl: float = 600.0, **kwargs: Any) -> LabServer:
         """An `MCPServer` sealing under a ring the lab holds; not registered until `register`."""
@@ -258,7 +270,7 @@ class Sandbox:
             entry.install_ring(KeyRing.fresh() if keys is None else KeyRing.coerce(keys), ttl=ttl)
         return entry
 
-    def register(self, entry: LabServer, *, replace: bool = False) -> LabServer:
+    def register(self, entry: _Entry, *, replace: bool = False) -> _Entry:
         if entry.name in self.servers and not replace:
             raise LabError(
                 f"a server named {entry.name!r} already exists; stop it first (%mcp_server stop {entry.name}) "
@@ -288,13 +300,13 @@ class Sandbox:
             stop_http()
         del self.servers[name]
 
-    async def restart(self, name: str) -> LabServer:
+    async def restart(self, name: str) -> LabServer | OutsideServer:
         """Clients reconnect; a lab-generated ring gets a new key, so outstanding tokens stop verifying."""
         return await self.restart_entry(self.get(name))
 
-    async def restart_entry(self, entry: LabServer) -> LabServer:
+    async def restart_entry(self, entry: LabServer | OutsideServer) -> LabServer | OutsideServer:
         await entry.close_clients()
-        if entry.ring is not None and entry.ring.generated:
+        if isinstance(entry, LabServer) and entry.ring is not None and entry.ring.generated:
             entry.install_ring(KeyRing.fresh())
         entry.generation += 1
         entry.started = time.time()

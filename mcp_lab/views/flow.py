@@ -34,6 +34,8 @@ def token_brief(token: str | None) -> str:
     """Keyless facts about a request_state value: sealed (key id, length) or plaintext."""
     if token is None:
         return "no token"
+    if token.startswith("<") and token.endswith("not saved>"):
+        return token  # a flow loaded from a collection (mcp_lab.collection): the token was not saved
     if token.startswith("v1."):
         body = token[3:]
         try:

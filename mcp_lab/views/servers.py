@@ -1,7 +1,8 @@
 """`%mcp_server list`: the sandbox's servers as a table (key ids only, never keys).
 
 Spec context: a server's name is its request_state audience and its ring decides which tokens it accepts,
-so the list shows both, plus where it is reachable (in-process, or a loopback URL).
+so the list shows both, plus where it is reachable (in-process, or a loopback URL). A server the kernel only
+connected to (connect.py) is listed with its URL or command and "not ours": the lab holds no keys for it.
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ class ServerRow:
     kind: str
     sealing: str
     key_ids: list[str]
-    ttl: float
+    ttl: float | None
+    """None for a connected server: its token lifetime is its own business."""
     where: str
     generation: int
 
@@ -35,8 +37,13 @@ class ServerList:
 
     @classmethod
     def from_sandbox(cls, sandbox: Sandbox) -> ServerList:
+        from mcp_lab.connect import KEYLESS_NOTE, OutsideServer
+
         rows = []
         for entry in sandbox.servers.values():
+            if isinstance(entry, OutsideServer):
+                rows.append(ServerRow(entry.name, entry.kind, KEYLESS_NOTE, [], None, entry.where, entry.generation))
+                continue
             ring = entry.ring
             sealing = (
                 "plaintext (no boundary)" if ring is None else ("lab-generated key" if ring.generated else "given keys")
@@ -60,6 +67,9 @@ class ServerList:
         lines = []
         for r in self.rows:
             keys = ", ".join(r.key_ids) or "-"
+            if r.ttl is None:
+                lines.append(f"{r.name}: {r.kind}, {r.sealing}, {r.where}")
+                continue
             lines.append(f"{r.name}: {r.kind}, {r.sealing} [{keys}], ttl {r.ttl:g} s, {r.where}")
         return "\n".join(lines)
 
@@ -69,7 +79,7 @@ class ServerList:
         head = "<tr><th>name</th><th>kind</th><th>request_state</th><th>key ids</th><th>ttl</th><th>where</th></tr>"
         body = "".join(
             f"<tr><td>{html.escape(r.name)}</td><td>{r.kind}</td><td>{html.escape(r.sealing)}</td>"
-            f"<td><code>{', '.join(r.key_ids) or '-'}</code></td><td>{r.ttl:g} s</td><td>{html.escape(r.where)}</td></tr>"
+            f"<td><code>{', '.join(r.key_ids) or '-'}</code></td><td>{'-' if r.ttl is None else f'{r.ttl:g} s'}</td><td>{html.escape(r.where)}</td></tr>"
             for r in self.rows
         )
         return f"<table class='mcp-lab-servers'>{head}{body}</table>"

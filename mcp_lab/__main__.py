@@ -1,0 +1,101 @@
+"""`python -m mcp_lab replay COLLECTION --server URL`: a notebook's recorded flows as a CI regression test.
+
+Spec context: multi round-trip requests replayed against a server reached over Streamable HTTP (`--server`)
+or stdio (`--stdio "COMMAND ARGS"`), the questions answered from the recording. The command prints the replay
+report and exits 0 when every flow matches, 1 when anything differs (or a flow could not run), and 2 on bad
+input (usage, a missing or malformed collection, a server that cannot be reached) with one line saying why.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from collections.abc import Sequence
+
+from mcp_lab.collection import load_flows
+from mcp_lab.errors import LabError
+from mcp_lab.flow import Flow
+from mcp_lab.replay import DEFAULT_TIMEOUT, ReplayReport, replay
+
+__all__ = ["main"]
+
+EXIT_SAME, EXIT_DIFFERENT, EXIT_BAD_INPUT = 0, 1, 2
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m mcp_lab", description="mcp_lab from the command line")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    rp = commands.add_parser(
+        "replay",
+        help="replay a saved collection against a server; non-zero exit on any difference",
+        description="Replay the flows saved with mcp_lab.save_flows, answering every question from the recording.",
+    )
+    rp.add_argument("collection", help="a JSON file written by mcp_lab.save_flows")
+    target = rp.add_mutually_exclusive_group(required=True)
+    target.add_argument("--server", metavar="URL", help="a Streamable HTTP endpoint, e.g. http://127.0.0.1:8000/mcp")
+    target.add_argument("--stdio", metavar='"COMMAND ARGS"', help="start the server as a subprocess over stdio")
+    rp.add_argument("--legacy", action="store_true", help="speak 2025-11-25 only (the pre-2026 back channel)")
+    rp.add_argument("--env", action="append", default=[], metavar="KEY=VALUE", help="environment for --stdio")
+    rp.add_argument("--cwd", help="working directory for --stdio")
+    rp.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds each flow may take")
+    rp.add_argument("--connect-timeout", type=float, default=30.0, help="seconds to wait for the server")
+    rp.add_argument("--json", action="store_true", help="print the report as JSON instead of text")
+    return parser
+
+
+def _environment(pairs: Sequence[str]) -> dict[str, str]:
+    env: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise LabError(f"--env takes KEY=VALUE, not {pair!r}")
+        env[key] = value
+    return env
+
+
+async def _replay(args: argparse.Namespace, flows: list[Flow], env: dict[str, str]) -> ReplayReport:
+    from mcp_lab.connect import connect
+    from mcp_lab.sandbox import sandbox
+
+    name = "replay-target"
+    connection = await connect(
+        name,
+        args.server,
+        stdio=args.stdio,
+        legacy=args.legacy,
+        env=env,
+        cwd=args.cwd,
+        timeout=args.connect_timeout,
+    )
+    try:
+        report = await replay(flows, server=connection, timeout=args.timeout)
+        report.server = connection.where
+        return report
+    finally:
+        await sandbox.stop(name)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)  # bad usage: argparse prints the usage and one error line, exit 2
+    try:
+        if args.timeout <= 0 or args.connect_timeout <= 0:
+            raise LabError("timeouts must be positive numbers of seconds")
+        flows = load_flows(args.collection)  # checked before anything is started
+        if not flows:
+            raise LabError(f"{args.collection!r} holds no flows")
+        report = asyncio.run(_replay(args, flows, _environment(args.env)))
+    except LabError as exc:
+        print(f"mcp_lab replay: error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    report.source = args.collection
+    if args.json:
+        print(json.dumps(report.to_dict(), indent=1, ensure_ascii=False, default=str))
+    else:
+        print(report.text())
+    return EXIT_SAME if report.ok else EXIT_DIFFERENT
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,149 @@
+"""`%mcp_connect` and `%mcp_disconnect`: parse, then delegate to connect.py. Nothing else lives here.
+
+Spec context: any MCP server reached over Streamable HTTP or stdio, joined to the lab's sandbox so every call
+magic works with it. Magic functions cannot await (sdk-notes §6.1): the connection registers at once and
+connects as a task, and the magic returns a `Pending` -- `c = await %mcp_connect ...` waits for it (errors are
+one line), a bare `%mcp_connect ...` shows "connecting..." and then the connection, in place.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Coroutine, Generator
+from typing import Any
+
+from IPython.core.magic import Magics, line_magic, magics_class
+from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
+from IPython.display import display
+
+from mcp_lab.connect import OutsideServer, connection_log, open_connection
+from mcp_lab.errors import LabError
+from mcp_lab.sandbox import sandbox
+from mcp_lab.views.connection import ConnectionLog
+
+__all__ = ["ConnectMagics", "Pending"]
+
+USAGE = (
+    '%mcp_connect NAME URL [--legacy] | %mcp_connect NAME --stdio "COMMAND ARGS" [--env K=V] | %mcp_connect log NAME'
+)
+
+
+class Pending:
+    """A task started by a magic: await it for its value, or display it to see it finish in place."""
+
+    def __init__(self, work: Coroutine[Any, Any, Any], label: str, shown: Callable[[Any], Any]) -> None:
+        self.label = label
+        self._shown = shown
+        self._handle: Any = None
+        self._task: asyncio.Task[Any] = asyncio.get_running_loop().create_task(work)
+        self._task.add_done_callback(self._finished)
+
+    def __await__(self) -> Generator[Any, None, Any]:
+        return self._task.__await__()
+
+    def _ipython_display_(self) -> None:
+        if self._task.done():
+            _show(self._outcome(self._task))
+            return
+        self._handle = _show(f"{self.label}...", display_id=True)
+
+    def _outcome(self, task: asyncio.Task[Any]) -> Any:
+        if task.cancelled():
+            return f"{self.label}: cancelled"
+        if task.exception() is not None:
+            return str(task.exception())
+        return self._shown(task.result())
+
+    def _finished(self, task: asyncio.Task[Any]) -> None:
+        outcome = self._outcome(task)  # also marks a failure as retrieved when nobody awaits it
+        if self._handle is not None:
+            # A live frontend replaces the display in place (nbclient only sees updates sent during its cell).
+            if isinstance(outcome, str):
+                self._handle.update({"text/plain": outcome}, raw=True)
+            else:
+                self._handle.update(outcome)
+
+    def __repr__(self) -> str:
+        return f"<Pending {self.label}: {'finished' if self._task.done() else 'running'}>"
+
+
+def _show(value: Any, display_id: bool = False) -> Any:
+    """Strings as plain text (not their repr, with quotes); objects through their own bundle."""
+    if isinstance(value, str):
+        return display({"text/plain": value}, raw=True, display_id=display_id)
+    return display(value, display_id=display_id)
+
+
+def _unquote(value: str | None) -> str | None:
+    """IPython's argument splitter keeps the quotes around `--stdio "COMMAND ARGS"`; drop the outer pair."""
+    if value is not None and len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+        return value[1:-1]
+    return value
+
+
+def _environment(pairs: list[str]) -> dict[str, str]:
+    env: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise LabError(f"--env takes KEY=VALUE, not {pair!r}")
+        env[key] = value
+    return env
+
+
+async def _connected(entry: OutsideServer) -> OutsideServer:
+    await entry.ready()
+    return entry
+
+
+@magics_class
+class ConnectMagics(Magics):
+    """Servers the kernel did not start."""
+
+    @magic_arguments()
+    @argument("name", help="the server's name in the lab (or `log`, then a stdio connection's name)")
+    @argument("url", nargs="?", help="a Streamable HTTP endpoint, e.g. http://127.0.0.1:8000/mcp")
+    @argument("--stdio", metavar='"COMMAND ARGS"', help="start the server as a subprocess, over stdio")
+    @argument("--legacy", action="store_true", help="speak 2025-11-25 only (the pre-2026 back channel)")
+    @argument("--env", action="append", default=[], metavar="KEY=VALUE", help="environment for --stdio")
+    @argument("--cwd", help="working directory for --stdio")
+    @argument("--timeout", type=float, default=30.0, help="seconds to wait for the server (default 30)")
+    @line_magic
+    def mcp_connect(self, line: str) -> Any:
+        """Connect to a server the kernel did not start; it joins `%mcp_server list` and every call magic.
+
+        %mcp_connect NAME URL [--legacy]
+        %mcp_connect NAME --stdio "COMMAND ARGS" [--env KEY=VALUE ...] [--cwd DIR] [--legacy]
+        %mcp_connect log NAME      (what a stdio server wrote to stderr)
+        """
+        args = parse_argstring(self.mcp_connect, line)
+        args.stdio, args.cwd = _unquote(args.stdio), _unquote(args.cwd)
+        args.env = [_unquote(pair) for pair in args.env]
+        if args.name == "log" and args.url and "://" not in args.url and not args.stdio:
+            return ConnectionLog(args.url, connection_log(args.url))
+        if bool(args.url) == bool(args.stdio):
+            raise LabError(f"usage: {USAGE}")
+        if args.env and not args.stdio:
+            raise LabError("--env is for --stdio servers")
+        entry = open_connection(
+            args.name,
+            args.url,
+            stdio=args.stdio,
+            legacy=args.legacy,
+            env=_environment(args.env),
+            cwd=args.cwd,
+            timeout=args.timeout,
+        )
+        return Pending(_connected(entry), f"connecting {args.name!r}", lambda e: e)
+
+    @line_magic
+    def mcp_disconnect(self, line: str) -> Any:
+        """%mcp_disconnect NAME -- close a connection (a stdio server process is stopped and reaped)."""
+        name = line.strip()
+        if not name or " " in name:
+            raise LabError("usage: %mcp_disconnect NAME")
+        entry = sandbox.get(name)
+        if not isinstance(entry, OutsideServer):
+            raise LabError(f"{name!r} is a server the lab started, not a connection; use %mcp_server stop {name}")
+        del sandbox.servers[name]  # gone for every later cell at once; the close finishes as a task
+        return Pending(entry.close_clients(), f"disconnecting {name!r}", lambda _: f"disconnected {name!r}")

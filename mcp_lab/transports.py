@@ -1,0 +1,338 @@
+"""Client transports for servers the kernel did not start: what crossed the wire, and what the process said.
+
+Spec context: the two standard MCP transports. Over Streamable HTTP every leg of a 2026-07-28 multi
+round-trip request is one POST; the lab records each exchange (method, headers, JSON body, status, response)
+into the leg's `LegCapture.http` through httpx2 event hooks, so a flow against someone else's server shows
+the same wire detail as one against a sandbox server. Over stdio the server is a subprocess of the kernel:
+its stderr goes to a real log file (the kernel's own stderr is not a file a child can write to), and the
+lab finds its pid so nothing outlives a disconnect or the kernel (the SDK's shutdown reaps it on a normal
+close; an exit hook here kills what is left if the kernel exits first).
+
+No key material passes through here; `Authorization` and cookie headers are redacted from captures.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import signal
+import time
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any, TextIO
+
+import httpx2
+import mcp.types as T
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+
+from mcp_lab.flow import LegCapture
+from mcp_lab.sandbox import ClientOwner
+
+__all__ = [
+    "BODY_CAP",
+    "ConnectionOwner",
+    "HttpRecorder",
+    "LegRecorder",
+    "alive",
+    "child_pids",
+    "env_pair",
+    "http_transport",
+    "kill_tree",
+    "log_sink",
+    "read_log",
+    "reap",
+    "refuse",
+    "route_stdio_client_log",
+]
+
+BODY_CAP = 64 * 1024
+"""Bytes of a body kept in a capture (a long-lived SSE stream would otherwise grow without bound)."""
+
+_REDACTED = frozenset({"authorization", "proxy-authorization", "cookie", "set-cookie"})
+_RECORD = "_mcp_lab_record"
+
+
+def _headers(headers: httpx2.Headers) -> dict[str, str]:
+    return {k: ("<redacted>" if k.lower() in _REDACTED else v) for k, v in headers.items()}
+
+
+def _decode(raw: bytes, content_type: str) -> Any:
+    text = raw[:BODY_CAP].decode("utf-8", errors="replace")
+    if "json" in content_type:
+        with contextlib.suppress(ValueError):
+            return json.loads(text)
+    if "event-stream" in content_type:
+        # One JSON-RPC message per `data:` line; keep the messages, not the SSE framing.
+        messages: list[Any] = []
+        for line in text.splitlines():
+            if line.startswith("data:"):
+                payload = line[5:].strip()
+                try:
+                    messages.append(json.loads(payload))
+                except ValueError:
+                    messages.append(payload)
+        return messages
+    return text or None
+
+
+class _TeeStream(httpx2.AsyncByteStream):
+    """Hands the response body to the SDK unchanged while keeping a copy for the capture."""
+
+    def __init__(self, inner: httpx2.AsyncByteStream, record: dict[str, Any], content_type: str) -> None:
+        self._inner = inner
+        self._record = record
+        self._content_type = content_type
+        self._kept = bytearray()
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        try:
+            async for chunk in self._inner:
+                if len(self._kept) < BODY_CAP:
+                    self._kept += chunk
+                yield chunk
+        finally:  # decoded once, when the SDK has read the body (or given up on it)
+            self._record["response_body"] = _decode(bytes(self._kept), self._content_type)
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+
+class HttpRecorder:
+    """httpx2 event hooks appending each exchange to the legs being captured now."""
+
+    def __init__(self) -> None:
+        self.active: list[LegCapture] = []
+
+    def hooks(self) -> dict[str, list[Callable[..., Any]]]:
+        return {"request": [self._on_request], "response": [self._on_response]}
+
+    async def _on_request(self, request: httpx2.Request) -> None:
+        if not self.active:
+            return
+        try:
+            raw = request.content
+        except httpx2.RequestNotRead:
+            raw = b""
+        record: dict[str, Any] = {
+            "method": request.method,
+            "url": str(request.url),
+            "path": request.url.path,
+            "headers": _headers(request.headers),
+            "body": _decode(raw, request.headers.get("content-type", "")),
+            "status": None,
+            "response_headers": {},
+            "response_body": None,
+        }
+        setattr(request, _RECORD, record)
+        for capture in self.active:
+            capture.http.append(record)
+
+    async def _on_response(self, response: httpx2.Response) -> None:
+        record: dict[str, Any] | None = getattr(response.request, _RECORD, None)
+        if record is None:
+            return
+        record["status"] = response.status_code
+        record["response_headers"] = _headers(response.headers)
+        content_type = response.headers.get("content-type", "")
+        if isinstance(response.stream, httpx2.AsyncByteStream):
+            response.stream = _TeeStream(response.stream, record, content_type)
+
+
+@contextlib.asynccontextmanager
+async def http_transport(url: str, recorder: HttpRecorder) -> AsyncIterator[Any]:
+    """Streamable HTTP through an httpx2 client carrying the recorder's hooks."""
+    # The SDK leaves a caller-provided httpx2 client to the caller: it is entered here, in the owner task.
+    timeout = httpx2.Timeout(30.0, read=300.0)
+    async with (
+        httpx2.AsyncClient(event_hooks=recorder.hooks(), timeout=timeout) as http,
+        streamable_http_client(url, http_client=http) as streams,
+    ):
+        yield streams
+
+
+class LegRecorder:
+    """One leg's capture: the HTTP exchanges, and for stdio the lines the server wrote to stderr meanwhile."""
+
+    __slots__ = ("capture", "log_path", "offset", "recorder")
+
+    def __init__(self, recorder: HttpRecorder, log_path: Path | None) -> None:
+        self.recorder = recorder
+        self.log_path = log_path
+        self.capture = LegCapture()
+        self.offset = 0
+
+    def __enter__(self) -> LegCapture:
+        self.recorder.active.append(self.capture)
+        if self.log_path is not None:
+            with contextlib.suppress(OSError):
+                self.offset = self.log_path.stat().st_size
+        return self.capture
+
+    def __exit__(self, *exc: object) -> None:
+        self.recorder.active.remove(self.capture)
+        if self.log_path is not None:
+            text, _ = read_log(self.log_path, self.offset)
+            self.capture.server_log.extend(f"stderr: {line}" for line in text.splitlines() if line.strip())
+
+
+class ConnectionOwner(ClientOwner):
+    """A `ClientOwner` that can be aborted mid-connect and that remembers its process and log."""
+
+    def __init__(self, make: Callable[[], Client], marker: str = "") -> None:
+        super().__init__(make)
+        self.marker = marker
+        """`NAME=VALUE` put in a stdio server's environment, to find its pid."""
+        self.pids: list[int] = []
+        self.log: TextIO | None = None
+
+    @property
+    def failure(self) -> BaseException | None:
+        return self._error
+
+    @property
+    def broken(self) -> bool:
+        """The owner task ended: the connection is gone (a server that exited, a closed stream)."""
+        return self._task is not None and self._task.done()
+
+    async def abort(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+        self._task = None
+        self.client = None
+
+
+async def refuse(*_: Any) -> T.ErrorData:
+    """Client callbacks outside a flow's leg: the lab answers input requests through flows."""
+    return T.ErrorData(code=-32603, message="mcp_lab answers input requests through flows, not client callbacks")
+
+
+# ---- stdio processes -------------------------------------------------------------------------------------
+
+
+def child_pids(marker: str) -> list[int]:
+    """This process's children whose environment carries `marker` (Linux /proc; [] elsewhere).
+
+    The SDK does not expose the process it spawns; an environment marker finds it without a race.
+    """
+    me, wanted = os.getpid(), marker.encode()
+    found: list[int] = []
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return found
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_bytes()
+            if int(stat.rsplit(b")", 1)[1].split()[1]) != me:
+                continue
+            if wanted in Path(f"/proc/{entry}/environ").read_bytes().split(b"\0"):
+                found.append(int(entry))
+        except (OSError, ValueError, IndexError):
+            continue
+    return found
+
+
+def alive(pid: int) -> bool:
+    """Still running (a zombie counts as gone). Never waits on the pid: asyncio's child watcher does that."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    with contextlib.suppress(OSError):
+        if Path(f"/proc/{pid}/stat").read_bytes().rsplit(b")", 1)[1].split()[0] == b"Z":
+            return False
+    return True
+
+
+def kill_tree(pid: int, sig: int = signal.SIGTERM) -> None:
+    """Signal the server's process group (the SDK starts it in a new session, so its pid is the group)."""
+    try:
+        os.killpg(pid, sig)
+    except (ProcessLookupError, PermissionError):
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, sig)
+
+
+def reap(pids: list[int], grace: float = 1.0) -> None:
+    """SIGTERM, wait up to `grace` seconds, SIGKILL. Synchronous: for interpreter exit only."""
+    living = [p for p in pids if alive(p)]
+    for pid in living:
+        kill_tree(pid)
+    deadline = time.monotonic() + grace
+    while living and time.monotonic() < deadline:
+        time.sleep(0.02)  # at exit: no event loop is running any more
+        living = [p for p in living if alive(p)]
+    for pid in living:
+        kill_tree(pid, signal.SIGKILL)
+
+
+def env_pair(marker: str) -> dict[str, str]:
+    key, _, value = marker.partition("=")
+    return {key: value}
+
+
+def log_sink(handle: TextIO) -> Callable[[str], None]:
+    def write(line: str) -> None:
+        with contextlib.suppress(ValueError, OSError):
+            handle.write(line)
+            handle.flush()
+
+    return write
+
+
+def read_log(path: Path | None, offset: int = 0) -> tuple[str, int]:
+    """The log's text from `offset` on, and the new end offset."""
+    if path is None:
+        return "", offset
+    try:
+        with path.open("rb") as handle:
+            handle.seek(offset)
+            data = handle.read()
+    except OSError:
+        return "", offset
+    return data.decode("utf-8", errors="replace"), offset + len(data)
+
+
+class _ClientLogRouter(logging.Handler):
+    """The SDK's stdio client logs a server's stray stdout lines with a traceback into the kernel's stderr;
+    the lab writes one line into the connection logs instead."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.INFO)
+        self.sinks: dict[str, Callable[[str], None]] = {}
+
+    def emit(self, record: logging.LogRecord) -> None:
+        line = record.getMessage()
+        if record.exc_info and record.exc_info[1] is not None:
+            detail = [s.strip() for s in str(record.exc_info[1]).splitlines() if "input_value" in s]
+            if detail:
+                line += f" ({detail[0][:200]})"
+        for sink in list(self.sinks.values()):
+            sink(f"[mcp_lab client] {line}\n")
+
+
+_ROUTER = _ClientLogRouter()
+
+
+def route_stdio_client_log(key: str, sink: Callable[[str], None] | None) -> None:
+    """Send the SDK stdio client's log lines to `sink` (None: stop) while a stdio connection lives."""
+    logger = logging.getLogger("mcp.client.stdio")
+    if sink is None:
+        _ROUTER.sinks.pop(key, None)
+    else:
+        _ROUTER.sinks[key] = sink
+    if _ROUTER.sinks and _ROUTER not in logger.handlers:
+        logger.addHandler(_ROUTER)
+        logger.propagate = False
+    elif not _ROUTER.sinks and _ROUTER in logger.handlers:
+        logger.removeHandler(_ROUTER)
+        logger.propagate = True
