@@ -30,8 +30,11 @@ from mcp_lab.answers import (
 from mcp_lab.api import call, get_prompt, read_resource, resume, start
 from mcp_lab.errors import FlowError, LabError
 from mcp_lab.flow import Flow, Round
+from mcp_lab.header_labs import list_first_lab, mismatch_lab, schema_lookup_lab
+from mcp_lab.headers import header, header_table
 from mcp_lab.keys import KeyRing, key_id
 from mcp_lab.sandbox import sandbox
+from mcp_lab.serve import serve
 
 __version__ = "0.1.0"
 
@@ -52,11 +55,17 @@ __all__ = [
     "cancel",
     "decline",
     "get_prompt",
+    "header",
+    "header_table",
     "key_id",
+    "list_first_lab",
     "load_ipython_extension",
+    "mismatch_lab",
     "read_resource",
     "resume",
     "sandbox",
+    "schema_lookup_lab",
+    "serve",
     "start",
 ]
 
