@@ -79,7 +79,9 @@ def _arguments(schema: Mapping[str, Any], given: Mapping[str, Any] | None) -> di
         arguments[name] = _SAMPLES[kind]
     for path in x_mcp_header_map(schema):
         if len(path) == 1 and path[0] not in arguments:
-            arguments[path[0]] = _SAMPLES.get(str((props.get(path[0]) or {}).get("type")), "x")
+            prop = props.get(path[0]) or {}
+            default = prop.get("default")
+            arguments[path[0]] = default if default is not None else _SAMPLES.get(str(prop.get("type")), "x")
     return arguments
 
 
@@ -136,6 +138,7 @@ async def mismatch_lab(
     if optional:
         cases.append(("extra", f"{header} sent, {argument!r} absent from the body", {}, _envelope(), without_arg))
     lab = MismatchLab(server=entry.name, tool=name, argument=argument, header=header, arguments=args, notes=notes)
+    await serving.ready()
     async with httpx2.AsyncClient(event_hooks=http_hooks(serving.book), timeout=30.0) as client:
         for i, (case, description, changes, meta, body_args) in enumerate(cases, start=1):
             headers: dict[str, str] = {

@@ -133,6 +133,8 @@ class HttpServing:
         self.book = SchemaBook()
         self.failure: str | None = None
         self.done: concurrent.futures.Future[None] = concurrent.futures.Future()
+        self.bound: concurrent.futures.Future[None] = concurrent.futures.Future()
+        """Resolved once the socket listens (at once, or after a deferred bind)."""
         self._sock: socket.socket | None = None
         # A fresh app every start: a streamable_http_app() can be served only once (sdk-notes §5.1).
         app = server.streamable_http_app(streamable_http_path=PATH, host=HOST)
@@ -152,12 +154,13 @@ class HttpServing:
             return f"{self.url} (not serving: {self.failure})"
         return self.url if self.alive else f"{self.url} (stopped)"
 
-    def start(self, after: HttpServing | None = None) -> HttpServing:
-        """Bind now (a busy port is a LabError here), or, when `after` -- a lab server still stopping on the
-        same port -- holds it, bind in the new thread once that one has ended."""
-        if after is None:
+    def start(self, after: list[HttpServing] | None = None) -> HttpServing:
+        """Bind now (a busy port is a LabError here), or, when `after` -- lab servers still stopping on the
+        same port -- may hold it, bind in the new thread once they have all ended."""
+        if not after:
             self._sock = _bind(self.port)
             self.port = self._sock.getsockname()[1]
+            self.bound.set_result(None)
         with _LIVE_LOCK:
             _LIVE.add(self)
         self._thread = threading.Thread(
@@ -166,13 +169,15 @@ class HttpServing:
         self._thread.start()
         return self
 
-    def _run(self, after: HttpServing | None) -> None:
+    def _run(self, after: list[HttpServing] | None) -> None:
         try:
-            if after is not None:
-                after.done.result(timeout=15)
+            if after:
+                for previous in after:
+                    previous.done.result(timeout=15)
                 if self._server.should_exit:
                     return
                 self._sock = _bind(self.port)
+                self.bound.set_result(None)
             self._server.run(sockets=[self._sock])
             if not self._server.started and self.failure is None:
                 self.failure = "the app failed to start"
@@ -182,6 +187,8 @@ class HttpServing:
         except BaseException as exc:  # the thread reports how it died; the kernel never sees it
             self.failure = str(exc) if isinstance(exc, LabError) else f"{type(exc).__name__}: {exc}"
         finally:
+            if not self.bound.done():
+                self.bound.set_exception(LabError(f"{self.name!r} is not serving: {self.failure or 'stopped'}"))
             if self._sock is not None:
                 self._sock.close()  # pending connections are refused instead of waiting forever
             with _LIVE_LOCK:
@@ -198,11 +205,17 @@ class HttpServing:
         if self._thread is not None:
             self._thread.join(timeout)
 
+    async def ready(self) -> None:
+        """Wait (without blocking the loop) until the socket listens; LabError if it never will."""
+        await asyncio.wrap_future(self.bound)
+
     @asynccontextmanager
     async def transport(self) -> AsyncIterator[Any]:
         """The SDK's Streamable HTTP client transport on an httpx2 client that records each exchange."""
         import httpx2
         from mcp.client.streamable_http import streamable_http_client
+
+        await self.ready()
 
         timeout = httpx2.Timeout(30.0, read=300.0)  # the SDK's defaults: SSE streams may stay open long
         async with (
@@ -230,8 +243,9 @@ def _detach_clients(entry: LabServer) -> None:
             task.add_done_callback(_CLOSING.discard)
 
 
-def _stopping_on(port: int) -> HttpServing | None:
-    return next((s for s in live_servings() if s.port == port and s._server.should_exit), None)
+def _stopping_on(port: int) -> list[HttpServing]:
+    """Lab servings on `port` still shutting down (any of them may hold the socket a little longer)."""
+    return [s for s in live_servings() if s.port == port and s._server.should_exit]
 
 
 def serve(server: str | LabServer, port: int | str | None = None) -> str:
