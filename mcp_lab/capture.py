@@ -137,7 +137,8 @@ class Exchange:
         }
         if self.error is not None:
             record["error"] = self.error
-        if record["rpc"] == "tools/call" and isinstance(request_body, dict):
+        # Only 2026-07-28 requests (they carry Mcp-Method) mirror arguments into headers.
+        if self.header("mcp-method") == "tools/call" and isinstance(request_body, dict):
             params = request_body.get("params") or {}
             schema = self.book.schemas.get(str(params.get("name"))) if self.book is not None else None
             usage = param_header_usage(schema, params.get("arguments") or {}, self.request_headers)
