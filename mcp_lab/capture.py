@@ -148,9 +148,12 @@ class Exchange:
 
 
 def _rpc_method(body: Any) -> str | None:
-    """The JSON-RPC method from the body (pre-2026 requests carry no Mcp-Method header)."""
+    """The JSON-RPC method from the body (pre-2026 requests carry no Mcp-Method header), or which
+    server request a client's JSON-RPC response answers."""
     if isinstance(body, dict) and isinstance(body.get("method"), str):
         return str(body["method"])
+    if isinstance(body, dict) and ("result" in body or "error" in body):
+        return f"response #{body.get('id')}"  # a pre-2026 client answering a back-channel request
     return None
 
 
