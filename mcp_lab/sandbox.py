@@ -328,7 +328,7 @@ class Sandbox:
         if entry.http is not None:  # a fresh app on the same port, as a restarted process would have
             from mcp_lab.serve import restart_serving
 
-            await restart_serving(entry)
+            restart_serving(entry)
         entry.generation += 1
         entry.started = time.time()
         return entry

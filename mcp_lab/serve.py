@@ -283,15 +283,14 @@ def stop_serving(entry: LabServer) -> Stopped | None:
     return serving.stop()
 
 
-async def restart_serving(entry: LabServer) -> str | None:
-    """A restart on the same port with a fresh app (the port is free once the old thread ended)."""
+def restart_serving(entry: LabServer) -> str | None:
+    """A fresh app on the same port, as a restarted process would have. Returns at once: the new thread
+    binds when the old one has ended, and clients wait for that (`HttpServing.ready`)."""
     serving = entry.http
     if serving is None:
         return None
     port = serving.port
-    stopped = stop_serving(entry)
-    if stopped is not None:
-        await stopped
+    stop_serving(entry)
     return serve(entry, port)
 
 
