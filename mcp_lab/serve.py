@@ -79,14 +79,20 @@ def _bind(port: int) -> socket.socket:
 class Stopped:
     """Awaitable end of a serving thread (`await entry.stop_http()`); never blocks the loop."""
 
-    def __init__(self, done: concurrent.futures.Future[None]) -> None:
+    def __init__(self, done: concurrent.futures.Future[None], thread: threading.Thread | None) -> None:
         self._done = done
+        self._thread = thread
 
     def done(self) -> bool:
-        return self._done.done()
+        return self._done.done() and not (self._thread is not None and self._thread.is_alive())
+
+    async def _wait(self) -> None:
+        await asyncio.wrap_future(self._done)
+        while self._thread is not None and self._thread.is_alive():  # the last microseconds of the thread
+            await asyncio.sleep(0.001)
 
     def __await__(self) -> Generator[Any, None, None]:
-        return asyncio.wrap_future(self._done).__await__()
+        return self._wait().__await__()
 
 
 def _uvicorn_server(app: Any) -> Any:
@@ -198,7 +204,7 @@ class HttpServing:
     def stop(self) -> Stopped:
         """Ask the thread to stop (returns at once); await the result to know the port is free."""
         self._server.wake()
-        return Stopped(self.done)
+        return Stopped(self.done, self._thread)
 
     def join(self, timeout: float) -> None:
         """Blocking wait: only for interpreter exit and tests outside an event loop."""
