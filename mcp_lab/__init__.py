@@ -33,10 +33,13 @@ from mcp_lab.connect import OutsideServer, connect, disconnect
 from mcp_lab.errors import FlowError, LabError
 from mcp_lab.fleet import Fleet
 from mcp_lab.flow import Flow, Round
+from mcp_lab.header_labs import list_first_lab, mismatch_lab, schema_lookup_lab
+from mcp_lab.headers import header, header_table
 from mcp_lab.inspect.rotation import RotationMatrix, RotationStepper
 from mcp_lab.keys import KeyRing, key_id
 from mcp_lab.replay import ReplayReport, replay
 from mcp_lab.sandbox import sandbox
+from mcp_lab.serve import serve
 
 __version__ = "0.1.0"
 
@@ -64,14 +67,20 @@ __all__ = [
     "decline",
     "disconnect",
     "get_prompt",
+    "header",
+    "header_table",
     "key_id",
+    "list_first_lab",
     "load_flows",
     "load_ipython_extension",
+    "mismatch_lab",
     "read_resource",
     "replay",
     "resume",
     "sandbox",
     "save_flows",
+    "schema_lookup_lab",
+    "serve",
     "start",
 ]
 

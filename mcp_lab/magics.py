@@ -148,19 +148,21 @@ class LabMagics(Magics):
     """`%%mcp_server`, `%mcp_server list|stop|restart`, `%mcp_call`, `%mcp_prompt`, `%mcp_read`."""
 
     @magic_arguments()
-    @argument("name", help="server name (also the audience its request_state is bound to); or list/stop/restart")
-    @argument("target", nargs="?", help="with stop/restart: the server's name")
+    @argument("name", help="server name (also the audience its request_state is bound to); or list/stop/restart/serve")
+    @argument("target", nargs="?", help="with stop/restart/serve: the server's name")
     @argument("--keys", help="a variable (or expression) holding a key or a list of keys, each >= 32 bytes")
     @argument("--ttl", type=float, default=600.0, help="request_state lifetime in seconds (default 600)")
     @argument("--lowlevel", action="store_true", help="a lowlevel Server: the cell defines on_* handlers")
     @argument("--seal", action="store_true", help="lowlevel only: add the RequestStateBoundary it lacks")
     @argument("--replace", action="store_true", help="replace a server of the same name")
+    @argument("--http", action="store_true", help="also serve it over Streamable HTTP on 127.0.0.1")
+    @argument("--port", help="with --http or serve: the port (default: any free port)")
     @line_cell_magic
     def mcp_server(self, line: str, cell: str | None = None) -> Any:
         """Define a server (cell magic: the body gets `mcp`, an MCPServer) or manage servers (line magic)."""
         args = parse_argstring(self.mcp_server, line)
         if cell is None:
-            return self._manage(args.name, args.target)
+            return self._manage(args.name, args.target, args.port)
         if args.target:
             raise LabError(f"unexpected argument {args.target!r}; usage: %%mcp_server NAME [--keys VAR] [--ttl S]")
         if args.ttl <= 0:
@@ -190,9 +192,23 @@ class LabMagics(Magics):
                 raise
         if args.replace and args.name in sandbox.servers:
             old = sandbox.servers.pop(args.name)
+            stop_http = getattr(old, "stop_http", None)
+            if callable(stop_http):
+                stop_http()
             _background(asyncio.get_running_loop().create_task(old.close_clients()))
         sandbox.register(entry)
+        if args.http or args.port is not None:
+            self._serve(args.name, args.port)
         return None
+
+    def _serve(self, name: str, port: str | None) -> None:
+        from mcp_lab.serve import serve
+
+        try:
+            url = serve(name, port)
+        except LabError as exc:
+            raise LabError(f"{name!r} is defined (in-process) but not served: {exc}") from None
+        print(f"serving {name!r} at {url}")
 
     def _exec(self, cell: str, name: str) -> None:
         ns = self.shell.user_ns if self.shell is not None else {}
@@ -212,9 +228,15 @@ class LabMagics(Magics):
         except Exception as exc:
             raise LabError(f"--keys {expression!r} could not be evaluated: {type(exc).__name__}") from None
 
-    def _manage(self, command: str, target: str | None) -> Any:
+    def _manage(self, command: str, target: str | None, port: str | None = None) -> Any:
         if command == "list":
             return ServerList.from_sandbox(sandbox)
+        if command == "serve":
+            if not target:
+                raise LabError("usage: %mcp_server serve NAME [--port N]")
+            sandbox.get(target)
+            self._serve(target, port)
+            return None
         if command in ("stop", "restart"):
             if not target:
                 raise LabError(f"usage: %mcp_server {command} NAME")
@@ -233,7 +255,8 @@ class LabMagics(Magics):
             print(f"restarting {target!r} with {fresh}; clients reconnect on the next call")
             return None
         raise LabError(
-            f"%mcp_server {command}: expected list, stop NAME or restart NAME (use %%mcp_server NAME to define one)"
+            f"%mcp_server {command}: expected list, serve NAME, stop NAME or restart NAME "
+            "(use %%mcp_server NAME to define one)"
         )
 
     def _flow_magic(self, method: str, line: str, has_args: bool) -> FlowRun:

@@ -26,12 +26,14 @@ from mcp.client.session import ClientSession
 from mcp.server import Server
 from mcp.server.mcpserver import MCPServer, RequestStateBoundary, RequestStateSecurity
 
+from mcp_lab.capture import current_capture, leg_scope
 from mcp_lab.errors import LabError
 from mcp_lab.flow import LegCapture
 from mcp_lab.keys import KeyRing
 
 if TYPE_CHECKING:
     from mcp_lab.connect import OutsideServer
+    from mcp_lab.serve import HttpServing
 
 __all__ = ["ClientOwner", "LabServer", "Sandbox", "sandbox"]
 
@@ -60,13 +62,33 @@ class ClientOwner:
         self.loop: asyncio.AbstractEventLoop | None = None
 
     async def start(self) -> Client:
+        self.begin()
+        return await self.wait()
+
+    def begin(self) -> None:
+        """Start connecting (synchronously, so concurrent callers can share this owner at once)."""
         self.loop = asyncio.get_running_loop()
         self._ready, self._stop = asyncio.Event(), asyncio.Event()
         self._task = self.loop.create_task(self._main(), name="mcp_lab client owner")
+
+    async def wait(self) -> Client:
+        """The connected client, once the owner task has entered it."""
+        assert self._ready is not None
         await self._ready.wait()
         if self._error is not None or self.client is None:
             raise LabError(f"could not connect: {type(self._error).__name__}: {self._error}")
         return self.client
+
+    @property
+    def usable(self) -> bool:
+        """Connected or connecting on the running loop (not failed, not closed)."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return False
+        if self._task is None or self.loop is not loop or self._ready is None:
+            return False
+        return not self._ready.is_set() or self.client is not None
 
     async def _main(self) -> None:
         assert self._ready is not None and self._stop is not None
@@ -106,6 +128,8 @@ class LabServer:
     started: float = field(default_factory=time.time)
     generation: int = 0
     url: str | None = None
+    http: HttpServing | None = field(default=None, repr=False)
+    """The `mcp_lab.serve.HttpServing` while served over loopback HTTP (then `url` is its address)."""
     _owners: dict[str, ClientOwner] = field(default_factory=dict, repr=False)
     _tools: set[str] = field(default_factory=set, repr=False)
 
@@ -133,15 +157,16 @@ class LabServer:
     # ---- Connection protocol (flow.py) --------------------------------------------------------------
     async def session(self, era: str) -> ClientSession:
         owner = self._owners.get(era)
-        loop = asyncio.get_running_loop()
-        if owner is None or owner.client is None or owner.loop is not loop:
-            if owner is not None:
-                await owner.close()
+        if owner is None or not owner.usable:
+            stale = owner
+            # Registered before any await: flows starting concurrently share this connection.
             owner = ClientOwner(lambda: self._make_client(era))
+            owner.begin()
             self._owners[era] = owner
-            await owner.start()
-        assert owner.client is not None
-        return owner.client.session
+            if stale is not None:
+                await stale.close()
+        client = await owner.wait()
+        return client.session
 
     def _make_client(self, era: str, answer: AnswerFn | None = None) -> Client:
         callbacks: dict[str, Any]
@@ -152,12 +177,22 @@ class LabServer:
         else:
             callbacks = _backchannel_callbacks(answer)
         target: Any = self.url if self.url is not None else self.server
+        if self.http is not None:  # the lab's own serving: a transport that records every exchange
+            target = self.http.transport()
         mode: Any = "legacy" if era == "2025-11-25" else "auto"
         return Client(target, mode=mode, cache=None, **callbacks)
 
     def capture(self) -> _Capturing:
-        """Collect what the server logs (and, over HTTP, what crosses the wire) during one leg."""
+        """Collect what the server logs, and what crosses the wire over HTTP, during one leg."""
         return _Capturing(LegCapture())
+
+    def stop_http(self) -> Any:
+        """Stop serving over HTTP (the server stays, reached in-process); await the result for the port."""
+        if self.http is None:
+            return None
+        from mcp_lab.serve import stop_serving
+
+        return stop_serving(self)
 
     @asynccontextmanager
     async def legacy_session(self, answer: AnswerFn) -> AsyncIterator[ClientSession]:
@@ -192,19 +227,24 @@ def _backchannel_callbacks(answer: AnswerFn) -> dict[str, Any]:
 
 
 class _Capturing:
-    """A context manager (a class, not a generator: it runs twice per leg on the hot path)."""
+    """One leg's capture: the server's log records and (leg_scope) its HTTP exchanges land in it."""
 
-    __slots__ = ("capture",)
+    __slots__ = ("capture", "scope")
 
     def __init__(self, capture: LegCapture) -> None:
         self.capture = capture
+        self.scope = leg_scope(capture)
 
     def __enter__(self) -> LegCapture:
         _LOG_SINK.active.append(self.capture)
-        return self.capture
+        return self.scope.__enter__()
 
-    def __exit__(self, *exc: object) -> None:
-        _LOG_SINK.active.remove(self.capture)
+    def __exit__(self, *exc: Any) -> None:
+        try:
+            self.scope.__exit__(*exc)
+        finally:
+            # By identity: LegCaptures are dataclasses, and two empty ones compare equal.
+            _LOG_SINK.active[:] = [c for c in _LOG_SINK.active if c is not self.capture]
 
 
 class _LogSink(logging.Handler):
@@ -216,7 +256,8 @@ class _LogSink(logging.Handler):
 
     def emit(self, record: logging.LogRecord) -> None:
         message = record.getMessage()
-        for capture in self.active:
+        own = current_capture()  # the leg whose request the server is handling, when the context says so
+        for capture in [own] if own is not None and any(c is own for c in self.active) else self.active:
             capture.server_log.append(message)
 
 
@@ -297,7 +338,9 @@ class Sandbox:
         await entry.close_clients()
         stop_http = getattr(entry, "stop_http", None)
         if callable(stop_http):
-            stop_http()
+            stopped = stop_http()
+            if stopped is not None:
+                await stopped  # the serving thread has ended and the port is free
         del self.servers[name]
 
     async def restart(self, name: str) -> LabServer | OutsideServer:
@@ -308,6 +351,10 @@ class Sandbox:
         await entry.close_clients()
         if isinstance(entry, LabServer) and entry.ring is not None and entry.ring.generated:
             entry.install_ring(KeyRing.fresh())
+        if isinstance(entry, LabServer) and entry.http is not None:  # a fresh app on the same port, as a restarted process would have
+            from mcp_lab.serve import restart_serving
+
+            restart_serving(entry)
         entry.generation += 1
         entry.started = time.time()
         return entry

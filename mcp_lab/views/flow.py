@@ -116,6 +116,11 @@ def _round_lines(rnd: Round) -> list[str]:
         lines.append(f"     back-channel {_describe_request(str(entry['key']), entry['request'])}")
     if rnd.relisted:
         lines.append("     (header mismatch -32020: tools re-listed and the leg resent once)")
+    if rnd.http:
+        from mcp_lab.views.http import exchange_lines
+
+        for exchange in rnd.http:
+            lines += exchange_lines(exchange)
     return lines
 
 
@@ -135,11 +140,16 @@ def _round_row(rnd: Round) -> str:
     token = token_brief(rnd.request_state) if rnd.outcome == "input_required" else ""
     cls = {"input_required": "ask", "result": "ok", "error": "err"}[rnd.outcome]
     http = f"{len(rnd.http)} HTTP exchange(s)" if rnd.http else ""
-    return (
+    row = (
         f"<tr class='mcp-lab-{cls}'><td>#{rnd.index}</td><td>{_cell(_sent_brief(rnd))}</td>"
         f"<td>{_cell(_result_brief(rnd))}</td><td><code>{_cell(token)}</code></td>"
         f"<td>{rnd.elapsed * 1000:.1f} ms {_cell(http)}</td></tr>"
     )
+    if rnd.http:
+        from mcp_lab.views.http import exchanges_html
+
+        row += f"<tr class='mcp-lab-http-row'><td></td><td colspan='4'>{exchanges_html(rnd.http)}</td></tr>"
+    return row
 
 
 def flow_html(flow: Flow) -> str:

@@ -55,7 +55,7 @@ class ServerList:
                     sealing=sealing,
                     key_ids=list(ring.ids) if ring is not None else [],
                     ttl=entry.ttl,
-                    where=entry.url or "in-process",
+                    where=entry.http.describe() if entry.http is not None else (entry.url or "in-process"),
                     generation=entry.generation,
                 )
             )

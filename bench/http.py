@@ -1,0 +1,172 @@
+"""Benchmark: a 2-round tools/call through the lab's HTTP serving + flow engine + capture, against the same
+server served as a bare uvicorn app and called with a bare SDK `Client` (answering in its callback).
+
+Both run in this process, interleaved call by call, so machine noise hits both alike; the ratio is what
+counts (goal: lab <= 1.2x bare). Also prints start-to-first-call: serve a fresh server and make one call.
+
+    PYTHONPATH=. python bench/http.py [--iterations 300] [--starts 7]
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+if sys.path and os.path.abspath(sys.path[0]) == os.path.dirname(os.path.abspath(__file__)):
+    sys.path.pop(0)  # this file is named http.py: run as a script, it would shadow the stdlib's http
+
+import argparse
+import asyncio
+import socket
+import statistics
+import threading
+import time
+from typing import Annotated, Any
+
+import uvicorn
+from mcp import Client
+from mcp.server.mcpserver import Elicit, MCPServer, Resolve
+from pydantic import BaseModel
+
+import mcp_lab
+from mcp_lab.sandbox import sandbox
+
+ANSWERS = {"ask_region": {"region": "eu-west"}}
+
+
+class Region(BaseModel):
+    region: str
+
+
+async def ask_region(city: str) -> Elicit[Region]:
+    return Elicit(f"Which region for {city}?", Region)
+
+
+def add_tools(mcp: MCPServer) -> None:
+    @mcp.tool()
+    async def book(city: str, region: Annotated[Region, Resolve(ask_region)]) -> str:
+        return f"Booked {city} in {region.region}"
+
+
+class BareServer:
+    """What a developer would write by hand: uvicorn in a thread on a loopback IPPROTO_TCP socket."""
+
+    def __init__(self, mcp: MCPServer) -> None:
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(128)
+        self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}/mcp"
+        config = uvicorn.Config(mcp.streamable_http_app(), log_level="warning", log_config=None, lifespan="on")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
+        self.thread.start()
+
+    async def stop(self) -> None:
+        self.server.should_exit = True
+        while self.thread.is_alive():
+            await asyncio.sleep(0.02)
+
+
+async def bare_elicit(ctx: Any, params: Any) -> Any:
+    import mcp.types as T
+
+    return T.ElicitResult(action="accept", content=dict(ANSWERS["ask_region"]))
+
+
+def lab_server(name: str) -> None:
+    entry = sandbox.new_mcpserver(name)
+    assert isinstance(entry.server, MCPServer)
+    add_tools(entry.server)
+    sandbox.register(entry)
+
+
+async def lab_call(name: str) -> float:
+    t0 = time.perf_counter()
+    flow = await mcp_lab.call(name, "book", {"city": "Paris"}, answers=ANSWERS)
+    elapsed = time.perf_counter() - t0
+    assert flow.status == "done" and len(flow.rounds) == 2 and all(r.http for r in flow.rounds), flow.summary()
+    return elapsed
+
+
+async def bare_call(client: Client) -> float:
+    t0 = time.perf_counter()
+    result = await client.call_tool("book", {"city": "Paris"})
+    elapsed = time.perf_counter() - t0
+    assert not result.is_error
+    return elapsed
+
+
+def ms(values: list[float]) -> str:
+    return f"median {statistics.median(values) * 1000:6.2f} ms, mean {statistics.fmean(values) * 1000:6.2f} ms"
+
+
+async def steady_state(iterations: int) -> None:
+    lab_server("bench")
+    mcp_lab.serve("bench")
+    bare_mcp = MCPServer("bench", log_level="WARNING")
+    add_tools(bare_mcp)
+    bare = BareServer(bare_mcp)
+    try:
+        async with Client(bare.url, elicitation_callback=bare_elicit) as client:
+            await client.list_tools()
+            for _ in range(20):  # warm both paths (imports, connection pools, validators)
+                await lab_call("bench")
+                await bare_call(client)
+            lab_times: list[float] = []
+            bare_times: list[float] = []
+            for i in range(iterations):
+                if i % 2:
+                    lab_times.append(await lab_call("bench"))
+                    bare_times.append(await bare_call(client))
+                else:
+                    bare_times.append(await bare_call(client))
+                    lab_times.append(await lab_call("bench"))
+        ratio = statistics.median(lab_times) / statistics.median(bare_times)
+        mean_ratio = statistics.fmean(lab_times) / statistics.fmean(bare_times)
+        print(f"2-round tools/call over loopback HTTP, {iterations} interleaved iterations")
+        print(f"  lab (serve + flow engine + capture): {ms(lab_times)}")
+        print(f"  bare (uvicorn app + Client):         {ms(bare_times)}")
+        print(f"  ratio lab/bare: median {ratio:.2f}x, mean {mean_ratio:.2f}x (goal <= 1.2x)")
+    finally:
+        await bare.stop()
+        await sandbox.stop_all()
+
+
+async def start_to_first_call(starts: int) -> None:
+    lab_times: list[float] = []
+    bare_times: list[float] = []
+    for i in range(starts):
+        name = f"fresh{i}"
+        lab_server(name)  # defining the server is not part of serving it
+        t0 = time.perf_counter()
+        mcp_lab.serve(name)
+        await lab_call(name)
+        lab_times.append(time.perf_counter() - t0)
+
+        bare_mcp = MCPServer(name, log_level="WARNING")
+        add_tools(bare_mcp)
+        t0 = time.perf_counter()
+        bare = BareServer(bare_mcp)
+        async with Client(bare.url, elicitation_callback=bare_elicit) as client:
+            await bare_call(client)
+        bare_times.append(time.perf_counter() - t0)
+        await bare.stop()
+        await sandbox.stop(name)
+    print(f"start-to-first-call (serve a fresh server, connect, one 2-round call), {starts} starts")
+    print(f"  lab:  {ms(lab_times)}")
+    print(f"  bare: {ms(bare_times)}")
+    print(f"  ratio lab/bare: median {statistics.median(lab_times) / statistics.median(bare_times):.2f}x")
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--iterations", type=int, default=300)
+    parser.add_argument("--starts", type=int, default=7)
+    args = parser.parse_args()
+    await steady_state(args.iterations)
+    await start_to_first_call(args.starts)
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

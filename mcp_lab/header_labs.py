@@ -1,0 +1,296 @@
+"""Three header-parameter experiments over real loopback HTTP, each returning plain data with a view.
+
+Spec context: 2026-07-28 header parameters (the SDK page "Header parameters"):
+- `mismatch_lab`: the server rejects a `tools/call` whose `Mcp-Param-*` header disagrees with the body or
+  is missing (HTTP 400, JSON-RPC -32020), and the other routing-header checks beside it (sdk-notes §5.3).
+  Raw POSTs with a proper `_meta` envelope, sent with httpx2 and recorded from both ends.
+- `list_first_lab`: a client that never listed tools has never seen the marks, so it sends no header and
+  is rejected. The SDK's `Client.call_tool` re-lists and resends (three POSTs), `session.call_tool` raises,
+  and the lab's flow engine re-lists and resends once (`Round.relisted`), like `Client` (sdk-notes §5.4).
+- `schema_lookup_lab`: a lowlevel server needs each tool's input schema to check the headers; without
+  `get_tool_input_schema` it runs its `on_list_tools` handler for every call with arguments (§5.6).
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Mapping
+from typing import Any
+
+import mcp.types as T
+from mcp import Client, MCPError
+from mcp.shared.inbound import find_invalid_x_mcp_header, x_mcp_header_map
+from mcp_types import CLIENT_CAPABILITIES_META_KEY, PROTOCOL_VERSION_META_KEY
+
+from mcp_lab.answers import AnswerContext, ScriptedAnswerer
+from mcp_lab.capture import http_hooks, leg_scope
+from mcp_lab.errors import LabError
+from mcp_lab.flow import MODERN, Flow, LegCapture
+from mcp_lab.headers import raw_tool_listing
+from mcp_lab.inspect.header_labs import ListFirstLab, MismatchLab, Probe, Scenario, SchemaLookupLab
+from mcp_lab.sandbox import LabServer, _backchannel_callbacks, sandbox
+from mcp_lab.serve import HttpServing, serve
+
+__all__ = ["list_first_lab", "mismatch_lab", "schema_lookup_lab"]
+
+_SAMPLES: dict[str, Any] = {"string": "eu-west", "integer": 7, "boolean": True}
+
+
+def _entry(server: str | LabServer) -> LabServer:
+    return sandbox.lab_server(server) if isinstance(server, str) else server
+
+
+def _served(entry: LabServer, notes: list[str]) -> HttpServing:
+    if entry.http is None:
+        serve(entry)
+        notes.append(f"{entry.name!r} was not served over HTTP; the lab now serves it (%mcp_server list shows where)")
+    assert entry.http is not None
+    return entry.http
+
+
+async def _marked_tool(entry: LabServer, tool: str | None) -> tuple[str, dict[str, Any]]:
+    _, _, tools = await raw_tool_listing(entry)
+    marked = [t for t in tools if x_mcp_header_map(t.get("inputSchema")) and (tool is None or t["name"] == tool)]
+    if tool is not None and not any(t["name"] == tool for t in tools):
+        raise LabError(f"server {entry.name!r} has no tool {tool!r}")
+    if not marked:
+        where = f"tool {tool!r}" if tool else f"server {entry.name!r}"
+        raise LabError(f"{where} has no argument marked x-mcp-header; mark one with mcp_lab.header('Name')")
+    schema = marked[0].get("inputSchema") or {}
+    reason = find_invalid_x_mcp_header(schema)
+    if reason is not None:
+        raise LabError(
+            f"tool {marked[0]['name']!r} has an invalid mark ({reason}): clients drop it, servers check nothing"
+        )
+    return str(marked[0]["name"]), schema
+
+
+def _arguments(schema: Mapping[str, Any], given: Mapping[str, Any] | None) -> dict[str, Any]:
+    if given is not None:
+        return dict(given)
+    arguments: dict[str, Any] = {}
+    props = schema.get("properties") or {}
+    for name in schema.get("required") or []:
+        kind = (props.get(name) or {}).get("type")
+        if kind not in _SAMPLES:
+            raise LabError(
+                f"pass arguments=...: cannot invent a value for the required {kind or '?'} argument {name!r}"
+            )
+        arguments[name] = _SAMPLES[kind]
+    for path in x_mcp_header_map(schema):
+        if len(path) == 1 and path[0] not in arguments:
+            prop = props.get(path[0]) or {}
+            default = prop.get("default")
+            arguments[path[0]] = default if default is not None else _SAMPLES.get(str(prop.get("type")), "x")
+    return arguments
+
+
+def _envelope(version: str = MODERN) -> dict[str, Any]:
+    return {PROTOCOL_VERSION_META_KEY: version, CLIENT_CAPABILITIES_META_KEY: {}}
+
+
+def _other(value: Any) -> Any:
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        return value + 1
+    return f"{value}-other"
+
+
+def _rendered(value: Any) -> str:
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
+
+
+async def mismatch_lab(
+    server: str | LabServer, tool: str | None = None, arguments: Mapping[str, Any] | None = None
+) -> MismatchLab:
+    """Raw `tools/call` POSTs whose routing headers agree, disagree or are missing; what the server says."""
+    import httpx2
+
+    entry = _entry(server)
+    notes: list[str] = []
+    serving = _served(entry, notes)
+    name, schema = await _marked_tool(entry, tool)
+    args = _arguments(schema, arguments)
+    path, token = next(iter(x_mcp_header_map(schema).items()))
+    argument = ".".join(path)
+    value: Any = args
+    for key in path:
+        value = value.get(key) if isinstance(value, Mapping) else None
+    if value is None:
+        raise LabError(f"arguments must include the marked argument {argument!r}")
+    header = f"Mcp-Param-{token}"
+    good = _rendered(value)
+    sentinel = f"=?base64?{base64.b64encode(good.encode()).decode()}?="
+    base = {"Mcp-Method": "tools/call", "Mcp-Name": name, header: good}
+    without_arg = {k: v for k, v in args.items() if k != argument}
+    optional = len(path) == 1 and argument not in (schema.get("required") or [])
+    cases: list[tuple[str, str, dict[str, str | None], dict[str, Any] | None, dict[str, Any]]] = [
+        ("match", f"{header} equals the body's {argument!r}", {}, _envelope(), args),
+        ("mismatch", f"{header} disagrees with the body", {header: _rendered(_other(value))}, _envelope(), args),
+        ("missing", f"{header} left out", {header: None}, _envelope(), args),
+        ("base64", "the same value in the base64 sentinel form", {header: sentinel}, _envelope(), args),
+        ("name", "Mcp-Name names another tool", {"Mcp-Name": f"{name}-other"}, _envelope(), args),
+        ("envelope", "the body's _meta says 2025-11-25", {}, _envelope("2025-11-25"), args),
+        ("version", "MCP-Protocol-Version: 2025-11-25", {"MCP-Protocol-Version": "2025-11-25"}, _envelope(), args),
+        ("no-meta", "no _meta envelope in the body", {}, None, args),
+    ]
+    if optional:
+        cases.append(("extra", f"{header} sent, {argument!r} absent from the body", {}, _envelope(), without_arg))
+    lab = MismatchLab(server=entry.name, tool=name, argument=argument, header=header, arguments=args, notes=notes)
+    await serving.ready()
+    async with httpx2.AsyncClient(event_hooks=http_hooks(serving.book), timeout=30.0) as client:
+        for i, (case, description, changes, meta, body_args) in enumerate(cases, start=1):
+            headers: dict[str, str] = {
+                "Accept": "application/json, text/event-stream",
+                "Content-Type": "application/json",
+                "MCP-Protocol-Version": MODERN,
+                **base,
+            }
+            for key, new in changes.items():
+                headers.pop(key, None)
+                if new is not None:
+                    headers[key] = new
+            params: dict[str, Any] = {"name": name, "arguments": body_args}
+            if meta is not None:
+                params["_meta"] = meta
+            body = {"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": params}
+            with leg_scope(LegCapture()) as capture:
+                await client.post(serving.url, json=body, headers=headers)
+            lab.probes.append(Probe.from_exchange(case, description, capture.http[-1]))
+    return lab
+
+
+def _answer_fn(entry: LabServer, tool: str, answers: Mapping[str, Any] | None) -> dict[str, Any]:
+    if not answers:
+        return {}
+    scripted = ScriptedAnswerer(answers)
+
+    async def answer(key: str, request: T.InputRequest) -> Any:
+        return await scripted.answer(key, request, AnswerContext(entry.name, "tools/call", tool, 0))
+
+    return _backchannel_callbacks(answer)
+
+
+async def _sdk_scenario(
+    entry: LabServer, serving: HttpServing, tool: str, args: dict[str, Any], callbacks: dict[str, Any], how: str
+) -> Scenario:
+    descriptions = {
+        "client": "SDK Client.call_tool, tools never listed",
+        "session": "SDK client.session.call_tool, tools never listed",
+        "listed": "SDK Client.call_tool after list_tools()",
+    }
+    scenario = Scenario(name=how, description=descriptions[how])
+    with leg_scope(LegCapture()) as connect:
+        client = Client(serving.transport(), cache=None, **callbacks)
+        await client.__aenter__()
+    try:
+        scenario.connect = connect.http
+        with leg_scope(LegCapture()) as capture:
+            try:
+                if how == "listed":
+                    await client.list_tools()
+                if how == "session":
+                    result: Any = await client.session.call_tool(tool, args)
+                else:
+                    result = await client.call_tool(tool, args)
+                scenario.outcome = "result: " + " ".join(c.text for c in result.content if isinstance(c, T.TextContent))
+            except MCPError as exc:
+                scenario.outcome = f"raised MCPError {exc.error.code}: {exc.error.message}"
+        scenario.exchanges = capture.http
+    finally:
+        await client.__aexit__(None, None, None)
+    return scenario
+
+
+async def list_first_lab(
+    server: str | LabServer,
+    tool: str | None = None,
+    arguments: Mapping[str, Any] | None = None,
+    *,
+    answers: Mapping[str, Any] | None = None,
+) -> ListFirstLab:
+    """What a client that never listed tools goes through: SDK Client, bare session, the lab's flow engine."""
+    entry = _entry(server)
+    notes: list[str] = []
+    serving = _served(entry, notes)
+    name, schema = await _marked_tool(entry, tool)
+    args = _arguments(schema, arguments)
+    callbacks = _answer_fn(entry, name, answers)
+    lab = ListFirstLab(server=entry.name, tool=name, arguments=args, notes=notes)
+    for how in ("client", "session"):
+        lab.scenarios.append(await _sdk_scenario(entry, serving, name, args, callbacks, how))
+    # The lab's engine on a fresh connection that has not listed either (mcp_lab.call lists first; this skips it).
+    await entry.close_clients()
+    with leg_scope(LegCapture()) as connect:
+        await entry.session(MODERN)
+    answerer = ScriptedAnswerer(answers) if answers else None
+    flow = Flow(server=entry.name, method="tools/call", target=name, arguments=args).bind(entry, answerer)
+    await flow.run()
+    first = flow.rounds[0] if flow.rounds else None
+    lab.scenarios.append(
+        Scenario(
+            name="flow",
+            description="mcp_lab flow engine, tools never listed",
+            exchanges=[e for r in flow.rounds for e in r.http],
+            outcome=flow.summary(),
+            relisted=bool(first and first.relisted),
+            connect=connect.http,
+        )
+    )
+    lab.scenarios.append(await _sdk_scenario(entry, serving, name, args, callbacks, "listed"))
+    return lab
+
+
+_BOOK_TOOL = T.Tool(
+    name="check_stock",
+    description="Count the copies of a book in one region's warehouses.",
+    input_schema={
+        "type": "object",
+        "properties": {"title": {"type": "string"}, "region": {"type": "string", "x-mcp-header": "Region"}},
+        "required": ["title", "region"],
+    },
+)
+
+
+async def schema_lookup_lab(calls: int = 10) -> SchemaLookupLab:
+    """The seed's lowlevel Bookshop, served twice: without and with `get_tool_input_schema`. Each gets one
+    `list_tools()` and `calls` calls; the lab counts how often `on_list_tools` ran."""
+    if not isinstance(calls, int) or isinstance(calls, bool) or not 1 <= calls <= 1000:
+        raise LabError("calls must be a whole number from 1 to 1000")
+    lab = SchemaLookupLab(calls=calls, tool=_BOOK_TOOL.name)
+    for with_lookup in (False, True):
+        count = 0
+
+        async def on_list_tools(ctx: Any, params: Any) -> T.ListToolsResult:
+            nonlocal count
+            count += 1
+            return T.ListToolsResult(tools=[_BOOK_TOOL])
+
+        async def on_call_tool(ctx: Any, params: T.CallToolRequestParams) -> T.CallToolResult:
+            args = params.arguments or {}
+            text = f"{args.get('title')}: 3 copies in {args.get('region')}."
+            return T.CallToolResult(content=[T.TextContent(type="text", text=text)])
+
+        def lookup(name: str) -> dict[str, Any] | None:
+            return _BOOK_TOOL.input_schema if name == _BOOK_TOOL.name else None
+
+        handlers: dict[str, Any] = {"on_list_tools": on_list_tools, "on_call_tool": on_call_tool}
+        if with_lookup:
+            handlers["get_tool_input_schema"] = lookup
+        entry = sandbox.new_lowlevel("Bookshop", handlers)
+        serve(entry)
+        assert entry.http is not None
+        try:
+            async with Client(entry.http.transport(), cache=None) as client:
+                await client.list_tools()
+                for i in range(calls):
+                    await client.call_tool(_BOOK_TOOL.name, {"title": f"Dune {i}", "region": "eu-west"})
+        finally:
+            stopped = entry.stop_http()
+            if stopped is not None:
+                await stopped
+        lab.runs.append(
+            {"get_tool_input_schema": with_lookup, "list_calls": 1, "tool_calls": calls, "on_list_tools": count}
+        )
+    return lab

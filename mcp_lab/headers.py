@@ -1,0 +1,125 @@
+"""Declaring header parameters, and listing a server's: `mcp_lab.header(...)` and `mcp_lab.header_table(...)`.
+
+Spec context: 2026-07-28 header parameters. The SDK's way to mark an argument is a raw JSON Schema key,
+`Annotated[str, Field(json_schema_extra={"x-mcp-header": "Region"})]`, checked only when the tool is
+registered, and an optional argument needs the schema written out by hand
+(`Annotated[str | None, WithJsonSchema({"type": "string", "x-mcp-header": "Region"})] = None`), because
+pydantic describes `str | None` as an `anyOf`, which the rules forbid. `header("Region")` writes the same
+key, checks it while pydantic builds the schema (that is, at `@mcp.tool()`), and explains a mistake in one
+line: a name that is not an RFC 9110 token, a float, an Optional without the explicit schema.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+import mcp.types as T
+from mcp.shared.inbound import X_MCP_HEADER_KEY, find_invalid_x_mcp_header
+
+from mcp_lab.errors import LabError
+from mcp_lab.inspect.headers import HeaderTable, header_table_from_tools
+
+if TYPE_CHECKING:
+    from mcp.client.session import ClientSession
+    from pydantic import GetJsonSchemaHandler
+    from pydantic_core import CoreSchema
+
+    from mcp_lab.sandbox import LabServer
+
+__all__ = ["HeaderParam", "header", "header_table", "raw_tool_listing"]
+
+
+def _reason(prop: dict[str, Any]) -> str | None:
+    reason = find_invalid_x_mcp_header({"type": "object", "properties": {"arg": prop}})
+    return reason.replace("property 'arg': ", "") if reason is not None else None
+
+
+class HeaderParam:
+    """Pydantic metadata: the argument's JSON Schema gains `x-mcp-header: <name>` (built by `header()`)."""
+
+    def __init__(self, name: str, optional: bool = False) -> None:
+        self.name = name
+        self.optional = optional
+
+    def __repr__(self) -> str:
+        extra = ", optional=True" if self.optional else ""
+        return f"mcp_lab.header({self.name!r}{extra})"
+
+    def __get_pydantic_json_schema__(self, core_schema: CoreSchema, handler: GetJsonSchemaHandler) -> dict[str, Any]:
+        schema = dict(handler(core_schema))
+        if "$ref" in schema:  # an Enum or alias: inline it, a $ref carries no `type` of its own
+            schema = dict(handler.resolve_ref_schema(schema))
+        branches = schema.get("anyOf")
+        if isinstance(branches, list) and any(b == {"type": "null"} for b in branches):
+            others = [b for b in branches if b != {"type": "null"}]
+            if not self.optional:
+                raise LabError(
+                    f"{self!r} on an optional argument: pydantic writes `X | None` as anyOf, which 2026-07-28 "
+                    f"forbids; use `Annotated[str | None, mcp_lab.header({self.name!r}, optional=True)] = None` "
+                    f'(the SDK docs\' WithJsonSchema({{"type": "string", "x-mcp-header": {json.dumps(self.name)}}}) form)'
+                )
+            if len(others) == 1 and isinstance(others[0], dict):
+                rest = {k: v for k, v in schema.items() if k != "anyOf"}
+                branch = dict(handler.resolve_ref_schema(others[0])) if "$ref" in others[0] else dict(others[0])
+                schema = {**rest, **branch}
+        schema[X_MCP_HEADER_KEY] = self.name
+        reason = _reason(schema)
+        if reason is not None:
+            raise LabError(f"{self!r}: {reason}; only str, int and bool arguments can travel in a header")
+        return schema
+
+
+def header(name: str, *, optional: bool = False) -> HeaderParam:
+    """Mark a tool argument as a header parameter: `region: Annotated[str, mcp_lab.header("Region")]`.
+
+    2026-07-28 clients then also send it as `Mcp-Param-<name>`. For an optional argument write
+    `Annotated[str | None, mcp_lab.header("Region", optional=True)] = None`.
+    """
+    if not isinstance(name, str):
+        raise LabError(f"mcp_lab.header() takes the header name as a string, not {type(name).__name__}")
+    reason = _reason({"type": "string", X_MCP_HEADER_KEY: name})
+    if reason is not None:
+        raise LabError(f"mcp_lab.header({name!r}): {reason} (letters, digits and !#$%&'*+-.^_`|~ only)")
+    return HeaderParam(name, optional)
+
+
+async def _list_all(session: ClientSession) -> list[dict[str, Any]]:
+    """The server's own listing, unfiltered (`session.list_tools()` drops tools with invalid marks)."""
+    tools: list[dict[str, Any]] = []
+    cursor: str | None = None
+    for _ in range(100):
+        params = T.PaginatedRequestParams(cursor=cursor) if cursor else None
+        page = await session.send_request(T.ListToolsRequest(params=params), T.ListToolsResult)
+        tools += [t.model_dump(mode="json", by_alias=True, exclude_none=True) for t in page.tools]
+        cursor = page.next_cursor
+        if not cursor:
+            break
+    return tools
+
+
+async def raw_tool_listing(server: Any) -> tuple[str, str, list[dict[str, Any]]]:
+    """(name, kind, tools in wire form) for a sandbox server name, a LabServer, or a server object."""
+    from mcp import Client
+    from mcp.server import MCPServer, Server
+
+    from mcp_lab.sandbox import LabServer, sandbox
+
+    entry: LabServer | None = sandbox.lab_server(server) if isinstance(server, str) else None
+    if isinstance(server, LabServer):
+        entry = server
+    if entry is not None:
+        session = await entry.session("2026-07-28")
+        return entry.name, entry.kind, await _list_all(session)
+    if isinstance(server, MCPServer | Server):
+        kind = "mcpserver" if isinstance(server, MCPServer) else "lowlevel"
+        async with Client(server, cache=None) as client:
+            return str(server.name), kind, await _list_all(client.session)
+    raise LabError(f"header_table() takes a server name, an MCPServer or a lowlevel Server, not {server!r}")
+
+
+async def header_table(server: Any) -> HeaderTable:
+    """Every tool's header parameters: header name, JSON type, how sample values are encoded, and the
+    SDK's verdict on invalid marks (2026-07-28 clients drop such a tool whole). `await` it."""
+    name, kind, tools = await raw_tool_listing(server)
+    return header_table_from_tools(name, tools, kind)

@@ -1,0 +1,133 @@
+"""The results of the header-parameter labs as plain data (what was sent, what came back).
+
+Spec context: 2026-07-28 header parameters -- the server's -32020 checks, a client that never listed
+tools, and a lowlevel server's schema lookups (see `mcp_lab.header_labs`, which runs the experiments).
+Nothing here performs I/O; the views in `mcp_lab.views.header_labs` render these objects.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+__all__ = ["ListFirstLab", "MismatchLab", "Probe", "Scenario", "SchemaLookupLab", "rpc_error"]
+
+
+def rpc_error(exchange: dict[str, Any]) -> dict[str, Any] | None:
+    """The JSON-RPC error object in an exchange's response body (JSON or an SSE stream), if any."""
+    body = (exchange.get("response") or {}).get("body")
+    messages = body.get("events", []) if isinstance(body, dict) and "events" in body else [body]
+    for message in messages:
+        if isinstance(message, dict) and isinstance(message.get("error"), dict):
+            return dict(message["error"])
+    return None
+
+
+@dataclass
+class Probe:
+    """One raw POST of the mismatch lab."""
+
+    case: str
+    description: str
+    status: int | None
+    code: int | None
+    message: str | None
+    exchange: dict[str, Any] = field(repr=False)
+
+    @property
+    def accepted(self) -> bool:
+        return self.status == 200 and self.code is None
+
+    @classmethod
+    def from_exchange(cls, case: str, description: str, exchange: dict[str, Any]) -> Probe:
+        error = rpc_error(exchange) or {}
+        return cls(
+            case=case,
+            description=description,
+            status=(exchange.get("response") or {}).get("status"),
+            code=error.get("code"),
+            message=error.get("message"),
+            exchange=exchange,
+        )
+
+
+@dataclass
+class MismatchLab:
+    server: str
+    tool: str
+    argument: str
+    header: str
+    arguments: dict[str, Any]
+    probes: list[Probe] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        for probe, plain in zip(self.probes, data["probes"], strict=True):
+            plain["accepted"] = probe.accepted
+        return data
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+        from mcp_lab.views.header_labs import mismatch_bundle
+
+        return mismatch_bundle(self)
+
+
+@dataclass
+class Scenario:
+    """One client's attempt in the list-before-call lab."""
+
+    name: str
+    description: str
+    exchanges: list[dict[str, Any]] = field(default_factory=list)
+    """The call's HTTP exchanges (connection setup is in `connect`)."""
+    outcome: str = ""
+    connect: list[dict[str, Any]] = field(default_factory=list)
+    relisted: bool = False
+    """The lab's flow engine marked its leg as re-listed after -32020."""
+
+    @property
+    def posts(self) -> int:
+        return sum(1 for e in self.exchanges if e.get("method") == "POST")
+
+
+@dataclass
+class ListFirstLab:
+    server: str
+    tool: str
+    arguments: dict[str, Any]
+    scenarios: list[Scenario] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def scenario(self, name: str) -> Scenario:
+        return next(s for s in self.scenarios if s.name == name)
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        for scenario, plain in zip(self.scenarios, data["scenarios"], strict=True):
+            plain["posts"] = scenario.posts
+        return data
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+        from mcp_lab.views.header_labs import list_first_bundle
+
+        return list_first_bundle(self)
+
+
+@dataclass
+class SchemaLookupLab:
+    calls: int
+    tool: str
+    runs: list[dict[str, Any]] = field(default_factory=list)
+    """`{"get_tool_input_schema": bool, "list_calls", "tool_calls", "on_list_tools": count}` per server."""
+
+    def count(self, with_lookup: bool) -> int:
+        return int(next(r["on_list_tools"] for r in self.runs if r["get_tool_input_schema"] is with_lookup))
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+        from mcp_lab.views.header_labs import schema_lookup_bundle
+
+        return schema_lookup_bundle(self)
