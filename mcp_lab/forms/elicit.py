@@ -50,7 +50,13 @@ class ElicitForm(Form):
         params = request.params
         schema = params.requested_schema if isinstance(params, T.ElicitRequestFormParams) else {}
         self.spec: FormSpec = parse_schema(schema)
-        self.fields: dict[str, Any] = {}
+        self._fields: dict[str, Any] = {}
+
+    @property
+    def fields(self) -> dict[str, Any]:
+        """Field name -> `FieldWidget` (its `.input` is the ipywidget), built on first use."""
+        self.widget  # noqa: B018
+        return self._fields
 
     def _build(self) -> list[Any]:
         import ipywidgets as W
@@ -67,7 +73,7 @@ class ElicitForm(Form):
             specs = [FieldSpec(name=WHOLE, kind="json", title="Answer (JSON object)", schema={}, required=True)]
         for spec in specs:
             field = build_field(spec)
-            self.fields[spec.name] = field
+            self._fields[spec.name] = field
             parts.append(field.box)
         if any(s.required for s in specs):
             parts.append(W.HTML("<small><b style='color:#b00'>*</b> required</small>"))
@@ -92,9 +98,9 @@ class ElicitForm(Form):
         return self
 
     def _collect(self) -> tuple[InputResponse | None, dict[str, str]]:
-        values = {name: field.read() for name, field in self.fields.items()}
+        values = {name: field.read() for name, field in self._fields.items()}
         content, errors = check_content(self.spec, values)
-        for name, field in self.fields.items():
+        for name, field in self._fields.items():
             field.show_error(errors.get(name))
         if errors:
             return None, errors

@@ -64,9 +64,15 @@ class RootsForm(Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.rows: list[tuple[Any, Any, Any]] = []
+        self._rows: list[tuple[Any, Any, Any]] = []
         self._list: Any = None
         self._error: Any = None
+
+    @property
+    def rows(self) -> list[tuple[Any, Any, Any]]:
+        """(URI Text, Name Text, Remove Button) per root, built on first use."""
+        self.widget  # noqa: B018
+        return self._rows
 
     def message_html(self) -> str:
         return (
@@ -99,13 +105,13 @@ class RootsForm(Form):
         remove = W.Button(description="Remove", icon="trash")
         row = (uri_box, name_box, remove)
         remove.on_click(lambda _b: self.remove_row(row))
-        self.rows.append(row)
+        self._rows.append(row)
         self._list.children = (*self._list.children, W.HBox(list(row)))
 
     def remove_row(self, row: tuple[Any, Any, Any]) -> None:
-        if row in self.rows:
-            index = self.rows.index(row)
-            self.rows.pop(index)
+        if row in self._rows:
+            index = self._rows.index(row)
+            self._rows.pop(index)
             children = list(self._list.children)
             children.pop(index)
             self._list.children = tuple(children)
@@ -129,7 +135,7 @@ class RootsForm(Form):
     def _collect(self) -> tuple[InputResponse | None, dict[str, str]]:
         roots: list[T.Root] = []
         errors: dict[str, str] = {}
-        for i, (uri_box, name_box, _) in enumerate(self.rows):
+        for i, (uri_box, name_box, _) in enumerate(self._rows):
             uri, name = uri_box.value.strip(), name_box.value.strip()
             if not uri and not name:
                 continue
