@@ -19,7 +19,7 @@ import asyncio
 import html
 import threading
 from collections.abc import Callable
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, NoReturn
 
 import mcp.types as T
 
@@ -126,8 +126,13 @@ class Form:
         return []
 
     # ---- the headless API (the buttons call the same methods) --------------------------------------------
+    def _check_open(self) -> None:
+        if not self.open:
+            raise LabError(f"form {self.key!r} was already {_STATE_WORDS[self.state]}; it takes no more input")
+
     def fill(self, **values: Any) -> Form:
         """Set field values as a person would type them; nothing is validated or sent yet."""
+        self._check_open()
         if values:
             raise LabError(f"this {self.kind} form has no fields to fill ({', '.join(values)})")
         return self
@@ -217,7 +222,7 @@ class Form:
             return T.ElicitResult(action="decline")
         return T.ElicitResult(action="cancel")
 
-    def _refuse(self, message: str) -> InputResponse:
+    def _refuse(self, message: str) -> NoReturn:
         raise CallbackRefused(self.key, T.ErrorData(code=-1, message=message))
 
     # ---- the record ------------------------------------------------------------------------------------

@@ -62,7 +62,9 @@ class ElicitForm(Form):
         import ipywidgets as W
 
         from mcp_lab.forms.fields import build_field
-        from mcp_lab.forms.schema import FieldSpec
+        from mcp_lab.forms.schema import FieldSpec, format_checker
+
+        format_checker()  # import jsonschema now, while the form appears, not on the first click
 
         parts: list[Any] = []
         if self.spec.notes:
@@ -85,6 +87,7 @@ class ElicitForm(Form):
 
     def fill(self, **values: Any) -> ElicitForm:
         """Set fields by property name (a value the widget cannot show is still validated on submit)."""
+        self._check_open()
         self.widget  # noqa: B018 -- build the fields
         unknown = [name for name in values if name not in self.fields]
         if self.spec.whole_json and set(values) - {WHOLE}:

@@ -118,6 +118,7 @@ class RootsForm(Form):
 
     def fill(self, **values: Any) -> RootsForm:
         """`roots=[...]`: replaces every row (file:// URI strings, Paths, dicts with uri and name)."""
+        self._check_open()
         self.widget  # noqa: B018
         if set(values) - {"roots"}:
             raise LabError(f"a roots form has one field, roots, not {', '.join(sorted(set(values) - {'roots'}))}")

@@ -146,6 +146,7 @@ class SamplingForm(Form):
 
     def fill(self, **values: Any) -> SamplingForm:
         """`reply=`, `model=`, `stop_reason=` (any stop reason string the protocol allows)."""
+        self._check_open()
         self.widget  # noqa: B018
         unknown = set(values) - {"reply", "model", "stop_reason"}
         if unknown:

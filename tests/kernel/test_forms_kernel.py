@@ -48,6 +48,8 @@ class Browser:
     def __init__(self, kc: Any) -> None:
         self.kc = kc
         self.models: dict[str, dict[str, Any]] = {}
+        self.updates: list[dict[str, Any]] = []
+        """Every state update the kernel sent, in order."""
 
     def _track(self, msg: dict[str, Any]) -> None:
         kind, content = msg["header"]["msg_type"], msg["content"]
@@ -55,6 +57,7 @@ class Browser:
             self.models[content["comm_id"]] = dict(content.get("data", {}).get("state", {}))
         elif kind == "comm_msg" and content.get("data", {}).get("method") == "update":
             self.models.setdefault(content["comm_id"], {}).update(content["data"].get("state", {}))
+            self.updates.append(content["data"].get("state", {}))
 
     def run(
         self, code: str, on_message: Callable[[dict[str, Any]], None] | None = None, timeout: float = 90
@@ -180,9 +183,27 @@ def test_submit_while_the_cell_awaits(browser: Browser) -> None:
         b.type_into("Region", "eu-west")
         b.click("Submit")
 
-    reply, outputs = browser.run(CALL, answer_when_shown(browser, act))
+    updates: list[str] = []
+    shown = answer_when_shown(browser, act)
+
+    def on_message(msg: dict[str, Any]) -> None:
+        if msg["header"]["msg_type"] == "update_display_data":
+            updates.append(msg["content"]["data"]["text/plain"])
+        shown(msg)
+
+    reply, outputs = browser.run(CALL, on_message)
     assert reply["status"] == "ok", text_of(outputs)
     assert "Paris: accept eu-west {'__main__:ask_region': 'form'}" in text_of(outputs)
+    # The panel's display became the record of the round: what a saved notebook keeps.
+    assert updates == [
+        "round 1 from 'quiz':\n  elicitation form '__main__:ask_region' from 'quiz': answered region='eu-west'"
+    ]
+    record = [
+        s for s in browser.models.values() if s.get("_model_name") == "HTMLModel" and "&#10003;" in s.get("value", "")
+    ]
+    assert record and "answered region=&#x27;eu-west&#x27;" in record[-1]["value"]
+    errors = [u["value"] for u in browser.updates if "must be at least 2 characters" in str(u.get("value"))]
+    assert errors  # the too-short answer got its inline message while the cell waited
     reply, outputs = browser.run("print(mcp_lab.forms.last().summary())")
     assert "answered region='eu-west'" in text_of(outputs)
 
