@@ -169,7 +169,6 @@ class FormAnswerer:
         form.timeout = self.timeout
         future = form.attach(loop)
         self._show(form, context, sink=None)
-        loop.call_soon(_autofill, form)
         try:
             await asyncio.wait_for(asyncio.shield(future), self.timeout)
         except TimeoutError:
@@ -194,14 +193,28 @@ class FormAnswerer:
         assert panel is not None
         panel.add(form)
         _LAST[:] = [form]
-        if fresh and _shell_ready():
-            from IPython.display import display
-
-            if sink is not None:
-                sink.append_display_data(panel)
-            else:
-                panel.handle = display(panel, display_id=True)
+        loop = asyncio.get_running_loop()
+        if fresh:
+            # Shown on the next turn of the loop, once every question of the round has joined the panel
+            # (the flow starts all their answers together), so one panel holds the round.
+            loop.call_soon(self._reveal, panel, sink)
+        elif panel.revealed:
+            loop.call_soon(_autofill, form)
         return panel
+
+    def _reveal(self, panel: Panel, sink: Any) -> None:
+        panel.revealed = True
+        for form in panel.forms:
+            _autofill(form)  # pre-arranged answers first: a headless notebook then shows only the record
+        if not _shell_ready():
+            return
+        from IPython.display import display
+
+        if sink is not None:
+            sink.append_display_data(panel)
+        else:
+            panel.shown_text = panel.summary()
+            panel.handle = display(panel, display_id=True)
 
     # ---- deferred mode -------------------------------------------------------------------------------------
     def _sink(self, flow: Any) -> Any:
@@ -235,7 +248,6 @@ class FormAnswerer:
         panel = self._show(form, context, sink)
         panel.notice = DEFERRED_NOTICE
         form.on_settled(lambda _form: self._resume_when_ready(flow, panel, sink))
-        loop.call_soon(_autofill, form)
         if self.timeout is not None:
             loop.call_later(self.timeout, form.expire)
         raise Unanswered(key)
@@ -276,6 +288,10 @@ class FormAnswerer:
 
 
 def _autofill(form: Form) -> None:
+    """Consult the pre-arranged answers once per form."""
+    if getattr(form, "_autofilled", False):
+        return
+    form._autofilled = True  # type: ignore[attr-defined]
     from mcp_lab.forms.autofill import autofill
 
     autofill(form)

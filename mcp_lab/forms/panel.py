@@ -35,6 +35,9 @@ class Panel:
         self._submit_all: Any = None
         self.handle: Any = None
         """The IPython DisplayHandle, when the panel was displayed in a cell."""
+        self.shown_text: str | None = None
+        """The text/plain the display carries now (updated only when the record says something new)."""
+        self.revealed = False
 
     # ---- building --------------------------------------------------------------------------------------
     def add(self, form: Form) -> Form:
@@ -77,7 +80,8 @@ class Panel:
 
     def _settled(self, form: Form) -> None:
         self._refresh()
-        if self.settled and self.handle is not None:
+        if self.settled and self.handle is not None and self.shown_text != self.summary():
+            self.shown_text = self.summary()
             self.handle.update(self)
 
     @property

@@ -70,7 +70,7 @@ class Browser:
         while reply is None or not idle:
             assert time.monotonic() < deadline, f"cell did not finish: {code[:60]!r}"
             try:
-                msg = self.kc.get_iopub_msg(timeout=0.05)
+                msg = self.kc.get_iopub_msg(timeout=0.02)
             except queue.Empty:
                 msg = None
             if msg is not None:
@@ -83,6 +83,7 @@ class Browser:
                     outputs.append(msg)
                 if on_message is not None:
                     on_message(msg)
+                continue  # drain iopub first; look at the shell channel only when it is quiet
             try:
                 shell = self.kc.get_shell_msg(timeout=0.01)
             except queue.Empty:
@@ -239,3 +240,20 @@ def test_forced_deferred_mode_continues_after_the_cell(tmp_path: Path) -> None:
         assert "cannot deliver widget events" in shown  # the one-line notice
         assert "round 1 from 'quiz'" in shown  # the form, shown through the Output widget
         assert "done after 2 round(s)" in shown  # the finished flow, appended by the background task
+
+
+def test_prearranged_answers_show_only_the_record_so_nbval_can_compare(browser: Browser) -> None:
+    # nbval ignores update_display_data: a headless run must display the final record in the first place.
+    updates: list[dict[str, Any]] = []
+
+    def on_message(msg: dict[str, Any]) -> None:
+        if msg["header"]["msg_type"] == "update_display_data":
+            updates.append(msg)
+
+    reply, outputs = browser.run('mcp_lab.forms.prearrange(ask_region={"region": "eu-north"})\n' + CALL, on_message)
+    assert reply["status"] == "ok", text_of(outputs)
+    shown = [m["content"]["data"]["text/plain"] for m in outputs if m["header"]["msg_type"] == "display_data"]
+    assert shown == [
+        "round 1 from 'quiz':\n  elicitation form '__main__:ask_region' from 'quiz': answered region='eu-north'"
+    ]
+    assert updates == [] and "Paris: accept eu-north" in text_of(outputs)
