@@ -60,6 +60,12 @@ def take(form: Form) -> Any:
             return queue.popleft()
     if _ORDERED:
         return _ORDERED.popleft()
+    if form.context.backchannel:
+        # A 2025-11-25 request names no question, only a JSON-RPC id: use the keyed answers in order,
+        # as ScriptedAnswerer does.
+        for queue in _KEYED.values():
+            if queue:
+                return queue.popleft()
     return _NOTHING
 
 

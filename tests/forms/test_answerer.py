@@ -128,3 +128,10 @@ async def test_no_fallback_without_a_kernel_so_a_script_stops_instead_of_hanging
     assert install() is None and installed() is None and api.fallback_answerers == []
     flow = await mcp_lab.call("probe", "ask", {"spec": NAME})
     assert flow.status == "input_required" and "no answer for 'q'" in (flow.stop_reason or "")
+
+
+async def test_the_pre_2026_back_channel_is_answered_by_the_same_forms(demo: LabServer) -> None:
+    prearrange(ask_region={"region": "eu"}, ask_ok={"ok": True})
+    flow = await mcp_lab.call("demo", "book", {"city": "Rome"}, answers=FormAnswerer(), legacy=True)
+    assert flow.era == "2025-11-25" and flow.text == "Booked Rome in eu (ok=True)"
+    assert [e["response"]["content"] for e in flow.rounds[0].backchannel] == [{"region": "eu"}, {"ok": True}]
