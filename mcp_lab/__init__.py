@@ -17,6 +17,7 @@ from typing import Any
 if "jsonschema" not in sys.modules:
     sys.modules.setdefault("rfc3987_syntax", None)  # type: ignore[arg-type]
 
+from mcp_lab import forms
 from mcp_lab.answers import (
     AnswerContext,
     Answerer,
@@ -66,6 +67,7 @@ __all__ = [
     "connect",
     "decline",
     "disconnect",
+    "forms",
     "get_prompt",
     "header",
     "header_table",
@@ -90,10 +92,13 @@ def load_ipython_extension(ipython: Any) -> None:
     from mcp_lab.magics import register
 
     register(ipython)
+    forms.install(ipython)  # in a kernel only: a person answers what no script covers
 
 
 def unload_ipython_extension(ipython: Any) -> None:
     from mcp_lab.magics import await_magic_transformer
+
+    forms.uninstall()
 
     if await_magic_transformer in ipython.input_transformers_cleanup:
         ipython.input_transformers_cleanup.remove(await_magic_transformer)

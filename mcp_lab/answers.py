@@ -59,6 +59,9 @@ class AnswerContext:
     """The client session, for SDK-style callbacks that expect a `ClientRequestContext`."""
     backchannel: bool = False
     """A 2025-11-25 server->client request: its key is a JSON-RPC id, not the server's input-request key."""
+    flow: Any = None
+    """The `Flow` asking, when there is one: a non-blocking answerer (a form on a kernel that cannot
+    deliver widget events while a cell waits) uses it to continue the flow once the person answers."""
 
 
 @runtime_checkable

@@ -387,7 +387,7 @@ class Flow:
         failures: list[BaseException] = []
 
         async def one(key: str, request: T.InputRequest) -> None:
-            context = AnswerContext(session=session, **context_base)  # type: ignore[arg-type]
+            context = AnswerContext(session=session, flow=self, **context_base)  # type: ignore[arg-type]
             try:
                 responses[key] = await answerer.answer(key, request, context)
                 labels[key] = _label(answerer, key)

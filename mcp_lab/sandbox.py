@@ -351,7 +351,9 @@ class Sandbox:
         await entry.close_clients()
         if isinstance(entry, LabServer) and entry.ring is not None and entry.ring.generated:
             entry.install_ring(KeyRing.fresh())
-        if isinstance(entry, LabServer) and entry.http is not None:  # a fresh app on the same port, as a restarted process would have
+        if (
+            isinstance(entry, LabServer) and entry.http is not None
+        ):  # a fresh app on the same port, as a restarted process would have
             from mcp_lab.serve import restart_serving
 
             restart_serving(entry)

@@ -1,1 +1,81 @@
-"""Live ipywidgets forms that let a person answer input requests while the cell awaits."""
+"""Live ipywidgets forms that let a person answer input requests while the cell awaits.
+
+Spec: 2026-07-28 multi round-trip requests. When a flow meets an `InputRequiredResult` that no scripted
+answer covers, each input request becomes a form: an elicitation (form mode: `requested_schema` as fields;
+URL mode: a link and "I've finished"), a sampling request (the person writes the assistant's reply) or a
+roots request (a roots editor). `%load_ext mcp_lab` registers `FormAnswerer` as the flows' fallback in a
+kernel; `install()` / `uninstall()` do it by hand.
+
+Headless (tests, nbval): `prearrange(...)` answers forms as they appear, through the same `fill()` /
+`submit()` / `decline()` / `cancel()` the buttons call; `current()` and `last()` return the forms shown
+last, so a cell can drive them.
+
+Importing this package is cheap: ipywidgets and jsonschema are imported when a form is first shown.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mcp_lab.forms.answerer import FormAnswerer, current, detect_mode, last, make_form, recent
+from mcp_lab.forms.autofill import clear_prearranged, prearrange, prearranged
+from mcp_lab.forms.base import Form
+from mcp_lab.forms.panel import Panel
+from mcp_lab.forms.sampling import echo_model
+
+__all__ = [
+    "Form",
+    "FormAnswerer",
+    "Panel",
+    "clear_prearranged",
+    "current",
+    "detect_mode",
+    "echo_model",
+    "install",
+    "installed",
+    "last",
+    "make_form",
+    "prearrange",
+    "prearranged",
+    "recent",
+    "uninstall",
+]
+
+
+def installed() -> FormAnswerer | None:
+    """The FormAnswerer registered as the flows' fallback, if any."""
+    from mcp_lab import api
+
+    for answerer in api.fallback_answerers:
+        if isinstance(answerer, FormAnswerer):
+            return answerer
+    return None
+
+
+def install(ipython: Any = None, **options: Any) -> FormAnswerer | None:
+    """Register a FormAnswerer as the fallback -- only where a kernel (a frontend to click) exists.
+
+    In a plain script or a terminal IPython there is nobody to show a form to, so nothing is registered
+    and a flow stops with "no answer for ..." instead of hanging. Options go to `FormAnswerer`.
+    """
+    from mcp_lab import api
+
+    if ipython is None:
+        from IPython import get_ipython
+
+        ipython = get_ipython()
+    if getattr(ipython, "kernel", None) is None:
+        return None
+    existing = installed()
+    if existing is not None:
+        return existing
+    answerer = FormAnswerer(**options)
+    api.fallback_answerers.append(answerer)
+    return answerer
+
+
+def uninstall() -> None:
+    """Remove the form fallback (flows then stop with "no answer for ..." again)."""
+    from mcp_lab import api
+
+    api.fallback_answerers[:] = [a for a in api.fallback_answerers if not isinstance(a, FormAnswerer)]

@@ -93,7 +93,8 @@ def test_stop_and_restart_from_magics() -> None:
     cells = run_cells(
         "%load_ext mcp_lab",
         SERVER_CELL,
-        "import mcp_lab\nf = await mcp_lab.call('demo', 'book', {'city': 'A'})\nsaved = f.to_json()\nprint(f.status)",
+        "import mcp_lab\nf = await mcp_lab.start('demo', 'tools/call', 'book', {'city': 'A'})\nawait f.step()\n"
+        "saved = f.to_json()\nprint(f.status)",
         "%mcp_server restart demo",
         "import asyncio\nawait asyncio.sleep(0.1)\n"
         "g = await mcp_lab.resume(saved, answers={'ask_region': {'region': 'r'}})\nprint(g.status, g.error['message'])",

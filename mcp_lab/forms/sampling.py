@@ -1,0 +1,196 @@
+"""The sampling form: the person plays the language model and writes the assistant's reply.
+
+Spec: `sampling/createMessage` (CreateMessageRequest; a server->client request through 2025-11-25,
+embedded in `InputRequiredResult` on 2026-07-28, deprecated there by SEP-2577). The client shows what the
+server wants sampled -- messages, system prompt, model preferences, max tokens -- and a human stays in the
+loop: here the human *is* the model. Send answers `CreateMessageResult(role="assistant", content=text,
+model=..., stopReason=...)`; Reject answers the way clients refuse sampling, an error
+(`ErrorData(code=-1, message="User rejected sampling request")`), which ends the flow as the SDK does.
+
+A `model=` callable can answer instead of a person (`FormAnswerer(model=echo_model)`), for demos.
+
+A server-side example that produces this form::
+
+    def write_haiku(topic: str) -> Sample:
+        return Sample([SamplingMessage(role="user", content=TextContent(type="text", text=f"A haiku on {topic}"))],
+                      max_tokens=40, system_prompt="You are a poet.")
+
+    @mcp.tool()
+    async def haiku(topic: str, text: Annotated[CreateMessageResult, Resolve(write_haiku)]) -> str: ...
+
+Headless: `form.fill(reply="old pond / a frog jumps in", model="me", stop_reason="endTurn").submit()`.
+"""
+
+from __future__ import annotations
+
+import html
+import inspect
+from typing import Any, ClassVar
+
+import mcp.types as T
+
+from mcp_lab.answers import InputResponse
+from mcp_lab.errors import LabError
+from mcp_lab.forms.base import Form
+
+__all__ = ["REJECTED", "SamplingForm", "echo_model", "model_reply"]
+
+REJECTED = "User rejected sampling request"
+STOP_REASONS = ("endTurn", "stopSequence", "maxTokens")
+
+
+def _block_text(block: Any) -> str:
+    if isinstance(block, T.TextContent):
+        return block.text
+    if isinstance(block, T.ImageContent | T.AudioContent):
+        return f"[{block.type}: {block.mime_type}, {len(block.data)} base64 chars]"
+    return f"[{getattr(block, 'type', type(block).__name__)}]"
+
+
+def message_text(message: T.SamplingMessage) -> str:
+    return "\n".join(_block_text(block) for block in message.content_as_list)
+
+
+def echo_model(params: T.CreateMessageRequestParams) -> str:
+    """A stand-in model for demos: replies with the last user message, prefixed by "echo: "."""
+    users = [m for m in params.messages if m.role == "user"]
+    return "echo: " + (message_text(users[-1]) if users else "")
+
+
+async def model_reply(model: Any, params: T.CreateMessageRequestParams) -> T.CreateMessageResult:
+    """Ask a `model=` callable (sync or async; returning text or a CreateMessageResult)."""
+    reply = model(params)
+    if inspect.isawaitable(reply):
+        reply = await reply
+    if isinstance(reply, T.CreateMessageResult):
+        return reply
+    if not isinstance(reply, str):
+        raise LabError(f"the sampling model must return text or a CreateMessageResult, not {type(reply).__name__}")
+    name = getattr(model, "model_name", None) or getattr(model, "__name__", None) or type(model).__name__
+    return T.CreateMessageResult(
+        role="assistant", content=T.TextContent(type="text", text=reply), model=str(name), stop_reason="endTurn"
+    )
+
+
+class SamplingForm(Form):
+    """Write the assistant's reply; Send or Reject."""
+
+    kind: ClassVar[str] = "sampling"
+    button_labels: ClassVar[tuple[str, str, str]] = ("Send", "Reject", "")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._reply: Any = None
+        self._model: Any = None
+        self._stop: Any = None
+        self._error: Any = None
+
+    @property
+    def params(self) -> T.CreateMessageRequestParams:
+        assert isinstance(self.request, T.CreateMessageRequest)
+        return self.request.params
+
+    def message_html(self) -> str:
+        p = self.params
+        rows = []
+        if p.system_prompt:
+            rows.append(
+                f"<div><b>system</b>: <pre style='white-space:pre-wrap;margin:0'>{html.escape(p.system_prompt)}</pre></div>"
+            )
+        for m in p.messages:
+            text = html.escape(message_text(m))
+            rows.append(
+                f"<div><b>{html.escape(m.role)}</b>: <pre style='white-space:pre-wrap;margin:0'>{text}</pre></div>"
+            )
+        facts = [f"max tokens: {p.max_tokens}"]
+        if p.temperature is not None:
+            facts.append(f"temperature: {p.temperature}")
+        if p.stop_sequences:
+            facts.append(f"stop sequences: {', '.join(map(repr, p.stop_sequences))}")
+        if p.include_context:
+            facts.append(f"include context: {p.include_context}")
+        prefs = p.model_preferences
+        if prefs is not None:
+            hints = ", ".join(h.name or "?" for h in prefs.hints or [])
+            if hints:
+                facts.append(f"model hints: {hints}")
+            for label, value in (
+                ("cost", prefs.cost_priority),
+                ("speed", prefs.speed_priority),
+                ("intelligence", prefs.intelligence_priority),
+            ):
+                if value is not None:
+                    facts.append(f"{label} priority: {value}")
+        if p.tools:
+            facts.append(f"tools offered: {', '.join(t.name for t in p.tools)}")
+        return (
+            "The server asks your client to run a language model. You are the model: write the reply.<br>"
+            + "".join(rows)
+            + f"<small>{html.escape(' · '.join(facts))}</small>"
+        )
+
+    def _build(self) -> list[Any]:
+        import ipywidgets as W
+
+        style = {"description_width": "initial"}
+        self._reply = W.Textarea(
+            description="Reply",
+            placeholder="the assistant's reply",
+            layout=W.Layout(width="min(40em, 95%)", height="6em"),
+            style=style,
+        )
+        self._model = W.Text(description="Model", value="human", style=style)
+        self._stop = W.Dropdown(description="Stop reason", options=list(STOP_REASONS), value="endTurn", style=style)
+        self._error = W.HTML("")
+        return [self._reply, W.HBox([self._model, self._stop]), self._error]
+
+    def fill(self, **values: Any) -> SamplingForm:
+        """`reply=`, `model=`, `stop_reason=` (any stop reason string the protocol allows)."""
+        self._check_open()
+        self.widget  # noqa: B018
+        unknown = set(values) - {"reply", "model", "stop_reason"}
+        if unknown:
+            raise LabError(f"a sampling form has reply, model and stop_reason, not {', '.join(sorted(unknown))}")
+        if "reply" in values:
+            self._reply.value = str(values["reply"])
+        if "model" in values:
+            self._model.value = str(values["model"])
+        if "stop_reason" in values:
+            reason = str(values["stop_reason"])
+            if reason not in self._stop.options:
+                self._stop.options = [*self._stop.options, reason]
+            self._stop.value = reason
+        return self
+
+    def _collect(self) -> tuple[InputResponse | None, dict[str, str]]:
+        errors = {}
+        if not self._reply.value.strip():
+            errors["reply"] = "write the assistant's reply (or Reject)"
+        if not self._model.value.strip():
+            errors["model"] = "name the model that answered (e.g. human)"
+        self._error.value = "".join(
+            f"<div style='color:#b00'>{html.escape(k)}: {html.escape(v)}</div>" for k, v in errors.items()
+        )
+        if errors:
+            return None, errors
+        return T.CreateMessageResult(
+            role="assistant",
+            content=T.TextContent(type="text", text=self._reply.value),
+            model=self._model.value.strip(),
+            stop_reason=self._stop.value,
+        ), {}
+
+    def reject(self) -> bool:
+        return self.decline()
+
+    def _refusal(self) -> InputResponse:
+        if self.state == "timed out":
+            return self._refuse(f"No reply to the sampling request within {self.timeout:g} s")
+        return self._refuse(REJECTED)
+
+    def answer_text(self) -> str:
+        response = self.response
+        if isinstance(response, T.CreateMessageResult):
+            text = _block_text(response.content) if not isinstance(response.content, list) else "..."
+            return f"{text!r} (model {response.model}, {response.stop_reason})"
+        return ""
