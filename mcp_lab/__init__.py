@@ -30,7 +30,12 @@ from mcp_lab.answers import (
 from mcp_lab.api import call, get_prompt, read_resource, resume, start
 from mcp_lab.errors import FlowError, LabError
 from mcp_lab.flow import Flow, Round
+from mcp_lab.inspect.codecs import EnvelopeCodec, HMACSignOnlyCodec, use_codec
+from mcp_lab.inspect.report import TokenReport
+from mcp_lab.inspect.tamper import TamperReport, tamper_lab
+from mcp_lab.inspect.tokens import inspect_token
 from mcp_lab.keys import KeyRing, key_id
+from mcp_lab.principal import header_principal, lab_principal, set_principal
 from mcp_lab.sandbox import sandbox
 
 __version__ = "0.1.0"
@@ -40,24 +45,34 @@ __all__ = [
     "Answerer",
     "CallbackAnswerer",
     "ChainAnswerer",
+    "EnvelopeCodec",
     "Flow",
     "FlowError",
+    "HMACSignOnlyCodec",
     "KeyRing",
     "LabError",
     "Round",
     "ScriptedAnswerer",
+    "TamperReport",
+    "TokenReport",
     "Unanswered",
     "__version__",
     "call",
     "cancel",
     "decline",
     "get_prompt",
+    "header_principal",
+    "inspect_token",
     "key_id",
+    "lab_principal",
     "load_ipython_extension",
     "read_resource",
     "resume",
     "sandbox",
+    "set_principal",
     "start",
+    "tamper_lab",
+    "use_codec",
 ]
 
 

@@ -23,6 +23,7 @@ from mcp.client.session import ClientSession
 from pydantic import ValidationError
 
 from mcp_lab.answers import AnswerContext, Answerer, CallbackRefused, InputResponse, Unanswered, request_kind
+from mcp_lab.sandbox import rejection_reason
 
 if TYPE_CHECKING:
     from mcp_lab.flow import Connection, Flow, Round
@@ -84,7 +85,7 @@ async def send_leg(flow: Flow, rnd: Round, connection: Connection, answerer: Ans
         rnd.http = capture.http
         rnd.server_log = capture.server_log
         if rnd.error is not None and capture.server_log:
-            rnd.error["reason"] = capture.server_log[-1]
+            rnd.error["reason"] = rejection_reason(capture.server_log) or capture.server_log[-1]
 
 
 def _record_error(rnd: Round, exc: BaseException) -> None:

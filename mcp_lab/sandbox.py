@@ -30,9 +30,19 @@ from mcp_lab.errors import LabError
 from mcp_lab.flow import LegCapture
 from mcp_lab.keys import KeyRing
 
-__all__ = ["ClientOwner", "LabServer", "Sandbox", "sandbox"]
+__all__ = ["ClientOwner", "LabServer", "Sandbox", "rejection_reason", "sandbox"]
 
 REQUEST_STATE_LOGGER = "mcp.server.request_state"
+_REJECTED = "requestState rejected on "
+"""The boundary logs "requestState rejected on <method>: <reason>" (mcp 2.3.0 `_reject`)."""
+
+
+def rejection_reason(lines: list[str]) -> str | None:
+    """The bare reason ("seal", "expired", ...) of the last rejection in captured log lines."""
+    for line in reversed(lines):
+        if line.startswith(_REJECTED):
+            return line[len(_REJECTED) :].partition(": ")[2] or line
+    return None
 
 AnswerFn = Callable[[str, T.InputRequest], Awaitable[Any]]
 
@@ -101,6 +111,8 @@ class LabServer:
     started: float = field(default_factory=time.time)
     generation: int = 0
     url: str | None = None
+    policy: dict[str, Any] = field(default_factory=dict, repr=False)
+    """RequestStateSecurity options besides keys and ttl (e.g. bind_principal), kept across key swaps."""
     _owners: dict[str, ClientOwner] = field(default_factory=dict, repr=False)
     _tools: set[str] = field(default_factory=set, repr=False)
 
@@ -113,11 +125,16 @@ class LabServer:
         return self.ring is not None
 
     def install_ring(self, ring: KeyRing, *, ttl: float | None = None, **policy: Any) -> None:
-        """Swap the server's RequestStateBoundary for one under `ring` (a restart or a rotation step)."""
+        """Swap the server's RequestStateBoundary for one under `ring` (a restart or a rotation step).
+
+        `policy` (`bind_principal=`, `audience=`) is kept for later swaps, so a restart keeps it.
+        """
         self.ring = ring
         if ttl is not None:
             self.ttl = ttl
-        boundary = RequestStateBoundary(ring.security(ttl=self.ttl, **policy), default_audience=self.name)
+        if policy:
+            self.policy = dict(policy)
+        boundary = RequestStateBoundary(ring.security(ttl=self.ttl, **self.policy), default_audience=self.name)
         chain = self.lowlevel.middleware
         for i, mw in enumerate(chain):
             if isinstance(mw, RequestStateBoundary):
