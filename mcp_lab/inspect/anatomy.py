@@ -29,14 +29,16 @@ __all__ = [
 ]
 
 AES_PREFIX = "v1."
+AES_LABEL = "SDK AES-256-GCM v1"
 KID_LEN = 4
 NONCE_LEN = 12
 TAG_LEN = 16
 MIN_SEALED = KID_LEN + NONCE_LEN + TAG_LEN
+_TO_STANDARD = str.maketrans("-_", "+/")
 _B64U_ALPHABET = frozenset(string.ascii_letters + string.digits + "-_")
 
 
-@dataclass
+@dataclass(slots=True)
 class Segment:
     """One coloured part of the token string: characters [start, end)."""
 
@@ -49,7 +51,7 @@ class Segment:
     note: str = ""
 
 
-@dataclass
+@dataclass(slots=True)
 class Anatomy:
     """What the token shows without any key."""
 
@@ -107,12 +109,38 @@ def _char(byte_offset: int) -> int:
     return -(-byte_offset * 8 // 6)
 
 
-def aes_anatomy(token: str) -> Anatomy:
-    """`v1.` + base64url(kid | nonce | ciphertext+tag), as `AESGCMRequestStateCodec.seal` writes it."""
-    anatomy = Anatomy(format="aes-gcm-v1", label="SDK AES-256-GCM v1", prefix=AES_PREFIX, confidential=True)
+def quick_key_id(token: str) -> str | None:
+    """The key id of a plausible `v1.` token, decoding only its first bytes (None: look closer)."""
+    if not token.startswith(AES_PREFIX):
+        return None
+    quick = _quick_head(token[len(AES_PREFIX) :])
+    return quick[0][:KID_LEN].hex() if quick is not None else None
+
+
+def _quick_head(body: str) -> tuple[bytes, int] | None:
+    """Key id + nonce and the decoded length, without the full canonical check (a codec will make it)."""
+    if len(body) % 4 == 1 or len(body) * 3 // 4 < MIN_SEALED:
+        return None
+    try:
+        head = binascii.a2b_base64(body[:24].translate(_TO_STANDARD), strict_mode=True)
+    except (binascii.Error, ValueError):
+        return None
+    return (head, len(body) * 3 // 4) if len(head) == 18 else None
+
+
+def aes_anatomy(token: str, *, strict: bool = True) -> Anatomy:
+    """`v1.` + base64url(kid | nonce | ciphertext+tag), as `AESGCMRequestStateCodec.seal` writes it.
+
+    `strict=False` skips decoding the whole body when the SDK codec is about to do exactly that; the caller
+    asks again (strictly) for the explanation if the codec then calls the token malformed.
+    """
+    anatomy = Anatomy(format="aes-gcm-v1", label=AES_LABEL, prefix=AES_PREFIX, confidential=True)
     n = len(AES_PREFIX)
     anatomy.segments.append(Segment("prefix", 0, n, None, "format version, bound into the GCM associated data"))
     body = token[n:]
+    quick = None if strict else _quick_head(body)
+    if quick is not None:
+        return _parts(anatomy, token, *quick)
     raw, problem = b64u_decode_explained(body, n)
     if raw is None:
         anatomy.segments.append(Segment("body", n, len(token), None, "not decodable"))
@@ -126,10 +154,15 @@ def aes_anatomy(token: str) -> Anatomy:
         )
         anatomy.reason = "malformed"
         return anatomy
+    return _parts(anatomy, token, raw, len(raw))
+
+
+def _parts(anatomy: Anatomy, token: str, head: bytes, total: int) -> Anatomy:
+    n = len(AES_PREFIX)
     kid_end, nonce_end = n + _char(KID_LEN), n + _char(KID_LEN + NONCE_LEN)
-    anatomy.key_id = raw[:KID_LEN].hex()
-    anatomy.nonce = raw[KID_LEN : KID_LEN + NONCE_LEN].hex()
-    anatomy.sealed_bytes = len(raw) - KID_LEN - NONCE_LEN
+    anatomy.key_id = head[:KID_LEN].hex()
+    anatomy.nonce = head[KID_LEN : KID_LEN + NONCE_LEN].hex()
+    anatomy.sealed_bytes = total - KID_LEN - NONCE_LEN
     anatomy.segments += [
         Segment("kid", n, kid_end, KID_LEN, "key id: public 4-byte fingerprint of the sealing key"),
         Segment("nonce", kid_end, nonce_end, NONCE_LEN, "random per token"),
@@ -146,16 +179,18 @@ def aes_anatomy(token: str) -> Anatomy:
 
 FormatReader = Callable[[str], Anatomy]
 _FORMATS: dict[str, FormatReader] = {AES_PREFIX: aes_anatomy}
+_LONGEST_FIRST: list[tuple[str, FormatReader]] = [(AES_PREFIX, aes_anatomy)]
 
 
 def register_format(prefix: str, reader: FormatReader) -> None:
     """Teach the keyless reader another token format (the lab codecs register theirs)."""
     _FORMATS[prefix] = reader
+    _LONGEST_FIRST[:] = sorted(_FORMATS.items(), key=lambda item: -len(item[0]))
 
 
 def keyless_anatomy(token: str) -> Anatomy:
     """Anatomy by prefix; anything unrecognised is explained as what an SDK server would make of it."""
-    for prefix, reader in sorted(_FORMATS.items(), key=lambda item: -len(item[0])):
+    for prefix, reader in _LONGEST_FIRST:
         if token.startswith(prefix):
             return reader(token)
     if not token:

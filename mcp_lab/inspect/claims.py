@@ -14,21 +14,38 @@ Inside `s`, resolver-driven tools keep `{"v":3,"outcomes":{key:{action,data,q}},
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 import math
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from mcp.server.request_state import _principal_matches, _request_identity  # private, pinned to mcp==2.3.0
+from mcp.server.request_state import _principal_matches  # private, pinned to mcp==2.3.0
 
 from mcp_lab.inspect.report import Check, ClaimRow, QuestionRow, TokenReport
 
-__all__ = ["FUTURE_SKEW", "UNKNOWN", "check_claims", "decode_inner", "question_texts", "request_identity"]
+__all__ = [
+    "FUTURE_SKEW",
+    "UNKNOWN",
+    "check_claims",
+    "claim_rows",
+    "decode_inner",
+    "question_texts",
+    "request_identity",
+    "when",
+]
 
 FUTURE_SKEW = 60.0
 """`_FUTURE_SKEW`: how far in the future an `iat` may lie (clock skew between instances)."""
 ENVELOPE_VERSION = 1
+_NUMBER = (int, float)  # what the SDK's isinstance(x, int | float) admits (bool included)
+# Checks that read the same every time (frozen, so reports can share them).
+_VERSION_OK = Check("version", "pass", None, "v=1 with iat, exp and s present")
+_ISSUED_OK = Check("issued-at", "pass", None, "iat is not after now + 60 s of clock skew")
+_EXPIRY_OK = Check("expiry", "pass", None, "now < exp")
+_BINDING_OK = Check("request binding", "pass", None, "same method, target and arguments digest")
 RESOLVER_STATE_VERSION = 3
 
 
@@ -41,12 +58,15 @@ UNKNOWN: Any = _Unknown()
 """Marks an input the lab does not have (an audience, a principal, the call)."""
 
 
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"))
+"""`compact_json(args, sort_keys=True)`, with the encoder built once (the digest is on the hot path)."""
+
+
 def request_identity(method: str, target: str, arguments: Mapping[str, Any] | None) -> tuple[str, str]:
-    """(target, args digest) exactly as the boundary computes it for the request."""
-    params: dict[str, Any] = {"uri": target} if method == "resources/read" else {"name": target}
-    if method != "resources/read":
-        params["arguments"] = dict(arguments or {})
-    return _request_identity(method, params)
+    """(target, args digest) exactly as `_request_identity` computes it (a test holds the two equal)."""
+    args = {} if method == "resources/read" else (arguments or {})
+    digest = hashlib.sha256(_CANONICAL.encode(args).encode()).digest()[:16]
+    return str(target), base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
 
 
 def when(value: Any) -> str | None:
@@ -74,6 +94,7 @@ def check_claims(
     principal_assumed: bool = False,
 ) -> None:
     """Append the checks after the codec; `call` is (method, target, args digest) or None."""
+    checks = report.checks
     try:
         claims = json.loads(payload)
         version, iat, exp, inner = claims["v"], claims["iat"], claims["exp"], claims["s"]
@@ -81,44 +102,43 @@ def check_claims(
         what = f"claim {exc} is missing" if isinstance(exc, KeyError) else "it is not a JSON object of claims"
         _fail(report, "version", "malformed", f"the payload opened, but {what}")
         return
-    report.claims = claims
-    report.opened = True
-    _claim_rows(report, claims, now, call, audience)
+    report.claims, report.opened = claims, True
+    if isinstance(iat, _NUMBER) and isinstance(exp, _NUMBER) and math.isfinite(iat) and math.isfinite(exp):
+        report.ttl, report.ttl_left = round(exp - iat, 6), round(exp - now, 6)
     if version != ENVELOPE_VERSION or not isinstance(inner, str):
         bad = f"v={version!r}, expected 1" if version != ENVELOPE_VERSION else "s is not a string"
         _fail(report, "version", "malformed", bad)
         return
-    report.checks.append(Check("version", "pass", None, "v=1 with iat, exp and s present"))
+    checks.append(_VERSION_OK)
     report.inner_state = inner
-    if not isinstance(iat, int | float) or not (iat <= now + FUTURE_SKEW):
-        _fail(report, "issued-at", "minted in the future", f"iat lies more than {FUTURE_SKEW:g} s after now")
+    if not isinstance(iat, _NUMBER) or not (iat <= now + FUTURE_SKEW):
+        _fail(report, "issued-at", "minted in the future", "iat lies more than 60 s after now")
         return
-    report.checks.append(Check("issued-at", "pass", None, f"iat is not after now + {FUTURE_SKEW:g} s skew"))
-    if not isinstance(exp, int | float) or not (now < exp):
+    checks.append(_ISSUED_OK)
+    if not isinstance(exp, _NUMBER) or not (now < exp):
         _fail(report, "expiry", "expired", "now is past exp: re-sealed every round, so this round took too long")
         return
-    report.checks.append(Check("expiry", "pass", None, "now < exp"))
+    checks.append(_EXPIRY_OK)
     unknown_before = False
     if call is None:
-        report.checks.append(Check("request binding", "unknown", None, "pass call= (the flow, or method/target/args)"))
+        checks.append(Check("request binding", "unknown", None, "pass call= (the flow, or method/target/args)"))
         report.cannot_know.append("whether m/t/a match the request: the call was not given")
         unknown_before = True
+    elif claims.get("m") != call[0] or claims.get("t") != call[1] or claims.get("a") != call[2]:
+        wrong = [c for c, want in zip(("m", "t", "a"), call, strict=True) if claims.get(c) != want]
+        _fail(report, "request binding", "request binding", f"{', '.join(wrong)} differ from this request")
+        return
     else:
-        method, target, digest = call
-        wrong = [c for c, want in (("m", method), ("t", target), ("a", digest)) if claims.get(c) != want]
-        if wrong:
-            _fail(report, "request binding", "request binding", f"{', '.join(wrong)} differ from this request")
-            return
-        report.checks.append(Check("request binding", "pass", None, "same method, target and arguments digest"))
+        checks.append(_BINDING_OK)
     if audience is UNKNOWN:
-        report.checks.append(Check("audience", "unknown", None, "pass server= or audience="))
+        checks.append(Check("audience", "unknown", None, "pass server= or audience="))
         report.cannot_know.append("the server's audience (its name): pass server= or audience=")
         unknown_before = True
     elif claims.get("aud") != audience:
         _mark(report, unknown_before, "audience", "audience", f"aud is not {audience!r}")
         return
     else:
-        report.checks.append(Check("audience", "pass", None, f"aud is {audience!r}"))
+        checks.append(Check("audience", "pass", None, f"aud is {audience!r}"))
     _check_principal(report, claims.get("p"), principal, principal_note, unknown_before, principal_assumed)
 
 
@@ -168,13 +188,9 @@ _MEANINGS = {
 }
 
 
-def _claim_rows(report: TokenReport, claims: dict[str, Any], now: float, call: Any, audience: Any) -> None:
-    iat, exp = claims.get("iat"), claims.get("exp")
-    report.issued_at, report.expires_at = when(iat), when(exp)
-    if isinstance(iat, int | float) and isinstance(exp, int | float) and math.isfinite(iat) and math.isfinite(exp):
-        report.ttl = round(float(exp) - float(iat), 6)
-        report.ttl_left = round(float(exp) - now, 6)
-    rows = report.claim_rows
+def claim_rows(claims: dict[str, Any], expected: dict[str, Any]) -> list[ClaimRow]:
+    """One row per claim: what it means and whether it fits what the server expects (`expected`)."""
+    rows = []
     for name in ("v", "iat", "exp", "m", "t", "a", "aud", "p", "s"):
         if name not in claims:
             if name in ("aud", "p"):
@@ -182,43 +198,37 @@ def _claim_rows(report: TokenReport, claims: dict[str, Any], now: float, call: A
             continue
         value = claims[name]
         row = ClaimRow(name, value, _MEANINGS[name])
-        if name in ("m", "t", "a") and call is not None:
-            want = dict(zip(("m", "t", "a"), call, strict=True))[name]
-            row.status = "ok" if value == want else "mismatch"
-            row.note = "matches the call" if value == want else f"the call gives {want!r}"
-        elif name in ("m", "t", "a"):
-            row.status, row.note = "unknown", "call not given"
-        elif name == "aud":
-            if audience is UNKNOWN:
-                row.status, row.note = "unknown", "server not given"
+        if name in ("m", "t", "a", "aud"):
+            if name not in expected:
+                row.status, row.note = "unknown", "server not given" if name == "aud" else "call not given"
+            elif value == expected[name]:
+                row.status, row.note = "ok", "this server's audience" if name == "aud" else "matches the call"
             else:
-                row.status = "ok" if value == audience else "mismatch"
-                row.note = "this server's audience" if value == audience else f"the server expects {audience!r}"
+                row.status = "mismatch"
+                row.note = f"the server expects {expected[name]!r}" if name == "aud" else f"the call gives {expected[name]!r}"
         elif name in ("iat", "exp"):
             row.note = when(value) or "not a time"
         rows.append(row)
     for name in claims:
         if name not in _MEANINGS:
             rows.append(ClaimRow(name, claims[name], "not an SDK claim (ignored by the boundary)"))
+    return rows
 
 
-def decode_inner(report: TokenReport, texts: Mapping[str, str]) -> None:
-    """Classify `report.inner_state`; resolver state becomes one row per question (text from the flow)."""
-    inner = report.inner_state
+def decode_inner(inner: str | None, texts: Mapping[str, str]) -> tuple[str | None, list[QuestionRow]]:
+    """Classify the inner state; resolver state becomes one row per question (text from the flow)."""
     if inner is None:
-        return
+        return None, []
     try:
         state = json.loads(inner)
     except (ValueError, RecursionError):
         state = None
     if not (isinstance(state, dict) and state.get("v") == RESOLVER_STATE_VERSION):
-        report.inner_kind = "handmade"
-        return
+        return "handmade", []
     outcomes, asked = state.get("outcomes", {}), state.get("asked", {})
     if not isinstance(outcomes, dict) or not isinstance(asked, dict):
-        report.inner_kind = "handmade"
-        return
-    report.inner_kind = "resolver"
+        return "handmade", []
+    rows = []
     for key in [*outcomes, *(k for k in asked if k not in outcomes)]:
         row = QuestionRow(key=str(key), question=texts.get(str(key)))
         entry = outcomes.get(key)
@@ -227,7 +237,8 @@ def decode_inner(report: TokenReport, texts: Mapping[str, str]) -> None:
             row.pinned = entry.get("q") if isinstance(entry.get("q"), str) else None
         digest = asked.get(key)
         row.asked = digest if isinstance(digest, str) else None
-        report.questions.append(row)
+        rows.append(row)
+    return "resolver", rows
 
 
 def question_texts(rounds: Any) -> dict[str, str]:
@@ -237,7 +248,9 @@ def question_texts(rounds: Any) -> dict[str, str]:
     drop fields (a schema's "title"), so the digest cannot be recomputed from what the client kept.
     """
     found: dict[str, str] = {}
-    for rnd in rounds or []:
+    if not rounds:
+        return found
+    for rnd in rounds:
         for key, request in (getattr(rnd, "input_requests", None) or {}).items():
             if isinstance(request, dict):
                 found[str(key)] = _question_text(request)

@@ -11,9 +11,10 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import asdict, dataclass, field
+from functools import cached_property
 from typing import Any, Literal
 
-from mcp_lab.inspect.anatomy import Segment
+from mcp_lab.inspect.anatomy import Anatomy, Segment, keyless_anatomy
 
 __all__ = ["REASONS", "STEPS", "Check", "ClaimRow", "QuestionRow", "TokenReport", "plain"]
 
@@ -36,7 +37,7 @@ REASONS = (
 Status = Literal["pass", "fail", "unknown", "not reached", "skipped"]
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class Check:
     """One step of the server's boundary check."""
 
@@ -84,9 +85,6 @@ class TokenReport:
     format_label: str
     prefix: str | None = None
     key_id: str | None = None
-    nonce: str | None = None
-    sealed_bytes: int | None = None
-    segments: list[Segment] = field(default_factory=list)
     problem: str | None = None
     confidential: bool | None = None
     server: str | None = None
@@ -98,15 +96,13 @@ class TokenReport:
     opened: bool = False
     verified: bool = False
     claims: dict[str, Any] | None = None
-    claim_rows: list[ClaimRow] = field(default_factory=list)
-    issued_at: str | None = None
-    expires_at: str | None = None
+    expected: dict[str, Any] = field(default_factory=dict)
+    """What the server expects of m, t, a and aud, for the ones the lab knows."""
     ttl: float | None = None
     ttl_left: float | None = None
     inner_state: str | None = None
-    inner_kind: str | None = None
-    """resolver (the SDK's v3 JSON) | handmade | None"""
-    questions: list[QuestionRow] = field(default_factory=list)
+    question_texts: dict[str, str] = field(default_factory=dict)
+    """Question text by input-request key, from the flow that carried the token."""
     checks: list[Check] = field(default_factory=list)
     verdict: str = "unknown"
     """"ok", the reason the server logs, or "unknown" when the lab cannot tell."""
@@ -119,11 +115,73 @@ class TokenReport:
     def accepted(self) -> bool:
         return self.verdict == "ok"
 
+    # Presentation, derived on first use: inspecting stays cheap when only the verdict is wanted.
+    @cached_property
+    def anatomy(self) -> Anatomy | None:
+        """The keyless anatomy (segments, nonce, sizes); computed again only if inspection skipped it."""
+        return keyless_anatomy(self.token) if self.token is not None else None
+
+    @property
+    def segments(self) -> list[Segment]:
+        return self.anatomy.segments if self.anatomy is not None else []
+
+    @property
+    def nonce(self) -> str | None:
+        return self.anatomy.nonce if self.anatomy is not None else None
+
+    @property
+    def sealed_bytes(self) -> int | None:
+        return self.anatomy.sealed_bytes if self.anatomy is not None else None
+
+    @cached_property
+    def claim_rows(self) -> list[ClaimRow]:
+        from mcp_lab.inspect.claims import claim_rows
+
+        return claim_rows(self.claims, self.expected) if isinstance(self.claims, dict) else []
+
+    @cached_property
+    def _inner(self) -> tuple[str | None, list[QuestionRow]]:
+        from mcp_lab.inspect.claims import decode_inner
+
+        return decode_inner(self.inner_state, self.question_texts)
+
+    @property
+    def inner_kind(self) -> str | None:
+        """resolver (the SDK's v3 JSON) | handmade | None"""
+        return self._inner[0]
+
+    @property
+    def questions(self) -> list[QuestionRow]:
+        return self._inner[1]
+
+    @property
+    def issued_at(self) -> str | None:
+        from mcp_lab.inspect.claims import when
+
+        return when(self.claims.get("iat")) if isinstance(self.claims, dict) else None
+
+    @property
+    def expires_at(self) -> str | None:
+        from mcp_lab.inspect.claims import when
+
+        return when(self.claims.get("exp")) if isinstance(self.claims, dict) else None
+
     def check(self, step: str) -> Check | None:
         return next((c for c in self.checks if c.step == step), None)
 
     def to_dict(self) -> dict[str, Any]:
-        return plain(asdict(self))  # type: ignore[no-any-return]
+        data = asdict(self)
+        data.update(
+            segments=[asdict(seg) for seg in self.segments],
+            nonce=self.nonce,
+            sealed_bytes=self.sealed_bytes,
+            claim_rows=[asdict(r) for r in self.claim_rows],
+            questions=[asdict(q) for q in self.questions],
+            inner_kind=self.inner_kind,
+            issued_at=self.issued_at,
+            expires_at=self.expires_at,
+        )
+        return plain(data)  # type: ignore[no-any-return]
 
     def to_json(self, indent: int | None = None) -> str:
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)

@@ -24,10 +24,12 @@ from mcp.server.mcpserver import (
 )
 
 from mcp_lab.errors import LabError
-from mcp_lab.inspect.anatomy import Anatomy, keyless_anatomy
-from mcp_lab.inspect.claims import UNKNOWN, check_claims, decode_inner, question_texts, request_identity
+from mcp_lab.flow import Flow, Round
+from mcp_lab.inspect.anatomy import AES_LABEL, AES_PREFIX, Anatomy, aes_anatomy, keyless_anatomy, quick_key_id
+from mcp_lab.inspect.claims import UNKNOWN, check_claims, question_texts, request_identity
 from mcp_lab.inspect.report import STEPS, Check, Status, TokenReport
 from mcp_lab.keys import KeyRing
+from mcp_lab.sandbox import LabServer, sandbox
 
 __all__ = ["UNKNOWN", "boundary_of", "inspect_token"]
 
@@ -67,6 +69,19 @@ def _ring_codec(keys: tuple[bytes, ...]) -> AESGCMRequestStateCodec:
     return AESGCMRequestStateCodec(list(keys))
 
 
+_RINGS: dict[int, tuple[KeyRing, AESGCMRequestStateCodec, list[str]]] = {}
+
+
+def _ring_opener(ring: KeyRing) -> tuple[AESGCMRequestStateCodec, list[str]]:
+    """The SDK codec for a ring (built once per ring: key derivation is the slow part) and its key ids."""
+    hit = _RINGS.get(id(ring))
+    if hit is None or hit[0] is not ring:
+        if len(_RINGS) >= 32:
+            _RINGS.clear()
+        hit = _RINGS[id(ring)] = (ring, _ring_codec(tuple(ring.secret_keys())), list(ring.ids))
+    return hit[1], hit[2]
+
+
 def boundary_of(entry: Any) -> RequestStateBoundary | None:
     """The RequestStateBoundary in a sandbox server's middleware chain (None: plaintext state)."""
     for middleware in getattr(entry.lowlevel, "middleware", []):
@@ -76,8 +91,6 @@ def boundary_of(entry: Any) -> RequestStateBoundary | None:
 
 
 def _lab_server(server: Any) -> Any:
-    from mcp_lab.sandbox import LabServer, sandbox
-
     if isinstance(server, str):
         return sandbox.get(server)
     if isinstance(server, LabServer):
@@ -87,8 +100,8 @@ def _lab_server(server: Any) -> Any:
 
 def _from_flow(token: Any) -> tuple[Any, Any]:
     """A Flow or Round given as the token: its latest sealed token, and the flow as the call."""
-    from mcp_lab.flow import Flow, Round
-
+    if isinstance(token, str) or token is None:
+        return token, None
     if isinstance(token, Round):
         return (token.request_state if token.request_state is not None else token.sent_request_state), None
     if isinstance(token, Flow):
@@ -101,12 +114,12 @@ def _from_flow(token: Any) -> tuple[Any, Any]:
 
 def _call_identity(call: Any, ctx: _Context) -> None:
     rounds = None
-    if isinstance(call, Mapping):
+    if isinstance(call, (tuple, list)) and len(call) in (2, 3):
+        method, target, arguments = (*call, None) if len(call) == 2 else call
+    elif isinstance(call, Mapping):
         method = call.get("method", "tools/call")
         target = call.get("target", call.get("name", call.get("uri")))
         arguments = call.get("arguments")
-    elif isinstance(call, tuple | list) and len(call) in (2, 3):
-        method, target, arguments = (*call, None) if len(call) == 2 else call
     elif all(hasattr(call, a) for a in ("method", "target", "arguments")):
         method, target, arguments = call.method, call.target, call.arguments
         rounds = getattr(call, "rounds", None)
@@ -116,7 +129,7 @@ def _call_identity(call: Any, ctx: _Context) -> None:
         raise LabError("call= takes a Flow, (method, target, arguments), or {'method', 'target', 'arguments'}")
     if not isinstance(method, str) or not isinstance(target, str):
         raise LabError("call= needs a method and a target (tool or prompt name, or resource URI) as strings")
-    if arguments is not None and not isinstance(arguments, Mapping):
+    if arguments is not None and not isinstance(arguments, dict) and not isinstance(arguments, Mapping):
         raise LabError(f"call arguments must be a dict, not {type(arguments).__name__}")
     try:
         target, digest = request_identity(method, target, arguments)
@@ -165,8 +178,8 @@ def _context(server: Any, ring: Any, codec: Any, call: Any, principal: Any, audi
             raise LabError("codec= needs an object with seal(bytes) -> str and unseal(str) -> bytes")
         ctx.opener, ctx.codec, ctx.ring_ids = "codec", codec, []
     elif ring is not None:
-        key_ring = KeyRing.coerce(ring)
-        ctx.opener, ctx.codec, ctx.ring_ids = "ring", _ring_codec(tuple(key_ring.secret_keys())), list(key_ring.ids)
+        ctx.opener = "ring"
+        ctx.codec, ctx.ring_ids = _ring_opener(ring if isinstance(ring, KeyRing) else KeyRing.coerce(ring))
     if entry is None and ctx.opener in ("ring", "codec"):
         ctx.principal_assumed = True
         ctx.principal_note = "assumed none (the SDK default without authentication); pass principal= to check"
@@ -203,8 +216,6 @@ def inspect_token(
     if flow is not None:
         call = flow if call is None else call
         if server is None and ring is None and codec is None:
-            from mcp_lab.sandbox import sandbox
-
             server = sandbox.servers.get(flow.server)
     ctx = _context(server, ring, codec, call, principal, audience)
     at = time.time() if now is None else float(now)
@@ -223,7 +234,12 @@ def _inspect(token: Any, ctx: _Context, now: float) -> TokenReport:
     report = TokenReport(
         token=None, length=0, format="absent", format_label="no token", server=ctx.server, opener=ctx.opener
     )
-    report.ring_ids, report.notes = list(ctx.ring_ids), list(ctx.notes)
+    report.ring_ids, report.notes, report.question_texts = list(ctx.ring_ids), list(ctx.notes), ctx.texts
+    if ctx.call is not None:
+        method, target, digest = ctx.call
+        report.expected = {"m": method, "t": target, "a": digest}
+    if ctx.audience is not UNKNOWN:
+        report.expected["aud"] = ctx.audience
     if token is None:
         report.verdict = "ok"
         report.verdict_detail = "no requestState: nothing to verify (JSON null counts as absent); a fresh call"
@@ -233,14 +249,20 @@ def _inspect(token: Any, ctx: _Context, now: float) -> TokenReport:
         report.checks.append(Check("codec", "fail", "non-string requestState", "the wire value must be a string"))
         return _finish(report)
     report.token, report.length = token, len(token)
-    anatomy = keyless_anatomy(token)
-    _copy_anatomy(report, anatomy)
+    key_id = quick_key_id(token) if ctx.opener == "ring" else None
+    if key_id is not None:  # the SDK codec is about to check the whole token: the anatomy can wait for a view
+        anatomy = Anatomy(format="aes-gcm-v1", label=AES_LABEL, prefix=AES_PREFIX, key_id=key_id, confidential=True)
+        report.format, report.format_label, report.prefix = anatomy.format, anatomy.label, AES_PREFIX
+        report.key_id, report.confidential = key_id, True
+    else:
+        anatomy = keyless_anatomy(token)
+        _copy_anatomy(report, anatomy)
     if ctx.opener == "unprotected":
         return _unprotected(report, ctx)
     payload: bytes | None = None
     if ctx.opener in ("ring", "codec"):
         _foreign_format(report, anatomy, ctx)
-        payload = _unseal(report, anatomy, ctx)
+        payload = _unseal(report, token, anatomy, ctx)
     elif anatomy.problem is not None:
         report.checks.append(Check("codec", "fail", anatomy.reason, f"{anatomy.problem} (as its codec would say)"))
     elif anatomy.readable_payload is not None:
@@ -262,14 +284,13 @@ def _inspect(token: Any, ctx: _Context, now: float) -> TokenReport:
             principal_note=ctx.principal_note,
             principal_assumed=ctx.principal_assumed,
         )
-        decode_inner(report, ctx.texts)
     return _finish(report)
 
 
 def _copy_anatomy(report: TokenReport, anatomy: Anatomy) -> None:
     report.format, report.format_label, report.prefix = anatomy.format, anatomy.label, anatomy.prefix
-    report.key_id, report.nonce, report.sealed_bytes = anatomy.key_id, anatomy.nonce, anatomy.sealed_bytes
-    report.segments, report.problem, report.confidential = anatomy.segments, anatomy.problem, anatomy.confidential
+    report.key_id, report.problem, report.confidential = anatomy.key_id, anatomy.problem, anatomy.confidential
+    report.__dict__["anatomy"] = anatomy  # primes the cached property: no second parse for the view
 
 
 def _foreign_format(report: TokenReport, anatomy: Anatomy, ctx: _Context) -> None:
@@ -283,13 +304,16 @@ def _foreign_format(report: TokenReport, anatomy: Anatomy, ctx: _Context) -> Non
         report.notes.append(f"this token looks like {anatomy.label}; {opener} cannot open that format")
 
 
-def _unseal(report: TokenReport, anatomy: Anatomy, ctx: _Context) -> bytes | None:
+def _unseal(report: TokenReport, token: str, anatomy: Anatomy, ctx: _Context) -> bytes | None:
     if anatomy.key_id is not None and anatomy.key_id in ctx.ring_ids:
         report.slot = ctx.ring_ids.index(anatomy.key_id)
     try:
-        payload = ctx.codec.unseal(report.token)
+        payload = ctx.codec.unseal(token)
     except InvalidRequestState as exc:
         reason = str(exc)
+        if reason == "malformed" and anatomy.problem is None and token.startswith(AES_PREFIX):
+            anatomy = aes_anatomy(token)  # now the full check, for its explanation
+            _copy_anatomy(report, anatomy)
         detail = {
             "malformed": anatomy.problem or "the codec found it malformed",
             "unknown key": "the sealing key's id is in no slot of this ring (a restart, or another service)",
@@ -300,7 +324,7 @@ def _unseal(report: TokenReport, anatomy: Anatomy, ctx: _Context) -> bytes | Non
     except Exception as exc:  # the boundary fails closed on a codec bug, logging "codec error"
         report.checks.append(Check("codec", "fail", "codec error", f"the codec raised {type(exc).__name__}"))
         return None
-    if not isinstance(payload, bytes | bytearray):
+    if not isinstance(payload, (bytes, bytearray)):
         report.checks.append(Check("codec", "fail", "malformed", "the codec returned no bytes"))
         return None
     report.verified = True
@@ -332,21 +356,24 @@ def _unprotected(report: TokenReport, ctx: _Context) -> TokenReport:
         report.checks.append(Check(step, "skipped", None, "no RequestStateBoundary on this server"))
     if report.format == "aes-gcm-v1":
         report.notes.append("this looks sealed, but this server hands it to its handler verbatim")
-    decode_inner(report, ctx.texts)
     report.verdict = "ok"
     report.verdict_detail = "accepted unverified: the handler reads exactly what the client sent"
     return report
 
 
 def _finish(report: TokenReport) -> TokenReport:
-    done = {c.step for c in report.checks}
-    failed = next((c for c in report.checks if c.status == "fail"), None)
-    for step in STEPS:
-        if step not in done:
-            status: Status = "not reached" if failed is not None else "unknown"
-            report.checks.append(Check(step, status, None, "" if failed else "needs the claims"))
-    before = report.checks[: report.checks.index(failed)] if failed is not None else report.checks
-    unknown_first = any(c.status == "unknown" for c in before)
+    checks = report.checks
+    failed, unknown_first = None, False
+    for check in checks:
+        if check.status == "fail":
+            failed = check
+            break
+        unknown_first = unknown_first or check.status == "unknown"
+    if len(checks) < len(STEPS):
+        status: Status = "not reached" if failed is not None else "unknown"
+        detail = "" if failed is not None else "needs the claims"
+        checks += [Check(step, status, None, detail) for step in STEPS[len(checks) :]]
+        unknown_first = unknown_first or failed is None
     if failed is not None:
         report.verdict = failed.reason or "unknown"
         report.verdict_detail = f"rejected at {failed.step}: {failed.detail}"
