@@ -74,7 +74,9 @@ def main() -> None:
     print(f"{TOKENS} real tokens, {REPEATS} interleaved repeats (µs per token)")
     for name in ("bare", "inspect"):
         print(f"  {name:8} best {best[name]:6.1f}  median {median[name]:6.1f}")
-    print(f"ratio inspect/bare: best {best['inspect'] / best['bare']:.2f}x, median {median['inspect'] / median['bare']:.2f}x")
+    print(
+        f"ratio inspect/bare: best {best['inspect'] / best['bare']:.2f}x, median {median['inspect'] / median['bare']:.2f}x"
+    )
 
 
 if __name__ == "__main__":

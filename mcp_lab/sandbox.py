@@ -44,6 +44,7 @@ def rejection_reason(lines: list[str]) -> str | None:
             return line[len(_REJECTED) :].partition(": ")[2] or line
     return None
 
+
 AnswerFn = Callable[[str, T.InputRequest], Awaitable[Any]]
 
 

@@ -205,7 +205,9 @@ def claim_rows(claims: dict[str, Any], expected: dict[str, Any]) -> list[ClaimRo
                 row.status, row.note = "ok", "this server's audience" if name == "aud" else "matches the call"
             else:
                 row.status = "mismatch"
-                row.note = f"the server expects {expected[name]!r}" if name == "aud" else f"the call gives {expected[name]!r}"
+                row.note = (
+                    f"the server expects {expected[name]!r}" if name == "aud" else f"the call gives {expected[name]!r}"
+                )
         elif name in ("iat", "exp"):
             row.note = when(value) or "not a time"
         rows.append(row)

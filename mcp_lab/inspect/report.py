@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Literal
 
@@ -170,13 +170,13 @@ class TokenReport:
         return next((c for c in self.checks if c.step == step), None)
 
     def to_dict(self) -> dict[str, Any]:
-        data = asdict(self)
+        data = {name: getattr(self, name) for name in self.__dataclass_fields__}
         data.update(
-            segments=[asdict(seg) for seg in self.segments],
+            segments=self.segments,
             nonce=self.nonce,
             sealed_bytes=self.sealed_bytes,
-            claim_rows=[asdict(r) for r in self.claim_rows],
-            questions=[asdict(q) for q in self.questions],
+            claim_rows=self.claim_rows,
+            questions=self.questions,
             inner_kind=self.inner_kind,
             issued_at=self.issued_at,
             expires_at=self.expires_at,
@@ -197,15 +197,18 @@ class TokenReport:
 
 
 def plain(value: Any, depth: int = 0) -> Any:
-    """JSON-safe data: non-finite floats become strings, odd objects their repr, deep nesting is cut."""
+    """JSON-safe copy: dataclasses become dicts, non-finite floats strings, odd objects their repr."""
+    if value is None or isinstance(value, str | bool | int):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else repr(value)
     if depth > 40:
         return "…"
-    if isinstance(value, float) and not math.isfinite(value):
-        return repr(value)
-    if value is None or isinstance(value, str | int | float | bool):
-        return value
     if isinstance(value, dict):
         return {str(k): plain(v, depth + 1) for k, v in value.items()}
     if isinstance(value, list | tuple):
         return [plain(v, depth + 1) for v in value]
+    fields = getattr(value, "__dataclass_fields__", None)
+    if fields is not None and not isinstance(value, type):
+        return {name: plain(getattr(value, name), depth + 1) for name in fields}
     return repr(value)

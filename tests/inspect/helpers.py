@@ -41,7 +41,13 @@ def forge(entry: LabServer, **overrides: Any) -> str:
     now = time.time()
     target, digest = request_identity("tools/call", "handmade", {"x": 1})
     claims: dict[str, Any] = {
-        "v": 1, "iat": now, "exp": now + 600, "m": "tools/call", "t": target, "a": digest, "s": '{"x": 1}',
+        "v": 1,
+        "iat": now,
+        "exp": now + 600,
+        "m": "tools/call",
+        "t": target,
+        "a": digest,
+        "s": '{"x": 1}',
         "aud": entry.name,
     }
     for key, value in overrides.items():

@@ -166,7 +166,11 @@ async def test_nan_and_bool_claims_fail_or_pass_as_in_the_sdk(demo: LabServer) -
     assert demo.ring is not None
     codec = AESGCMRequestStateCodec(demo.ring.secret_keys())
     good = dict(mcp_lab.inspect_token(forge(demo), server=demo).claims or {})
-    for change, reason in (({"exp": float("nan")}, "expired"), ({"v": True}, "ok"), ({"iat": "now"}, "minted in the future")):
+    for change, reason in (
+        ({"exp": float("nan")}, "expired"),
+        ({"v": True}, "ok"),
+        ({"iat": "now"}, "minted in the future"),
+    ):
         token = codec.seal(compact_json({**good, **change}).encode())
         report = mcp_lab.inspect_token(token, server=demo, call=("tools/call", "handmade", {"x": 1}))
         assert report.verdict == reason, change

@@ -6,6 +6,7 @@ import json
 import os
 import time
 from collections.abc import AsyncIterator
+from types import SimpleNamespace
 
 import mcp.types as T
 import pytest
@@ -88,13 +89,22 @@ async def test_server_owner_sees_claims_and_questions(demo: LabServer) -> None:
     assert report.ttl == 600 and report.ttl_left is not None and 590 < report.ttl_left <= 600
     assert report.issued_at is not None and report.issued_at.endswith("Z")
     assert [c.step for c in report.checks] == [
-        "codec", "version", "issued-at", "expiry", "request binding", "audience", "principal"
+        "codec",
+        "version",
+        "issued-at",
+        "expiry",
+        "request binding",
+        "audience",
+        "principal",
     ]
     assert all(c.status == "pass" for c in report.checks)
     assert report.inner_kind == "resolver"
     region, ok = report.questions
     assert (region.key, region.answered, region.action, region.data) == (
-        "tests.conftest:ask_region", True, "accept", {"region": "eu"}
+        "tests.conftest:ask_region",
+        True,
+        "accept",
+        {"region": "eu"},
     )
     assert region.question == "Which region for Paris?" and region.pinned is not None
     assert (ok.key, ok.answered, ok.question) == ("tests.conftest:ask_ok", False, "Proceed in eu?")
@@ -106,7 +116,11 @@ async def test_call_forms_and_argument_mismatch(demo: LabServer) -> None:
     flow = await mcp_lab.start("demo", "tools/call", "handmade", {"x": 3})
     await flow.step()
     token = flow.request_state
-    for call in (flow, ("tools/call", "handmade", {"x": 3}), {"method": "tools/call", "name": "handmade", "arguments": {"x": 3}}):
+    for call in (
+        flow,
+        ("tools/call", "handmade", {"x": 3}),
+        {"method": "tools/call", "name": "handmade", "arguments": {"x": 3}},
+    ):
         assert inspect_token(token, server="demo", call=call).verdict == "ok"
     wrong = inspect_token(token, server="demo", call=("tools/call", "handmade", {"x": 4}))
     assert wrong.verdict == "request binding"
@@ -136,7 +150,10 @@ async def test_ring_without_server_says_what_it_cannot_know(demo: LabServer) -> 
     assert report.check("principal").status == "pass"  # type: ignore[union-attr]
     full = inspect_token(token, ring=demo.ring, call=("tools/call", "handmade", {"x": 1}), audience="demo")
     assert full.verdict == "ok"
-    assert inspect_token(token, ring=demo.ring, call=("tools/call", "handmade", {"x": 1}), audience="other").verdict == "audience"
+    assert (
+        inspect_token(token, ring=demo.ring, call=("tools/call", "handmade", {"x": 1}), audience="other").verdict
+        == "audience"
+    )
 
 
 async def test_expiry_uses_the_given_clock(demo: LabServer) -> None:
@@ -166,13 +183,8 @@ async def test_principal_binding_with_the_lab_identity(demo: LabServer) -> None:
 def test_header_principal_reads_the_request() -> None:
     bind = mcp_lab.header_principal("X-Lab-User")
 
-    class Request:
-        headers = {"x-lab-user": "carol"}
-
-    class Ctx:
-        request = Request()
-
-    assert bind(Ctx()) == "carol" and bind(object()) is None
+    ctx = SimpleNamespace(request=SimpleNamespace(headers={"x-lab-user": "carol"}))
+    assert bind(ctx) == "carol" and bind(object()) is None
     with pytest.raises(mcp_lab.LabError):
         mcp_lab.set_principal("")
 
