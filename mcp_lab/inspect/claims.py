@@ -85,7 +85,6 @@ def _fail(report: TokenReport, step: str, reason: str, detail: str) -> None:
 def check_claims(
     report: TokenReport,
     payload: bytes,
-    *,
     now: float,
     call: tuple[str, str, str] | None,
     audience: Any,

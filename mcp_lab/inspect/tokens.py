@@ -11,25 +11,15 @@ key the report says what it cannot know. It never raises on the token, whatever 
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
-from mcp.server.mcpserver import (
-    AESGCMRequestStateCodec,
-    InvalidRequestState,
-    RequestStateBoundary,
-    authenticated_principal,
-)
+from mcp.server.mcpserver import InvalidRequestState
 
-from mcp_lab.errors import LabError
-from mcp_lab.flow import Flow, Round
 from mcp_lab.inspect.anatomy import AES_LABEL, AES_PREFIX, Anatomy, aes_anatomy, keyless_anatomy, quick_key_id
-from mcp_lab.inspect.claims import UNKNOWN, check_claims, question_texts, request_identity
+from mcp_lab.inspect.claims import UNKNOWN, check_claims
+from mcp_lab.inspect.context import INFER, Context, boundary_of, from_flow, resolve_context
 from mcp_lab.inspect.report import STEPS, Check, Status, TokenReport
-from mcp_lab.keys import KeyRing
-from mcp_lab.sandbox import LabServer, sandbox
+from mcp_lab.sandbox import sandbox
 
 __all__ = ["UNKNOWN", "boundary_of", "inspect_token"]
 
@@ -40,160 +30,6 @@ DANGER = (
 )
 
 
-class _Infer:
-    def __repr__(self) -> str:
-        return "<infer>"
-
-
-_INFER: Any = _Infer()
-
-
-@dataclass
-class _Context:
-    server: str | None = None
-    opener: str = "keyless"
-    codec: Any = None
-    ring_ids: list[str] = field(default_factory=list)
-    can_open: str = ""
-    audience: Any = UNKNOWN
-    principal: Any = UNKNOWN
-    principal_note: str = "pass server= or principal= to check it"
-    principal_assumed: bool = False
-    call: tuple[str, str, str] | None = None
-    texts: dict[str, str] = field(default_factory=dict)
-    notes: list[str] = field(default_factory=list)
-
-
-@lru_cache(maxsize=32)
-def _ring_codec(keys: tuple[bytes, ...]) -> AESGCMRequestStateCodec:
-    return AESGCMRequestStateCodec(list(keys))
-
-
-_RINGS: dict[int, tuple[KeyRing, AESGCMRequestStateCodec, list[str]]] = {}
-
-
-def _ring_opener(ring: KeyRing) -> tuple[AESGCMRequestStateCodec, list[str]]:
-    """The SDK codec for a ring (built once per ring: key derivation is the slow part) and its key ids."""
-    hit = _RINGS.get(id(ring))
-    if hit is None or hit[0] is not ring:
-        if len(_RINGS) >= 32:
-            _RINGS.clear()
-        hit = _RINGS[id(ring)] = (ring, _ring_codec(tuple(ring.secret_keys())), list(ring.ids))
-    return hit[1], hit[2]
-
-
-def boundary_of(entry: Any) -> RequestStateBoundary | None:
-    """The RequestStateBoundary in a sandbox server's middleware chain (None: plaintext state)."""
-    for middleware in getattr(entry.lowlevel, "middleware", []):
-        if isinstance(middleware, RequestStateBoundary):
-            return middleware
-    return None
-
-
-def _lab_server(server: Any) -> Any:
-    if isinstance(server, str):
-        return sandbox.get(server)
-    if isinstance(server, LabServer):
-        return server
-    raise LabError(f"server= takes a sandbox server's name or LabServer, not {type(server).__name__}")
-
-
-def _from_flow(token: Any) -> tuple[Any, Any]:
-    """A Flow or Round given as the token: its latest sealed token, and the flow as the call."""
-    if isinstance(token, str) or token is None:
-        return token, None
-    if isinstance(token, Round):
-        return (token.request_state if token.request_state is not None else token.sent_request_state), None
-    if isinstance(token, Flow):
-        for rnd in reversed(token.rounds):
-            if rnd.request_state is not None:
-                return rnd.request_state, token
-        return None, token
-    return token, None
-
-
-def _call_identity(call: Any, ctx: _Context) -> None:
-    rounds = None
-    if isinstance(call, (tuple, list)) and len(call) in (2, 3):
-        method, target, arguments = (*call, None) if len(call) == 2 else call
-    elif isinstance(call, Mapping):
-        method = call.get("method", "tools/call")
-        target = call.get("target", call.get("name", call.get("uri")))
-        arguments = call.get("arguments")
-    elif all(hasattr(call, a) for a in ("method", "target", "arguments")):
-        method, target, arguments = call.method, call.target, call.arguments
-        rounds = getattr(call, "rounds", None)
-        if method == "prompts/get":  # the flow engine sends prompt arguments as strings
-            arguments = {k: str(v) for k, v in (arguments or {}).items()}
-    else:
-        raise LabError("call= takes a Flow, (method, target, arguments), or {'method', 'target', 'arguments'}")
-    if not isinstance(method, str) or not isinstance(target, str):
-        raise LabError("call= needs a method and a target (tool or prompt name, or resource URI) as strings")
-    if arguments is not None and not isinstance(arguments, dict) and not isinstance(arguments, Mapping):
-        raise LabError(f"call arguments must be a dict, not {type(arguments).__name__}")
-    try:
-        target, digest = request_identity(method, target, arguments)
-    except (TypeError, ValueError) as exc:
-        ctx.notes.append(f"the call's arguments are not JSON ({exc}); request binding not checked")
-        return
-    ctx.call = (method, target, digest)
-    ctx.texts = question_texts(rounds)
-
-
-def _principal_from(bind: Any, ctx: _Context) -> None:
-    if bind is None:
-        ctx.principal, ctx.principal_note = None, "the server binds no principal"
-    elif bind is authenticated_principal:
-        ctx.principal = None
-        ctx.principal_note = "authenticated_principal: the lab's transports carry no OAuth token, so none"
-    elif getattr(bind, "mcp_lab_kind", None) == "lab":
-        from mcp_lab.principal import current_principal
-
-        ctx.principal = current_principal()
-        ctx.principal_note = "the lab identity from set_principal()"
-    elif getattr(bind, "mcp_lab_kind", None) == "header":
-        ctx.principal_note = f"read per request from header {bind.mcp_lab_header!r}; pass principal="
-    else:
-        ctx.principal_note = "a custom bind_principal computes it per request; pass principal="
-
-
-def _context(server: Any, ring: Any, codec: Any, call: Any, principal: Any, audience: Any) -> _Context:
-    ctx = _Context()
-    entry = _lab_server(server) if server is not None else None
-    boundary = boundary_of(entry) if entry is not None else None
-    if entry is not None:
-        ctx.server = entry.name
-        if boundary is None and ring is None and codec is None:
-            ctx.opener = "unprotected"
-        elif boundary is not None:
-            security = boundary._security  # private, pinned to mcp==2.3.0
-            ctx.audience = boundary._audience
-            _principal_from(security.bind_principal, ctx)
-            ctx.codec = security.codec
-            ctx.opener = "codec"
-            if entry.ring is not None and isinstance(security.codec, AESGCMRequestStateCodec):
-                ctx.opener, ctx.ring_ids = "ring", list(entry.ring.ids)
-    if codec is not None:
-        if not (callable(getattr(codec, "seal", None)) and callable(getattr(codec, "unseal", None))):
-            raise LabError("codec= needs an object with seal(bytes) -> str and unseal(str) -> bytes")
-        ctx.opener, ctx.codec, ctx.ring_ids = "codec", codec, []
-    elif ring is not None:
-        ctx.opener = "ring"
-        ctx.codec, ctx.ring_ids = _ring_opener(ring if isinstance(ring, KeyRing) else KeyRing.coerce(ring))
-    if entry is None and ctx.opener in ("ring", "codec"):
-        ctx.principal_assumed = True
-        ctx.principal_note = "assumed none (the SDK default without authentication); pass principal= to check"
-    if principal is not _INFER:
-        if principal is not None and not isinstance(principal, str):
-            raise LabError("principal= is the string the server's bind_principal returns, or None")
-        ctx.principal, ctx.principal_assumed, ctx.principal_note = principal, False, "as given"
-    if audience is not _INFER:
-        ctx.audience = audience
-    if call is not None:
-        _call_identity(call, ctx)
-    return ctx
-
-
 def inspect_token(
     token: Any,
     *,
@@ -201,8 +37,8 @@ def inspect_token(
     ring: Any = None,
     codec: Any = None,
     call: Any = None,
-    principal: Any = _INFER,
-    audience: Any = _INFER,
+    principal: Any = INFER,
+    audience: Any = INFER,
     now: float | None = None,
 ) -> TokenReport:
     """Open and check `token` as its server would. Bad arguments raise LabError; the token never does.
@@ -212,12 +48,12 @@ def inspect_token(
     keys) or `codec` open the token without a server. `principal` and `audience` override what the lab
     infers; `now` (epoch seconds) fixes the clock.
     """
-    token, flow = _from_flow(token)
+    token, flow = from_flow(token)
     if flow is not None:
         call = flow if call is None else call
         if server is None and ring is None and codec is None:
             server = sandbox.servers.get(flow.server)
-    ctx = _context(server, ring, codec, call, principal, audience)
+    ctx = resolve_context(server, ring, codec, call, principal, audience)
     at = time.time() if now is None else float(now)
     try:
         return _inspect(token, ctx, at)
@@ -230,7 +66,7 @@ def inspect_token(
         return report
 
 
-def _inspect(token: Any, ctx: _Context, now: float) -> TokenReport:
+def _inspect(token: Any, ctx: Context, now: float) -> TokenReport:
     report = TokenReport(
         token=None, length=0, format="absent", format_label="no token", server=ctx.server, opener=ctx.opener
     )
@@ -275,14 +111,7 @@ def _inspect(token: Any, ctx: _Context, now: float) -> TokenReport:
     report.can_open = _can_open(ctx, anatomy)
     if payload is not None:
         check_claims(
-            report,
-            payload,
-            now=now,
-            call=ctx.call,
-            audience=ctx.audience,
-            principal=ctx.principal,
-            principal_note=ctx.principal_note,
-            principal_assumed=ctx.principal_assumed,
+            report, payload, now, ctx.call, ctx.audience, ctx.principal, ctx.principal_note, ctx.principal_assumed
         )
     return _finish(report)
 
@@ -293,7 +122,7 @@ def _copy_anatomy(report: TokenReport, anatomy: Anatomy) -> None:
     report.__dict__["anatomy"] = anatomy  # primes the cached property: no second parse for the view
 
 
-def _foreign_format(report: TokenReport, anatomy: Anatomy, ctx: _Context) -> None:
+def _foreign_format(report: TokenReport, anatomy: Anatomy, ctx: Context) -> None:
     """Say so when the token is in a format the opener does not speak."""
     own = "aes-gcm-v1" if ctx.opener == "ring" else None
     prefix = getattr(ctx.codec, "prefix", None)
@@ -304,7 +133,7 @@ def _foreign_format(report: TokenReport, anatomy: Anatomy, ctx: _Context) -> Non
         report.notes.append(f"this token looks like {anatomy.label}; {opener} cannot open that format")
 
 
-def _unseal(report: TokenReport, token: str, anatomy: Anatomy, ctx: _Context) -> bytes | None:
+def _unseal(report: TokenReport, token: str, anatomy: Anatomy, ctx: Context) -> bytes | None:
     if anatomy.key_id is not None and anatomy.key_id in ctx.ring_ids:
         report.slot = ctx.ring_ids.index(anatomy.key_id)
     try:
@@ -333,7 +162,7 @@ def _unseal(report: TokenReport, token: str, anatomy: Anatomy, ctx: _Context) ->
     return bytes(payload)
 
 
-def _can_open(ctx: _Context, anatomy: Anatomy) -> str:
+def _can_open(ctx: Context, anatomy: Anatomy) -> str:
     if ctx.opener == "ring":
         return f"the ring's {len(ctx.ring_ids)} key(s) [{', '.join(ctx.ring_ids)}]: slot 0 seals, every slot opens"
     if ctx.opener == "codec":
@@ -349,7 +178,7 @@ def _can_open(ctx: _Context, anatomy: Anatomy) -> str:
     return "past the prefix" + (" and the key id" if anatomy.key_id else "") + " everything is encrypted"
 
 
-def _unprotected(report: TokenReport, ctx: _Context) -> TokenReport:
+def _unprotected(report: TokenReport, ctx: Context) -> TokenReport:
     report.opened, report.inner_state, report.danger = True, report.token, DANGER
     report.can_open = "nothing to open: the server sends and accepts its state in plaintext"
     for step in STEPS:

@@ -257,3 +257,28 @@ def test_bad_arguments_are_one_clear_error() -> None:
     with pytest.raises(mcp_lab.LabError, match="codec="):
         inspect_token("v1.x", codec=object())
     assert isinstance(inspect_token("v1.x", ring=os.urandom(32)), TokenReport)
+
+
+@pytest.mark.parametrize(
+    ("method", "target", "arguments"),
+    [
+        ("tools/call", "t", {}),
+        ("tools/call", "t", None),
+        ("tools/call", "t", {"b": [1, 2.5, None], "a": {"z": "é", "y": True}}),
+        ("tools/call", "t", {"s": "\ud800 lone surrogate"}),
+        ("prompts/get", "p", {"n": "7"}),
+        ("resources/read", "doc://1", {"ignored": 1}),
+    ],
+)
+def test_arguments_digest_is_the_sdks(method: str, target: str, arguments: dict[str, object] | None) -> None:
+    from mcp.server.request_state import _request_identity
+
+    from mcp_lab.inspect.claims import request_identity
+
+    params = {"uri": target} if method == "resources/read" else {"name": target, "arguments": arguments}
+    assert request_identity(method, target, arguments) == _request_identity(method, params)
+
+
+def test_unserializable_arguments_leave_binding_unchecked() -> None:
+    report = inspect_token("v1.x", call=("tools/call", "t", {"when": object()}))
+    assert any("not JSON" in n for n in report.notes)
