@@ -164,7 +164,7 @@ def _parts(anatomy: Anatomy, token: str, head: bytes, total: int) -> Anatomy:
     anatomy.nonce = head[KID_LEN : KID_LEN + NONCE_LEN].hex()
     anatomy.sealed_bytes = total - KID_LEN - NONCE_LEN
     anatomy.segments += [
-        Segment("kid", n, kid_end, KID_LEN, "key id: public 4-byte fingerprint of the sealing key"),
+        Segment("kid", n, kid_end, KID_LEN, "public fingerprint of the sealing key"),
         Segment("nonce", kid_end, nonce_end, NONCE_LEN, "random per token"),
         Segment(
             "sealed",
