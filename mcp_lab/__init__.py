@@ -36,8 +36,13 @@ from mcp_lab.fleet import Fleet
 from mcp_lab.flow import Flow, Round
 from mcp_lab.header_labs import list_first_lab, mismatch_lab, schema_lookup_lab
 from mcp_lab.headers import header, header_table
+from mcp_lab.inspect.codecs import EnvelopeCodec, HMACSignOnlyCodec, use_codec
+from mcp_lab.inspect.report import TokenReport
 from mcp_lab.inspect.rotation import RotationMatrix, RotationStepper
+from mcp_lab.inspect.tamper import TamperReport, tamper_lab
+from mcp_lab.inspect.tokens import inspect_token
 from mcp_lab.keys import KeyRing, key_id
+from mcp_lab.principal import header_principal, lab_principal, set_principal
 from mcp_lab.replay import ReplayReport, replay
 from mcp_lab.sandbox import sandbox
 from mcp_lab.serve import serve
@@ -49,9 +54,11 @@ __all__ = [
     "Answerer",
     "CallbackAnswerer",
     "ChainAnswerer",
+    "EnvelopeCodec",
     "Fleet",
     "Flow",
     "FlowError",
+    "HMACSignOnlyCodec",
     "KeyRing",
     "LabError",
     "OutsideServer",
@@ -60,6 +67,8 @@ __all__ = [
     "RotationStepper",
     "Round",
     "ScriptedAnswerer",
+    "TamperReport",
+    "TokenReport",
     "Unanswered",
     "__version__",
     "call",
@@ -70,8 +79,11 @@ __all__ = [
     "forms",
     "get_prompt",
     "header",
+    "header_principal",
     "header_table",
+    "inspect_token",
     "key_id",
+    "lab_principal",
     "list_first_lab",
     "load_flows",
     "load_ipython_extension",
@@ -83,7 +95,10 @@ __all__ = [
     "save_flows",
     "schema_lookup_lab",
     "serve",
+    "set_principal",
     "start",
+    "tamper_lab",
+    "use_codec",
 ]
 
 

@@ -27,9 +27,18 @@ from mcp_lab.answers import AnswerContext, Answerer, CallbackRefused, InputRespo
 if TYPE_CHECKING:
     from mcp_lab.flow import Connection, Flow, Round
 
-__all__ = ["parse_response", "send_leg"]
+__all__ = ["parse_response", "rejection_reason", "send_leg"]
 
 HEADER_MISMATCH = -32020
+_REJECTED = "requestState rejected on "
+
+
+def rejection_reason(lines: list[str]) -> str | None:
+    """The bare reason ("seal", "expired", ...) of the last rejection in captured log lines."""
+    for line in reversed(lines):
+        if line.startswith(_REJECTED):
+            return line[len(_REJECTED) :].partition(": ")[2] or line
+    return None
 
 
 def wire(model: Any) -> Any:
@@ -91,8 +100,7 @@ async def send_leg(flow: Flow, rnd: Round, connection: Connection, answerer: Ans
         rnd.server_log = capture.server_log
         rnd.served_by = capture.served_by
         if rnd.error is not None and capture.server_log:
-            # "requestState rejected on tools/call: seal" -> "seal": the reason the wire never shows.
-            rnd.error["reason"] = capture.server_log[-1].rsplit(": ", 1)[-1]
+            rnd.error["reason"] = rejection_reason(capture.server_log) or capture.server_log[-1]
 
 
 def _record_error(rnd: Round, exc: BaseException) -> None:

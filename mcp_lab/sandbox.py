@@ -30,14 +30,17 @@ from mcp_lab.capture import current_capture, leg_scope
 from mcp_lab.errors import LabError
 from mcp_lab.flow import LegCapture
 from mcp_lab.keys import KeyRing
+from mcp_lab.legs import rejection_reason
 
 if TYPE_CHECKING:
     from mcp_lab.connect import OutsideServer
     from mcp_lab.serve import HttpServing
 
-__all__ = ["ClientOwner", "LabServer", "Sandbox", "sandbox"]
+__all__ = ["ClientOwner", "LabServer", "Sandbox", "rejection_reason", "sandbox"]
 
 REQUEST_STATE_LOGGER = "mcp.server.request_state"
+"""The boundary logs "requestState rejected on <method>: <reason>" (mcp 2.3.0 `_reject`)."""
+
 
 _Entry = TypeVar("_Entry", bound="LabServer | OutsideServer")
 
@@ -130,6 +133,8 @@ class LabServer:
     url: str | None = None
     http: HttpServing | None = field(default=None, repr=False)
     """The `mcp_lab.serve.HttpServing` while served over loopback HTTP (then `url` is its address)."""
+    policy: dict[str, Any] = field(default_factory=dict, repr=False)
+    """RequestStateSecurity options besides keys and ttl (e.g. bind_principal), kept across key swaps."""
     _owners: dict[str, ClientOwner] = field(default_factory=dict, repr=False)
     _tools: set[str] = field(default_factory=set, repr=False)
 
@@ -142,11 +147,16 @@ class LabServer:
         return self.ring is not None
 
     def install_ring(self, ring: KeyRing, *, ttl: float | None = None, **policy: Any) -> None:
-        """Swap the server's RequestStateBoundary for one under `ring` (a restart or a rotation step)."""
+        """Swap the server's RequestStateBoundary for one under `ring` (a restart or a rotation step).
+
+        `policy` (`bind_principal=`, `audience=`) is kept for later swaps, so a restart keeps it.
+        """
         self.ring = ring
         if ttl is not None:
             self.ttl = ttl
-        boundary = RequestStateBoundary(ring.security(ttl=self.ttl, **policy), default_audience=self.name)
+        if policy:
+            self.policy = dict(policy)
+        boundary = RequestStateBoundary(ring.security(ttl=self.ttl, **self.policy), default_audience=self.name)
         chain = self.lowlevel.middleware
         for i, mw in enumerate(chain):
             if isinstance(mw, RequestStateBoundary):

@@ -79,8 +79,9 @@ def _result_brief(rnd: Round) -> str:
     if rnd.outcome == "error":
         err = rnd.error or {}
         code = f"{err['code']} " if err.get("code") is not None else ""
-        reason = f" [server logged: {err['reason']}]" if err.get("reason") else ""
-        return f"error: {code}{err.get('message', '')}{reason}"
+        if err.get("reason"):  # the lab owns the server: its logged reason sits beside the frozen wire error
+            return f"error: wire: {code}{err.get('message', '')} — server logged: {err['reason']}"
+        return f"error: {code}{err.get('message', '')}"
     data = rnd.result or {}
     texts = [c.get("text", "") for c in data.get("content", []) if isinstance(c, dict) and c.get("type") == "text"]
     texts += [m.get("content", {}).get("text", "") for m in data.get("messages", []) if isinstance(m, dict)]

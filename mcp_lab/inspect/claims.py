@@ -1,0 +1,268 @@
+"""The boundary's claim checks, mirrored step by step, and the resolver inner state decoded into questions.
+
+Spec context: the SDK docs' "What a seal binds" -- time window, principal, original request, the exact
+question. `RequestStateBoundary._unseal` (mcp 2.3.0, `mcp/server/request_state.py`) checks, after the
+codec: `v == 1` with `iat`, `exp`, `s` present and `s` a string (`malformed`); `iat <= now + 60 s` of
+clock skew (`minted in the future`); `now < exp` (`expired`); `m`, `t`, `a` equal to this request's method,
+name or URI, and arguments digest (`request binding`); `aud` (`audience`); then the principal: a tag on
+one side only is `principal drift`, a tag that does not match is `principal`. Conditions are written
+positively, as there, so NaN fails. The digest and tag helpers are the SDK's own (private, pinned).
+
+Inside `s`, resolver-driven tools keep `{"v":3,"outcomes":{key:{action,data,q}},"asked":{key:q}}`
+(`mcp/server/mcpserver/resolve.py`), every answer pinned to a digest of the rendered question.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import math
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from typing import Any
+
+from mcp.server.request_state import _principal_matches  # private, pinned to mcp==2.3.0
+
+from mcp_lab.inspect.report import Check, ClaimRow, QuestionRow, TokenReport
+
+__all__ = [
+    "FUTURE_SKEW",
+    "UNKNOWN",
+    "check_claims",
+    "claim_rows",
+    "decode_inner",
+    "question_texts",
+    "request_identity",
+    "when",
+]
+
+FUTURE_SKEW = 60.0
+"""`_FUTURE_SKEW`: how far in the future an `iat` may lie (clock skew between instances)."""
+ENVELOPE_VERSION = 1
+_NUMBER = (int, float)  # what the SDK's isinstance(x, int | float) admits (bool included)
+# Checks that read the same every time (frozen, so reports can share them).
+_VERSION_OK = Check("version", "pass", None, "v=1 with iat, exp and s present")
+_ISSUED_OK = Check("issued-at", "pass", None, "iat is not after now + 60 s of clock skew")
+_EXPIRY_OK = Check("expiry", "pass", None, "now < exp")
+_BINDING_OK = Check("request binding", "pass", None, "same method, target and arguments digest")
+RESOLVER_STATE_VERSION = 3
+
+
+class _Unknown:
+    def __repr__(self) -> str:
+        return "UNKNOWN"
+
+
+UNKNOWN: Any = _Unknown()
+"""Marks an input the lab does not have (an audience, a principal, the call)."""
+
+
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"))
+"""`compact_json(args, sort_keys=True)`, with the encoder built once (the digest is on the hot path)."""
+
+
+def request_identity(method: str, target: str, arguments: Mapping[str, Any] | None) -> tuple[str, str]:
+    """(target, args digest) exactly as `_request_identity` computes it (a test holds the two equal)."""
+    args = {} if method == "resources/read" else (arguments or {})
+    digest = hashlib.sha256(_CANONICAL.encode(args).encode()).digest()[:16]
+    return str(target), base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
+
+
+def when(value: Any) -> str | None:
+    if not isinstance(value, int | float) or isinstance(value, bool) or not math.isfinite(value):
+        return None
+    try:
+        return datetime.fromtimestamp(value, tz=UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    except (OverflowError, OSError, ValueError):
+        return None
+
+
+def _fail(report: TokenReport, step: str, reason: str, detail: str) -> None:
+    report.checks.append(Check(step, "fail", reason, detail))
+
+
+def check_claims(
+    report: TokenReport,
+    payload: bytes,
+    now: float,
+    call: tuple[str, str, str] | None,
+    audience: Any,
+    principal: Any,
+    principal_note: str,
+    principal_assumed: bool = False,
+) -> None:
+    """Append the checks after the codec; `call` is (method, target, args digest) or None."""
+    checks = report.checks
+    try:
+        claims = json.loads(payload)
+        version, iat, exp, inner = claims["v"], claims["iat"], claims["exp"], claims["s"]
+    except (ValueError, KeyError, TypeError, RecursionError) as exc:
+        what = f"claim {exc} is missing" if isinstance(exc, KeyError) else "it is not a JSON object of claims"
+        _fail(report, "version", "malformed", f"the payload opened, but {what}")
+        return
+    report.claims, report.opened = claims, True
+    if isinstance(iat, _NUMBER) and isinstance(exp, _NUMBER) and math.isfinite(iat) and math.isfinite(exp):
+        report.ttl, report.ttl_left = round(exp - iat, 6), round(exp - now, 6)
+    if version != ENVELOPE_VERSION or not isinstance(inner, str):
+        bad = f"v={version!r}, expected 1" if version != ENVELOPE_VERSION else "s is not a string"
+        _fail(report, "version", "malformed", bad)
+        return
+    checks.append(_VERSION_OK)
+    report.inner_state = inner
+    if not isinstance(iat, _NUMBER) or not (iat <= now + FUTURE_SKEW):
+        _fail(report, "issued-at", "minted in the future", "iat lies more than 60 s after now")
+        return
+    checks.append(_ISSUED_OK)
+    if not isinstance(exp, _NUMBER) or not (now < exp):
+        _fail(report, "expiry", "expired", "now is past exp: re-sealed every round, so this round took too long")
+        return
+    checks.append(_EXPIRY_OK)
+    unknown_before = False
+    if call is None:
+        checks.append(Check("request binding", "unknown", None, "pass call= (the flow, or method/target/args)"))
+        report.cannot_know.append("whether m/t/a match the request: the call was not given")
+        unknown_before = True
+    elif claims.get("m") != call[0] or claims.get("t") != call[1] or claims.get("a") != call[2]:
+        wrong = [c for c, want in zip(("m", "t", "a"), call, strict=True) if claims.get(c) != want]
+        _fail(report, "request binding", "request binding", f"{', '.join(wrong)} differ from this request")
+        return
+    else:
+        checks.append(_BINDING_OK)
+    if audience is UNKNOWN:
+        checks.append(Check("audience", "unknown", None, "pass server= or audience="))
+        report.cannot_know.append("the server's audience (its name): pass server= or audience=")
+        unknown_before = True
+    elif claims.get("aud") != audience:
+        _mark(report, unknown_before, "audience", "audience", f"aud is not {audience!r}")
+        return
+    else:
+        checks.append(Check("audience", "pass", None, f"aud is {audience!r}"))
+    _check_principal(report, claims.get("p"), principal, principal_note, unknown_before, principal_assumed)
+
+
+def _mark(report: TokenReport, uncertain: bool, step: str, reason: str, detail: str) -> None:
+    if uncertain:
+        detail += " (unless an unchecked step above fails first)"
+    _fail(report, step, reason, detail)
+
+
+def _check_principal(
+    report: TokenReport, claim: Any, principal: Any, note: str, uncertain: bool, assumed: bool
+) -> None:
+    if principal is UNKNOWN:
+        if claim is None and assumed:
+            report.checks.append(Check("principal", "pass", None, note))
+            return
+        report.checks.append(Check("principal", "unknown", None, note))
+        report.cannot_know.append("the principal the server binds: " + note)
+        return
+    if (claim is None) != (principal is None):
+        side = (
+            "the token carries a principal tag, the request none"
+            if principal is None
+            else (f"the request's principal is {principal!r}, the token carries no tag")
+        )
+        _mark(report, uncertain, "principal", "principal drift", side)
+        return
+    if claim is not None and principal is not None:
+        if not isinstance(claim, str) or not _principal_matches(claim, principal):
+            _mark(report, uncertain, "principal", "principal", f"the tag was not made for {principal!r}")
+            return
+        report.checks.append(Check("principal", "pass", None, f"tag matches {principal!r} ({note})"))
+        return
+    report.checks.append(Check("principal", "pass", None, f"no principal on either side ({note})"))
+
+
+_MEANINGS = {
+    "v": "envelope version",
+    "iat": "issued at",
+    "exp": "expires at (iat + the server's ttl)",
+    "m": "method it was minted for",
+    "t": "tool / prompt name or resource URI",
+    "a": "digest of the arguments (first 16 bytes of SHA-256, base64url)",
+    "aud": "audience: the minting server's name",
+    "p": "salted tag of the principal (never the name itself)",
+    "s": "the inner state the handler wrote",
+}
+
+
+def claim_rows(claims: dict[str, Any], expected: dict[str, Any]) -> list[ClaimRow]:
+    """One row per claim: what it means and whether it fits what the server expects (`expected`)."""
+    rows = []
+    for name in ("v", "iat", "exp", "m", "t", "a", "aud", "p", "s"):
+        if name not in claims:
+            if name in ("aud", "p"):
+                rows.append(ClaimRow(name, None, _MEANINGS[name], "info", "absent"))
+            continue
+        value = claims[name]
+        row = ClaimRow(name, value, _MEANINGS[name])
+        if name in ("m", "t", "a", "aud"):
+            if name not in expected:
+                row.status, row.note = "unknown", "server not given" if name == "aud" else "call not given"
+            elif value == expected[name]:
+                row.status, row.note = "ok", "this server's audience" if name == "aud" else "matches the call"
+            else:
+                row.status = "mismatch"
+                row.note = (
+                    f"the server expects {expected[name]!r}" if name == "aud" else f"the call gives {expected[name]!r}"
+                )
+        elif name in ("iat", "exp"):
+            row.note = when(value) or "not a time"
+        rows.append(row)
+    for name in claims:
+        if name not in _MEANINGS:
+            rows.append(ClaimRow(name, claims[name], "not an SDK claim (ignored by the boundary)"))
+    return rows
+
+
+def decode_inner(inner: str | None, texts: Mapping[str, str]) -> tuple[str | None, list[QuestionRow]]:
+    """Classify the inner state; resolver state becomes one row per question (text from the flow)."""
+    if inner is None:
+        return None, []
+    try:
+        state = json.loads(inner)
+    except (ValueError, RecursionError):
+        state = None
+    if not (isinstance(state, dict) and state.get("v") == RESOLVER_STATE_VERSION):
+        return "handmade", []
+    outcomes, asked = state.get("outcomes", {}), state.get("asked", {})
+    if not isinstance(outcomes, dict) or not isinstance(asked, dict):
+        return "handmade", []
+    rows = []
+    for key in [*outcomes, *(k for k in asked if k not in outcomes)]:
+        row = QuestionRow(key=str(key), question=texts.get(str(key)))
+        entry = outcomes.get(key)
+        if isinstance(entry, dict):
+            row.answered, row.action, row.data = True, entry.get("action"), entry.get("data")
+            row.pinned = entry.get("q") if isinstance(entry.get("q"), str) else None
+        digest = asked.get(key)
+        row.asked = digest if isinstance(digest, str) else None
+        rows.append(row)
+    return "resolver", rows
+
+
+def question_texts(rounds: Any) -> dict[str, str]:
+    """Key -> question text for every input request a flow's rounds carried (the latest wins).
+
+    Matched by key, not digest: the server digests its own rendering, and the client's parsed copy may
+    drop fields (a schema's "title"), so the digest cannot be recomputed from what the client kept.
+    """
+    found: dict[str, str] = {}
+    if not rounds:
+        return found
+    for rnd in rounds:
+        for key, request in (getattr(rnd, "input_requests", None) or {}).items():
+            if isinstance(request, dict):
+                found[str(key)] = _question_text(request)
+    return found
+
+
+def _question_text(request: dict[str, Any]) -> str:
+    params = request.get("params") or {}
+    method = request.get("method", "")
+    if method == "elicitation/create":
+        return str(params.get("message") or params.get("url") or "elicitation")
+    if method == "sampling/createMessage":
+        return f"sampling: {len(params.get('messages', []))} message(s)"
+    return "list roots"

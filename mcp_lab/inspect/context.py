@@ -1,0 +1,201 @@
+"""What `inspect_token` needs to know besides the token: the server's policy, the ring or codec, the call.
+
+Spec context: the SDK docs' "Protecting requestState". A token verifies only against its server's keys,
+audience (the server name, or `RequestStateSecurity(audience=...)`), principal binding and the request it
+was minted for. The lab reads the first three from the sandbox server's `RequestStateBoundary` (private
+`_security` / `_audience`, pinned to mcp==2.3.0) and the last from a Flow, a tuple or a dict. Whatever is
+not given stays UNKNOWN, and the report says so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Any
+
+from mcp.server.mcpserver import AESGCMRequestStateCodec, RequestStateBoundary, authenticated_principal
+
+from mcp_lab.errors import LabError
+from mcp_lab.flow import Flow, Round
+from mcp_lab.inspect.claims import UNKNOWN, question_texts, request_identity
+from mcp_lab.keys import KeyRing
+from mcp_lab.principal import current_principal
+from mcp_lab.sandbox import LabServer, sandbox
+
+__all__ = ["INFER", "Context", "boundary_of", "from_flow", "resolve_context"]
+
+
+class _Infer:
+    def __repr__(self) -> str:
+        return "<infer>"
+
+
+INFER: Any = _Infer()
+"""Default of `principal=` and `audience=`: let the lab work it out from the server."""
+
+
+class Context:
+    """What the lab knows about the server and the request, resolved once per call."""
+
+    __slots__ = (
+        "audience",
+        "call",
+        "codec",
+        "notes",
+        "opener",
+        "principal",
+        "principal_assumed",
+        "principal_note",
+        "ring_ids",
+        "server",
+        "texts",
+    )
+
+    def __init__(self) -> None:
+        self.server: str | None = None
+        self.opener = "keyless"
+        self.codec: Any = None
+        self.ring_ids: list[str] = []
+        self.audience: Any = UNKNOWN
+        self.principal: Any = UNKNOWN
+        self.principal_note = "pass server= or principal= to check it"
+        self.principal_assumed = False
+        self.call: tuple[str, str, str] | None = None
+        self.texts: dict[str, str] = {}
+        self.notes: list[str] = []
+
+
+@lru_cache(maxsize=32)
+def _ring_codec(keys: tuple[bytes, ...]) -> AESGCMRequestStateCodec:
+    return AESGCMRequestStateCodec(list(keys))
+
+
+_RINGS: dict[int, tuple[KeyRing, AESGCMRequestStateCodec, list[str]]] = {}
+
+
+def _ring_opener(ring: KeyRing) -> tuple[AESGCMRequestStateCodec, list[str]]:
+    """The SDK codec for a ring (built once per ring: key derivation is the slow part) and its key ids."""
+    hit = _RINGS.get(id(ring))
+    if hit is None or hit[0] is not ring:
+        if len(_RINGS) >= 32:
+            _RINGS.clear()
+        hit = _RINGS[id(ring)] = (ring, _ring_codec(tuple(ring.secret_keys())), list(ring.ids))
+    return hit[1], hit[2]
+
+
+def boundary_of(entry: Any) -> RequestStateBoundary | None:
+    """The RequestStateBoundary in a sandbox server's middleware chain (None: plaintext state)."""
+    for middleware in getattr(entry.lowlevel, "middleware", []):
+        if isinstance(middleware, RequestStateBoundary):
+            return middleware
+    return None
+
+
+def _lab_server(server: Any) -> Any:
+    if isinstance(server, str):
+        return sandbox.get(server)
+    if isinstance(server, LabServer):
+        return server
+    raise LabError(f"server= takes a sandbox server's name or LabServer, not {type(server).__name__}")
+
+
+def from_flow(token: Any) -> tuple[Any, Any]:
+    """A Flow or Round given as the token: its latest sealed token, and the flow as the call."""
+    if isinstance(token, str) or token is None:
+        return token, None
+    if isinstance(token, Round):
+        return (token.request_state if token.request_state is not None else token.sent_request_state), None
+    if isinstance(token, Flow):
+        for rnd in reversed(token.rounds):
+            if rnd.request_state is not None:
+                return rnd.request_state, token
+        return None, token
+    return token, None
+
+
+def _call_identity(call: Any, ctx: Context) -> None:
+    rounds = None
+    if type(call) is tuple and len(call) == 3 and type(call[2]) is dict:  # the common case, checked cheaply
+        method, target, arguments = call
+        if type(method) is str and type(target) is str:
+            try:
+                ctx.call = (method, *request_identity(method, target, arguments))
+                return
+            except (TypeError, ValueError):
+                pass  # the general path below says what is wrong with them
+    if isinstance(call, (tuple, list)) and len(call) in (2, 3):
+        method, target, arguments = (*call, None) if len(call) == 2 else call
+    elif isinstance(call, Mapping):
+        method = call.get("method", "tools/call")
+        target = call.get("target", call.get("name", call.get("uri")))
+        arguments = call.get("arguments")
+    elif all(hasattr(call, a) for a in ("method", "target", "arguments")):
+        method, target, arguments = call.method, call.target, call.arguments
+        rounds = getattr(call, "rounds", None)
+        if method == "prompts/get":  # the flow engine sends prompt arguments as strings
+            arguments = {k: str(v) for k, v in (arguments or {}).items()}
+    else:
+        raise LabError("call= takes a Flow, (method, target, arguments), or {'method', 'target', 'arguments'}")
+    if not isinstance(method, str) or not isinstance(target, str):
+        raise LabError("call= needs a method and a target (tool or prompt name, or resource URI) as strings")
+    if arguments is not None and not isinstance(arguments, dict) and not isinstance(arguments, Mapping):
+        raise LabError(f"call arguments must be a dict, not {type(arguments).__name__}")
+    try:
+        target, digest = request_identity(method, target, arguments)
+    except (TypeError, ValueError) as exc:
+        ctx.notes.append(f"the call's arguments are not JSON ({exc}); request binding not checked")
+        return
+    ctx.call = (method, target, digest)
+    ctx.texts = question_texts(rounds)
+
+
+def _principal_from(bind: Any, ctx: Context) -> None:
+    if bind is None:
+        ctx.principal, ctx.principal_note = None, "the server binds no principal"
+    elif bind is authenticated_principal:
+        ctx.principal = None
+        ctx.principal_note = "authenticated_principal: the lab's transports carry no OAuth token, so none"
+    elif getattr(bind, "mcp_lab_kind", None) == "lab":
+        ctx.principal = current_principal()
+        ctx.principal_note = "the lab identity from set_principal()"
+    elif getattr(bind, "mcp_lab_kind", None) == "header":
+        ctx.principal_note = f"read per request from header {bind.mcp_lab_header!r}; pass principal="
+    else:
+        ctx.principal_note = "a custom bind_principal computes it per request; pass principal="
+
+
+def resolve_context(server: Any, ring: Any, codec: Any, call: Any, principal: Any, audience: Any) -> Context:
+    ctx = Context()
+    entry = _lab_server(server) if server is not None else None
+    boundary = boundary_of(entry) if entry is not None else None
+    if entry is not None:
+        ctx.server = entry.name
+        if boundary is None and ring is None and codec is None:
+            ctx.opener = "unprotected"
+        elif boundary is not None:
+            security = boundary._security  # private, pinned to mcp==2.3.0
+            ctx.audience = boundary._audience
+            _principal_from(security.bind_principal, ctx)
+            ctx.codec = security.codec
+            ctx.opener = "codec"
+            if entry.ring is not None and isinstance(security.codec, AESGCMRequestStateCodec):
+                ctx.opener, ctx.ring_ids = "ring", list(entry.ring.ids)
+    if codec is not None:
+        if not (callable(getattr(codec, "seal", None)) and callable(getattr(codec, "unseal", None))):
+            raise LabError("codec= needs an object with seal(bytes) -> str and unseal(str) -> bytes")
+        ctx.opener, ctx.codec, ctx.ring_ids = "codec", codec, []
+    elif ring is not None:
+        ctx.opener = "ring"
+        ctx.codec, ctx.ring_ids = _ring_opener(ring if isinstance(ring, KeyRing) else KeyRing.coerce(ring))
+    if entry is None and ctx.opener in ("ring", "codec"):
+        ctx.principal_assumed = True
+        ctx.principal_note = "assumed none (the SDK default without authentication); pass principal= to check"
+    if principal is not INFER:
+        if principal is not None and not isinstance(principal, str):
+            raise LabError("principal= is the string the server's bind_principal returns, or None")
+        ctx.principal, ctx.principal_assumed, ctx.principal_note = principal, False, "as given"
+    if audience is not INFER:
+        ctx.audience = audience
+    if call is not None:
+        _call_identity(call, ctx)
+    return ctx

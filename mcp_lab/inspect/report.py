@@ -1,0 +1,214 @@
+"""The plain data `inspect_token` returns: anatomy, claims, inner state, the boundary's checklist, a verdict.
+
+Spec context: the SDK docs' "Protecting requestState" and "On verification failure". The checklist steps
+and reason strings are the ones `RequestStateBoundary._unseal` (mcp 2.3.0) checks and logs, in its order;
+the wire only ever says `-32602 Invalid or expired requestState`. Everything here is JSON-serializable
+and holds no key material -- only key ids (public fingerprints) and ring slots.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, Literal
+
+from mcp_lab.inspect.anatomy import Anatomy, Segment, keyless_anatomy
+
+__all__ = ["REASONS", "STEPS", "Check", "ClaimRow", "QuestionRow", "TokenReport", "plain"]
+
+STEPS = ("codec", "version", "issued-at", "expiry", "request binding", "audience", "principal")
+"""The boundary's checks, in the order it makes them."""
+
+REASONS = (
+    "malformed",
+    "unknown key",
+    "seal",
+    "minted in the future",
+    "expired",
+    "request binding",
+    "audience",
+    "principal drift",
+    "principal",
+)
+"""The reasons `mcp.server.request_state` logs ("requestState rejected on <method>: <reason>")."""
+
+Status = Literal["pass", "fail", "unknown", "not reached", "skipped"]
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    """One step of the server's boundary check."""
+
+    step: str
+    status: Status
+    reason: str | None = None
+    """The exact reason the server logs when this step fails."""
+    detail: str = ""
+
+
+@dataclass
+class ClaimRow:
+    """One claim of the sealed envelope, what it means, and whether it fits."""
+
+    claim: str
+    value: Any
+    meaning: str
+    status: Literal["ok", "mismatch", "unknown", "info"] = "info"
+    note: str = ""
+
+
+@dataclass
+class QuestionRow:
+    """One resolver question recorded in the SDK's inner state (v3)."""
+
+    key: str
+    asked: str | None = None
+    """Digest of the question asked last round and still awaiting its answer."""
+    answered: bool = False
+    action: str | None = None
+    data: Any = None
+    pinned: str | None = None
+    """Digest of the exact question the recorded answer belongs to."""
+    question: str | None = None
+    """The question's text, when the flow that carried it is known."""
+
+
+@dataclass
+class TokenReport:
+    """Everything the lab can say about one request_state value (for the server's owner)."""
+
+    token: str | None
+    length: int
+    format: str
+    format_label: str
+    prefix: str | None = None
+    key_id: str | None = None
+    problem: str | None = None
+    confidential: bool | None = None
+    server: str | None = None
+    opener: str = "none"
+    """ring | codec | keyless | unprotected: what was used to open the token."""
+    can_open: str = ""
+    ring_ids: list[str] = field(default_factory=list)
+    slot: int | None = None
+    opened: bool = False
+    verified: bool = False
+    claims: dict[str, Any] | None = None
+    expected: dict[str, Any] = field(default_factory=dict)
+    """What the server expects of m, t, a and aud, for the ones the lab knows."""
+    ttl: float | None = None
+    ttl_left: float | None = None
+    inner_state: str | None = None
+    question_texts: dict[str, str] = field(default_factory=dict)
+    """Question text by input-request key, from the flow that carried the token."""
+    checks: list[Check] = field(default_factory=list)
+    verdict: str = "unknown"
+    """"ok", the reason the server logs, or "unknown" when the lab cannot tell."""
+    verdict_detail: str = ""
+    cannot_know: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    danger: str | None = None
+
+    @property
+    def accepted(self) -> bool:
+        return self.verdict == "ok"
+
+    # Presentation, derived on first use: inspecting stays cheap when only the verdict is wanted.
+    @cached_property
+    def anatomy(self) -> Anatomy | None:
+        """The keyless anatomy (segments, nonce, sizes); computed again only if inspection skipped it."""
+        return keyless_anatomy(self.token) if self.token is not None else None
+
+    @property
+    def segments(self) -> list[Segment]:
+        return self.anatomy.segments if self.anatomy is not None else []
+
+    @property
+    def nonce(self) -> str | None:
+        return self.anatomy.nonce if self.anatomy is not None else None
+
+    @property
+    def sealed_bytes(self) -> int | None:
+        return self.anatomy.sealed_bytes if self.anatomy is not None else None
+
+    @cached_property
+    def claim_rows(self) -> list[ClaimRow]:
+        from mcp_lab.inspect.claims import claim_rows
+
+        return claim_rows(self.claims, self.expected) if isinstance(self.claims, dict) else []
+
+    @cached_property
+    def _inner(self) -> tuple[str | None, list[QuestionRow]]:
+        from mcp_lab.inspect.claims import decode_inner
+
+        return decode_inner(self.inner_state, self.question_texts)
+
+    @property
+    def inner_kind(self) -> str | None:
+        """resolver (the SDK's v3 JSON) | handmade | None"""
+        return self._inner[0]
+
+    @property
+    def questions(self) -> list[QuestionRow]:
+        return self._inner[1]
+
+    @property
+    def issued_at(self) -> str | None:
+        from mcp_lab.inspect.claims import when
+
+        return when(self.claims.get("iat")) if isinstance(self.claims, dict) else None
+
+    @property
+    def expires_at(self) -> str | None:
+        from mcp_lab.inspect.claims import when
+
+        return when(self.claims.get("exp")) if isinstance(self.claims, dict) else None
+
+    def check(self, step: str) -> Check | None:
+        return next((c for c in self.checks if c.step == step), None)
+
+    def to_dict(self) -> dict[str, Any]:
+        data = {name: getattr(self, name) for name in self.__dataclass_fields__}
+        data.update(
+            segments=self.segments,
+            nonce=self.nonce,
+            sealed_bytes=self.sealed_bytes,
+            claim_rows=self.claim_rows,
+            questions=self.questions,
+            inner_kind=self.inner_kind,
+            issued_at=self.issued_at,
+            expires_at=self.expires_at,
+        )
+        return plain(data)  # type: ignore[no-any-return]
+
+    def to_json(self, indent: int | None = None) -> str:
+        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
+
+    def __repr__(self) -> str:
+        where = f" slot {self.slot}" if self.slot is not None else ""
+        return f"<TokenReport {self.format_label}{where}: verdict {self.verdict!r}>"
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+        from mcp_lab.views.tokens import token_bundle
+
+        return token_bundle(self)
+
+
+def plain(value: Any, depth: int = 0) -> Any:
+    """JSON-safe copy: dataclasses become dicts, non-finite floats strings, odd objects their repr."""
+    if value is None or isinstance(value, str | bool | int):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else repr(value)
+    if depth > 40:
+        return "…"
+    if isinstance(value, dict):
+        return {str(k): plain(v, depth + 1) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [plain(v, depth + 1) for v in value]
+    fields = getattr(value, "__dataclass_fields__", None)
+    if fields is not None and not isinstance(value, type):
+        return {name: plain(getattr(value, name), depth + 1) for name in fields}
+    return repr(value)

@@ -1,0 +1,216 @@
+"""`inspect_token`: a sealed request_state opened by its server's owner, checked as the server checks it.
+
+Spec context: 2026-07-28 multi round-trip requests make `requestState` an opaque token only the server
+reads; a client must never parse it. The lab *is* the owner of its sandbox servers and holds their key
+rings, so it may open what they sealed and show, for any string: its anatomy (keyless), the ring slot that
+sealed it, the claims and the resolver questions inside, and the boundary's checklist in
+`RequestStateBoundary._unseal`'s order (mcp 2.3.0) with the exact reason the server would log. Without a
+key the report says what it cannot know. It never raises on the token, whatever it is.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from mcp.server.mcpserver import InvalidRequestState
+
+from mcp_lab.inspect.anatomy import AES_LABEL, AES_PREFIX, Anatomy, aes_anatomy, keyless_anatomy, quick_key_id
+from mcp_lab.inspect.claims import UNKNOWN, check_claims
+from mcp_lab.inspect.context import INFER, Context, boundary_of, from_flow, resolve_context
+from mcp_lab.inspect.report import STEPS, Check, Status, TokenReport
+from mcp_lab.sandbox import sandbox
+
+__all__ = ["UNKNOWN", "boundary_of", "inspect_token"]
+
+DANGER = (
+    "requestState is attacker-controlled (spec): this server has no RequestStateBoundary, so any client "
+    "can read this state and send back whatever it likes, and the handler will believe it. Seal it: "
+    "server.middleware.append(RequestStateBoundary(RequestStateSecurity(keys=[...]), default_audience=name))."
+)
+
+
+def inspect_token(
+    token: Any,
+    *,
+    server: Any = None,
+    ring: Any = None,
+    codec: Any = None,
+    call: Any = None,
+    principal: Any = INFER,
+    audience: Any = INFER,
+    now: float | None = None,
+) -> TokenReport:
+    """Open and check `token` as its server would. Bad arguments raise LabError; the token never does.
+
+    `token` may also be a Flow or Round (its latest token; the flow then serves as `call`, and its server
+    as `server` when the sandbox knows it). `server` is a sandbox name or LabServer; `ring` (a KeyRing or
+    keys) or `codec` open the token without a server. `principal` and `audience` override what the lab
+    infers; `now` (epoch seconds) fixes the clock.
+    """
+    token, flow = from_flow(token)
+    if flow is not None:
+        call = flow if call is None else call
+        if server is None and ring is None and codec is None:
+            server = sandbox.servers.get(flow.server)
+    ctx = resolve_context(server, ring, codec, call, principal, audience)
+    at = time.time() if now is None else float(now)
+    try:
+        return _inspect(token, ctx, at)
+    except Exception as exc:  # the promise is a report for any input; an inspector bug is shown, not raised
+        report = TokenReport(
+            token=token if isinstance(token, str) else None, length=0, format="error", format_label="inspector error"
+        )
+        report.notes.append(f"inspector error: {type(exc).__name__}: {exc}")
+        report.verdict_detail = "the inspector failed on this input; nothing can be said"
+        return report
+
+
+def _inspect(token: Any, ctx: Context, now: float) -> TokenReport:
+    report = TokenReport(
+        token=None, length=0, format="absent", format_label="no token", server=ctx.server, opener=ctx.opener
+    )
+    report.ring_ids, report.notes, report.question_texts = list(ctx.ring_ids), list(ctx.notes), ctx.texts
+    if ctx.call is not None:
+        method, target, digest = ctx.call
+        report.expected = {"m": method, "t": target, "a": digest}
+    if ctx.audience is not UNKNOWN:
+        report.expected["aud"] = ctx.audience
+    if token is None:
+        report.verdict = "ok"
+        report.verdict_detail = "no requestState: nothing to verify (JSON null counts as absent); a fresh call"
+        return report
+    if not isinstance(token, str):
+        report.format, report.format_label = "non-string", f"a {type(token).__name__}, not a string"
+        report.checks.append(Check("codec", "fail", "non-string requestState", "the wire value must be a string"))
+        return _finish(report)
+    report.token, report.length = token, len(token)
+    key_id = quick_key_id(token) if ctx.opener == "ring" else None
+    if key_id is not None:  # the SDK codec is about to check the whole token: the anatomy can wait for a view
+        anatomy = Anatomy(format="aes-gcm-v1", label=AES_LABEL, prefix=AES_PREFIX, key_id=key_id, confidential=True)
+        report.format, report.format_label, report.prefix = anatomy.format, anatomy.label, AES_PREFIX
+        report.key_id, report.confidential = key_id, True
+    else:
+        anatomy = keyless_anatomy(token)
+        _copy_anatomy(report, anatomy)
+    if ctx.opener == "unprotected":
+        return _unprotected(report, ctx)
+    payload: bytes | None = None
+    if ctx.opener in ("ring", "codec"):
+        _foreign_format(report, anatomy, ctx)
+        payload = _unseal(report, token, anatomy, ctx)
+    elif anatomy.problem is not None:
+        report.checks.append(Check("codec", "fail", anatomy.reason, f"{anatomy.problem} (as its codec would say)"))
+    elif anatomy.readable_payload is not None:
+        payload = anatomy.readable_payload
+        report.checks.append(Check("codec", "unknown", None, "sign-only: readable, but only the key verifies it"))
+        report.cannot_know.append("whether these claims are authentic: the signature needs the key")
+    else:
+        report.checks.append(Check("codec", "unknown", None, "encrypted: pass server= or ring= to open it"))
+        report.cannot_know.append("the claims and the inner state: they are encrypted and no key was given")
+    report.can_open = _can_open(ctx, anatomy)
+    if payload is not None:
+        check_claims(
+            report, payload, now, ctx.call, ctx.audience, ctx.principal, ctx.principal_note, ctx.principal_assumed
+        )
+    return _finish(report)
+
+
+def _copy_anatomy(report: TokenReport, anatomy: Anatomy) -> None:
+    report.format, report.format_label, report.prefix = anatomy.format, anatomy.label, anatomy.prefix
+    report.key_id, report.problem, report.confidential = anatomy.key_id, anatomy.problem, anatomy.confidential
+    report.__dict__["anatomy"] = anatomy  # primes the cached property: no second parse for the view
+
+
+def _foreign_format(report: TokenReport, anatomy: Anatomy, ctx: Context) -> None:
+    """Say so when the token is in a format the opener does not speak."""
+    own = "aes-gcm-v1" if ctx.opener == "ring" else None
+    prefix = getattr(ctx.codec, "prefix", None)
+    if ctx.opener == "codec" and isinstance(prefix, str):
+        own = anatomy.format if report.token is not None and report.token.startswith(prefix) else "other"
+    if own is not None and anatomy.format != own and anatomy.format not in ("plaintext", "empty"):
+        opener = "the ring's SDK codec" if ctx.opener == "ring" else getattr(ctx.codec, "label", "this codec")
+        report.notes.append(f"this token looks like {anatomy.label}; {opener} cannot open that format")
+
+
+def _unseal(report: TokenReport, token: str, anatomy: Anatomy, ctx: Context) -> bytes | None:
+    if anatomy.key_id is not None and anatomy.key_id in ctx.ring_ids:
+        report.slot = ctx.ring_ids.index(anatomy.key_id)
+    try:
+        payload = ctx.codec.unseal(token)
+    except InvalidRequestState as exc:
+        reason = str(exc)
+        if reason == "malformed" and anatomy.problem is None and token.startswith(AES_PREFIX):
+            anatomy = aes_anatomy(token)  # now the full check, for its explanation
+            _copy_anatomy(report, anatomy)
+        detail = {
+            "malformed": anatomy.problem or "the codec found it malformed",
+            "unknown key": "the sealing key's id is in no slot of this ring (a restart, or another service)",
+            "seal": "the tag does not verify: the token was altered after sealing",
+        }.get(reason, f"the codec refused it: {reason}")
+        report.checks.append(Check("codec", "fail", reason, detail))
+        return None
+    except Exception as exc:  # the boundary fails closed on a codec bug, logging "codec error"
+        report.checks.append(Check("codec", "fail", "codec error", f"the codec raised {type(exc).__name__}"))
+        return None
+    if not isinstance(payload, (bytes, bytearray)):
+        report.checks.append(Check("codec", "fail", "malformed", "the codec returned no bytes"))
+        return None
+    report.verified = True
+    where = f"ring slot {report.slot}" if report.slot is not None else "the codec"
+    report.checks.append(Check("codec", "pass", None, f"opened and authenticated by {where}"))
+    return bytes(payload)
+
+
+def _can_open(ctx: Context, anatomy: Anatomy) -> str:
+    if ctx.opener == "ring":
+        return f"the ring's {len(ctx.ring_ids)} key(s) [{', '.join(ctx.ring_ids)}]: slot 0 seals, every slot opens"
+    if ctx.opener == "codec":
+        known = getattr(ctx.codec, "can_open", None)
+        label = getattr(ctx.codec, "label", type(ctx.codec).__name__)
+        if known:
+            return f"{label}: {known}; the lab holds this codec, so it opens and verifies its own tokens"
+        return f"{label}: opaque to the lab, its unseal() decides what opens"
+    if anatomy.format == "hmac-sign-only":
+        return "the claims of a sign-only token are readable anyway, but not verifiable"
+    if anatomy.format in ("plaintext", "empty"):
+        return "none needed to read it: this is not sealed"
+    return "past the prefix" + (" and the key id" if anatomy.key_id else "") + " everything is encrypted"
+
+
+def _unprotected(report: TokenReport, ctx: Context) -> TokenReport:
+    report.opened, report.inner_state, report.danger = True, report.token, DANGER
+    report.can_open = "nothing to open: the server sends and accepts its state in plaintext"
+    for step in STEPS:
+        report.checks.append(Check(step, "skipped", None, "no RequestStateBoundary on this server"))
+    if report.format == "aes-gcm-v1":
+        report.notes.append("this looks sealed, but this server hands it to its handler verbatim")
+    report.verdict = "ok"
+    report.verdict_detail = "accepted unverified: the handler reads exactly what the client sent"
+    return report
+
+
+def _finish(report: TokenReport) -> TokenReport:
+    checks = report.checks
+    failed, unknown_first = None, False
+    for check in checks:
+        if check.status == "fail":
+            failed = check
+            break
+        unknown_first = unknown_first or check.status == "unknown"
+    if len(checks) < len(STEPS):
+        status: Status = "not reached" if failed is not None else "unknown"
+        detail = "" if failed is not None else "needs the claims"
+        checks += [Check(step, status, None, detail) for step in STEPS[len(checks) :]]
+        unknown_first = unknown_first or failed is None
+    if failed is not None:
+        report.verdict = failed.reason or "unknown"
+        report.verdict_detail = f"rejected at {failed.step}: {failed.detail}"
+        if unknown_first:
+            report.verdict_detail += "; an unchecked earlier step could fail first with another reason"
+    elif unknown_first:
+        report.verdict, report.verdict_detail = "unknown", "the lab cannot decide: " + "; ".join(report.cannot_know)
+    else:
+        report.verdict = "ok"
+        report.verdict_detail = "accepted: the handler will see the inner state as plaintext"
+    return report
