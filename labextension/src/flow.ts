@@ -36,10 +36,14 @@ import {
 } from './legs';
 import { tokenSegments } from './sealed';
 
-const FLOW_FIELDS = ['server', 'method', 'target', 'arguments', 'era', 'rounds', 'status', 'stop_reason', 'notes', 'max_rounds', 'id'];
+const FLOW_FIELDS = [
+  'server', 'method', 'target', 'arguments', 'era', 'rounds', 'status', 'stop_reason', 'notes', 'max_rounds', 'id',
+  'start_over'
+];
 const ROUND_FIELDS = [
   'index', 'sent_input_responses', 'sent_request_state', 'answered_by', 'outcome', 'input_requests',
-  'request_state', 'result', 'error', 'backoff', 'started', 'elapsed', 'relisted', 'http', 'server_log', 'backchannel'
+  'request_state', 'result', 'error', 'backoff', 'started', 'elapsed', 'relisted', 'started_over', 'served_by',
+  'http', 'server_log', 'backchannel'
 ];
 
 const STATUS_TEXT: Record<string, [string, string]> = {
@@ -81,7 +85,8 @@ function requestArrow(flow: JsonObject, round: JsonObject): HTMLElement {
   const body: Child[] = [];
   const index = num(round.index) ?? 0;
   const args = flow.arguments;
-  if (index === 0 && args !== undefined && Object.keys(asObject(args)).length > 0) {
+  const fresh = index === 0 || round.started_over === true;
+  if (fresh && args !== undefined && Object.keys(asObject(args)).length > 0) {
     body.push(h('div', null, h('span', { class: 'mcp-lab-muted' }, 'arguments '), h('code', null, JSON.stringify(args))));
   }
   const responses = asObject(round.sent_input_responses);
@@ -157,7 +162,13 @@ function leg(flow: JsonObject, item: unknown, firstStart: number | undefined): H
   if (num(round.elapsed) !== undefined) {
     timing.push(`took ${ms(round.elapsed)}`);
   }
+  if (round.served_by !== undefined && round.served_by !== null) {
+    timing.push(`served by ${text(round.served_by)}`);
+  }
   const extras: Child[] = [];
+  if (round.started_over === true) {
+    extras.push(h('div', { class: 'mcp-lab-note' }, 'the previous leg\'s request_state was rejected: this leg started the request over, without answers or token'));
+  }
   if (round.relisted === true) {
     extras.push(h('div', { class: 'mcp-lab-note' }, 'header mismatch (-32020): the client re-listed tools and resent this leg once'));
   }

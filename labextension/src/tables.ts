@@ -3,8 +3,9 @@
  *
  * Spec context: `x-mcp-header` arguments are mirrored into `Mcp-Param-*` HTTP headers (one row per
  * argument: header name, JSON type, how a sample value is encoded, or why the declaration is invalid);
- * key rotation decides which request_state tokens each server instance accepts (rows: instances,
- * columns: phases, cells: accepted or the rejection reason); the server list shows each server's
+ * key rotation decides which request_state tokens each server instance accepts (rows: instances with
+ * the ring they hold, columns: the phase whose ring minted the token, cells: accepted or the reason the
+ * instance logged when it refused -- mcp_lab.inspect.rotation's RotationMatrix); the server list shows each server's
  * audience and key ids (never keys). Shapes are read leniently; unknown fields stay visible as JSON.
  */
 
@@ -126,7 +127,7 @@ export function renderRotation(data: unknown): HTMLElement {
   const table = h(
     'table',
     { class: 'mcp-lab-table mcp-lab-matrix' },
-    h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'instance \\ phase'), columns.map(c => h('th', { scope: 'col' }, c)))),
+    h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'instance \\ token minted in'), columns.map(c => h('th', { scope: 'col' }, c)))),
     h('tbody', null, rows.map(r => h('tr', null, h('th', { scope: 'row' }, r.name), columns.map((_, i) => cellView(r.cells[i])))))
   );
   const title = pick(root, 'title', 'caption');
@@ -135,7 +136,8 @@ export function renderRotation(data: unknown): HTMLElement {
     { class: 'mcp-lab-rotation-view' },
     title !== undefined ? h('div', { class: 'mcp-lab-report-title' }, text(title)) : null,
     rows.length ? table : h('div', { class: 'mcp-lab-muted' }, 'no instances in the matrix'),
-    otherFields(root, ['instances', 'rows', 'phases', 'columns', 'cells', 'matrix', 'results', 'title', 'caption']),
+    asArray(root.notes).map(note => h('div', { class: 'mcp-lab-note' }, `note: ${text(note)}`)),
+    otherFields(root, ['instances', 'rows', 'phases', 'columns', 'cells', 'matrix', 'results', 'title', 'caption', 'notes']),
     rawJson(data, 'matrix JSON')
   );
 }

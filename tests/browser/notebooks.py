@@ -115,14 +115,18 @@ def header_table_sample() -> dict[str, Any]:
 
 
 def rotation_sample() -> dict[str, Any]:
-    return {
-        "instances": ["a (old ring)", "b (rotated ring)"],
-        "phases": ["before rotation", "during", "after retiring old"],
-        "cells": [
-            [{"ok": True}, {"ok": True}, {"ok": False, "reason": "unknown key id 5eed0a11"}],
-            [{"ok": True}, {"ok": True}, {"ok": True}],
-        ],
-    }
+    """The real producer's shape (mcp_lab.inspect.rotation), filled by hand: no fleet needed to draw it."""
+    from mcp_lab.inspect.rotation import PHASES, Cell, RotationMatrix
+
+    ok, unknown = Cell(True), Cell(False, "unknown key id 5eed0a11")
+    matrix = RotationMatrix(
+        title="Retiring OLD too early",
+        rows=["a [NEW]", "b [NEW, OLD]"],
+        columns=list(PHASES),
+        cells=[[unknown, unknown, ok, ok], [ok, ok, ok, ok]],
+        notes=["a dropped OLD before every OLD-sealed token expired"],
+    )
+    return matrix.to_dict()
 
 
 def legacy_flow_sample() -> dict[str, Any]:

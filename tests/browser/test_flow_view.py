@@ -126,7 +126,9 @@ def test_saved_notebook_renders_without_a_kernel(lab: Lab, page: Page) -> None:
     expect(token.locator(".mcp-lab-seg-kid")).to_contain_text("5eed0a11")
     expect(token.locator(".mcp-lab-check-err")).to_contain_text("expired 12 s ago")
     rotation = mime_outputs(page, "application/vnd.mcp-lab.rotation+json").first
-    expect(rotation.locator(".mcp-lab-cell-err")).to_contain_text("unknown key id 5eed0a11")
+    expect(rotation.locator(".mcp-lab-cell-err")).to_have_count(2)
+    expect(rotation.locator(".mcp-lab-cell-err").first).to_contain_text("unknown key id 5eed0a11")
+    expect(rotation.locator(".mcp-lab-note")).to_contain_text("dropped OLD")
 
     # Keyboard: a collapsible takes focus and opens with Enter, closes with Space.
     summary = real.locator("details.mcp-lab-raw > summary").last
