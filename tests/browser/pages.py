@@ -110,9 +110,13 @@ def mime_outputs(page: Page, mime: str) -> Any:
     return page.locator(f'.jp-OutputArea-output[data-mime-type="{mime}"]')
 
 
-def screenshot(page: Page, name: str, selector: str | None = None) -> Path:
+def screenshot_path(name: str) -> Path:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    path = ARTIFACTS / name
+    return ARTIFACTS / name
+
+
+def screenshot(page: Page, name: str, selector: str | None = None) -> Path:
+    path = screenshot_path(name)
     if selector is None:
         page.screenshot(path=str(path))
     else:

@@ -30,6 +30,7 @@ from tests.browser.pages import (
     open_notebook,
     run_all,
     screenshot,
+    screenshot_path,
     wait_cells_finished,
     write_notebook,
 )
@@ -94,6 +95,7 @@ def _real_flow_bundle() -> dict[str, Any]:
 def test_saved_notebook_renders_without_a_kernel(lab: Lab, page: Page) -> None:
     notebook, counts = saved_views_notebook(_real_flow_bundle())
     name = write_notebook(lab, "saved_views.ipynb", notebook)
+    page.set_viewport_size({"width": 1280, "height": 2400})  # tall views fit whole in their screenshots
     open_notebook(page, lab, name)
     # The kernelspec names no installed kernel: Lab asks which kernel to start; Escape keeps none.
     dialog = page.locator(".jp-Dialog")
@@ -138,7 +140,11 @@ def test_saved_notebook_renders_without_a_kernel(lab: Lab, page: Page) -> None:
     page.keyboard.press(" ")
     expect(real.locator("details.mcp-lab-raw").last).not_to_have_attribute("open", "")
 
-    screenshot(page, "views-light.png", ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook")
+    for kind in ("token", "headers", "rotation"):
+        screenshot(
+            page, f"view-{kind}.png", f'.jp-OutputArea-output[data-mime-type="application/vnd.mcp-lab.{kind}+json"]'
+        )
+    legacy.screenshot(path=str(screenshot_path("view-flow-legacy.png")))
     light = real.locator(".mcp-lab-flow-view").evaluate("n => getComputedStyle(n).color")
     try:
         page.evaluate("() => window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Dark'})")
@@ -147,6 +153,7 @@ def test_saved_notebook_renders_without_a_kernel(lab: Lab, page: Page) -> None:
             "([sel, before]) => getComputedStyle(document.querySelector(sel)).color !== before",
             arg=[".mcp-lab-flow-view", light],
         )
-        screenshot(page, "views-dark.png", ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook")
+        real.screenshot(path=str(screenshot_path("view-flow-dark.png")))
+        token.screenshot(path=str(screenshot_path("view-token-dark.png")))
     finally:
         page.evaluate("() => window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Light'})")

@@ -65,7 +65,7 @@ def test_answer_a_live_form_while_the_cell_awaits(lab: Lab, page: Page) -> None:
     form.first.get_by_role("button", name="Submit").click()
 
     wait_cells_finished(page)
-    expect(cell.locator(".jp-OutputArea-output")).to_contain_text("Booked Paris in eu-west")
+    expect(cell.locator(".jp-OutputArea").first).to_contain_text("Booked Paris in eu-west")
     view = mime_outputs(page, "application/vnd.mcp-lab.flow+json").locator(".mcp-lab-flow-view")
     expect(view).to_have_count(1)
     expect(view.locator(".mcp-lab-leg")).to_have_count(2)
