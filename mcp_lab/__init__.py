@@ -102,6 +102,11 @@ __all__ = [
 ]
 
 
+def _jupyter_labextension_paths() -> list[dict[str, str]]:
+    """Where JupyterLab finds the prebuilt renderer for `application/vnd.mcp-lab.*+json` (labextension/)."""
+    return [{"src": "labextension", "dest": "mcp-lab"}]
+
+
 def load_ipython_extension(ipython: Any) -> None:
     """`%load_ext mcp_lab`: register the magics (imported only now, so `import mcp_lab` stays light)."""
     from mcp_lab.magics import register

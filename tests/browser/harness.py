@@ -1,0 +1,177 @@
+"""A real JupyterLab on 127.0.0.1 driven by the system's Chromium through Python Playwright.
+
+Why: the labextension's renderers and the live forms only exist in a browser; the lab's promise is that a
+learner sees them in JupyterLab, so the tests look at them there (jupyter-notes §3). Lab starts on a port
+chosen once and pinned (`port_retries=0`, so it never silently moves), with no token, an isolated
+config/data/runtime dir, `expose_app_in_browser` (the tests drive Lab's own commands) and `?reset` URLs
+(no restored workspace). Chromium is Debian's `/usr/bin/chromium`: Playwright never downloads a browser.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import mcp_lab
+
+CHROMIUM = Path(os.environ.get("MCP_LAB_CHROMIUM", "/usr/bin/chromium"))
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+LAB_START_TIMEOUT = 90.0
+EXTENSION = "mcp-lab"
+
+# Lab's news prompt would cover part of every screenshot; it has nothing to do with mcp_lab.
+PAGE_CONFIG = {"disabledExtensions": {"@jupyterlab/apputils-extension:announcements": True}}
+
+
+def built_extension() -> Path | None:
+    """The bundle built from this checkout (`mcp_lab/labextension`), if it was built."""
+    built = Path(mcp_lab.__file__).parent / "labextension"
+    return built if (built / "package.json").is_file() else None
+
+
+def _bundle_id(directory: Path) -> str | None:
+    try:
+        data = json.loads((directory / "package.json").read_text())
+    except (OSError, ValueError):
+        return None
+    return str(data.get("jupyterlab", {}).get("_build", {}).get("load"))
+
+
+def extension_override(home: Path) -> Path | None:
+    """A JUPYTER_PATH entry exposing this checkout's bundle, when the installed one is missing or stale.
+
+    In CI (a fresh editable install) the installed copy *is* this checkout's, so nothing is overridden and
+    the test exercises the installed extension; in a shared development venv the checkout wins when built.
+    """
+    built = built_extension()
+    installed = Path(sys.prefix) / "share" / "jupyter" / "labextensions" / EXTENSION
+    if built is None:
+        if _bundle_id(installed) is None:
+            raise RuntimeError(
+                "the JupyterLab extension is neither built in this checkout nor installed: `pip install -e .` "
+                "builds and installs it (or: cd labextension && jlpm install && jlpm build)"
+            )
+        return None
+    if _bundle_id(installed) == _bundle_id(built):
+        return None
+    data = home / "jupyter-path"
+    (data / "labextensions").mkdir(parents=True, exist_ok=True)
+    (data / "labextensions" / EXTENSION).symlink_to(built, target_is_directory=True)
+    return data
+
+
+# jsonschema imports rfc3987_syntax when installed, whose grammar takes seconds to build (sdk-notes §3,
+# §7) and only adds "iri" formats the server never checks: Lab starts without it, as the kernel does.
+_LAB_MAIN = "import sys; sys.modules['rfc3987_syntax'] = None; from jupyterlab.labapp import main; sys.exit(main())"
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@dataclass
+class Lab:
+    url: str
+    root: Path
+    process: subprocess.Popen[bytes]
+    log: Path
+    overridden: bool
+
+    def api(self, path: str, method: str = "GET") -> Any:
+        request = urllib.request.Request(f"{self.url}{path}", method=method)
+        with urllib.request.urlopen(request, timeout=10) as response:
+            body = response.read()
+        return json.loads(body) if body else None
+
+    def log_tail(self, lines: int = 40) -> str:
+        try:
+            return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
+        except OSError:
+            return "(no log)"
+
+    def stop(self) -> None:
+        """SIGTERM lets the server shut its kernels down; the session group is killed if it lingers."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.process.wait(timeout=15)
+        # The process group this fixture started (Lab and its kernels), in case anything lingers.
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait(timeout=5)
+
+
+def start_lab(root: Path, home: Path) -> Lab:
+    port = free_port()
+    for sub in ("config/labconfig", "data", "runtime", "ipython", "settings", "workspaces"):
+        (home / sub).mkdir(parents=True, exist_ok=True)
+    (home / "config" / "labconfig" / "page_config.json").write_text(json.dumps(PAGE_CONFIG))
+    env = {
+        **os.environ,
+        "JUPYTER_CONFIG_DIR": str(home / "config"),
+        "JUPYTER_DATA_DIR": str(home / "data"),
+        "JUPYTER_RUNTIME_DIR": str(home / "runtime"),
+        "IPYTHONDIR": str(home / "ipython"),
+    }
+    override = extension_override(home)
+    if override is not None:
+        env["JUPYTER_PATH"] = os.pathsep.join(filter(None, [str(override), os.environ.get("JUPYTER_PATH")]))
+    command = [
+        sys.executable,
+        "-c",
+        _LAB_MAIN,
+        "--no-browser",
+        "--allow-root",
+        "--ServerApp.ip=127.0.0.1",
+        f"--ServerApp.port={port}",
+        "--ServerApp.port_retries=0",
+        "--ServerApp.token=",
+        "--ServerApp.password=",
+        "--ServerApp.disable_check_xsrf=True",
+        f"--ServerApp.root_dir={root}",
+        "--LabApp.expose_app_in_browser=True",
+        f"--LabApp.user_settings_dir={home / 'settings'}",
+        f"--LabApp.workspaces_dir={home / 'workspaces'}",
+        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+    ]
+    log = home / "lab.log"
+    with log.open("wb") as sink:
+        process = subprocess.Popen(
+            command, stdout=sink, stderr=subprocess.STDOUT, env=env, cwd=root, start_new_session=True
+        )
+    lab = Lab(f"http://127.0.0.1:{port}", root, process, log, override is not None)
+    deadline = time.monotonic() + LAB_START_TIMEOUT
+    while True:
+        if process.poll() is not None:
+            raise RuntimeError(f"JupyterLab exited with {process.returncode} before it was ready:\n{lab.log_tail()}")
+        try:
+            lab.api("/api/status")
+            return lab
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            pass
+        if time.monotonic() > deadline:
+            lab.stop()
+            raise RuntimeError(f"JupyterLab not ready after {LAB_START_TIMEOUT:g} s:\n{lab.log_tail()}")
+        time.sleep(0.2)  # the test process, not a kernel: polling a subprocess's port is fine here

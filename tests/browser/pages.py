@@ -1,0 +1,128 @@
+"""Driving a notebook in the real JupyterLab page: open, wait for the kernel, run, wait for the cells.
+
+Why these waits: the kernel status in Lab's toolbar can read "idle" while an async cell still awaits
+(subshell and control messages publish status, jupyter-notes §4), so a cell counts as finished only when
+its prompt shows `[n]`, never `[*]` or `[ ]`. Lab's commands are called through `window.jupyterapp`
+(`expose_app_in_browser`); a command is fired inside a `() => { ...; }` wrapper so Playwright does not
+wait on the returned promise (run-all would otherwise wait for every cell, including an awaiting one).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import nbformat
+from playwright.sync_api import Page
+
+from tests.browser.harness import ARTIFACTS, Lab
+
+CELL_TIMEOUT_MS = 60_000
+
+_CELLS_JS = """() => {
+  const panel = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+  if (!panel || !panel.content || !panel.content.widgets) { return null; }
+  return panel.content.widgets.filter(c => c.model.type === 'code').map(c => ({
+    prompt: ((c.node.querySelector('.jp-InputPrompt') || {}).textContent || '').trim(),
+    errors: c.model.outputs.toJSON().filter(o => o.output_type === 'error')
+      .map(o => `${o.ename}: ${o.evalue}`),
+  }));
+}"""
+
+_FINISHED_JS = (
+    "() => { const cells = (" + _CELLS_JS + ")(); if (!cells) { return false; }\n"
+    "  return cells.some(c => c.errors.length) || cells.every(c => /^\\[\\d+\\]/.test(c.prompt)); }"
+)
+
+_KERNEL_IDLE_JS = """() => {
+  const panel = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+  const kernel = panel && panel.sessionContext && panel.sessionContext.session
+    && panel.sessionContext.session.kernel;
+  return !!kernel && kernel.connectionStatus === 'connected' && kernel.status === 'idle';
+}"""
+
+
+def write_notebook(lab: Lab, name: str, notebook: Any) -> str:
+    nbformat.validate(notebook)
+    (lab.root / name).write_text(nbformat.writes(notebook), encoding="utf-8")
+    return name
+
+
+def open_notebook(page: Page, lab: Lab, name: str) -> None:
+    page.goto(f"{lab.url}/lab/tree/{name}?reset")
+    page.wait_for_function(
+        """name => {
+          const panel = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+          return !!panel && !!panel.context && panel.context.path === name && panel.context.isReady;
+        }""",
+        arg=name,
+        timeout=CELL_TIMEOUT_MS,
+    )
+
+
+def wait_kernel_idle(page: Page) -> None:
+    page.wait_for_function(_KERNEL_IDLE_JS, timeout=CELL_TIMEOUT_MS)
+
+
+def run_all(page: Page) -> None:
+    wait_kernel_idle(page)
+    page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
+
+
+def cells(page: Page) -> list[dict[str, Any]]:
+    return page.evaluate(_CELLS_JS) or []
+
+
+def wait_cells_finished(page: Page, timeout_ms: int = CELL_TIMEOUT_MS) -> list[dict[str, Any]]:
+    """Wait until every code cell shows `[n]` (or one failed); fail with the error outputs if any."""
+    page.wait_for_function(_FINISHED_JS, timeout=timeout_ms)
+    state = cells(page)
+    errors = [e for c in state for e in c["errors"]]
+    assert not errors, f"notebook cells raised: {errors}"
+    return state
+
+
+def wait_cell_running(page: Page, index: int, timeout_ms: int = CELL_TIMEOUT_MS) -> None:
+    """Wait until code cell `index` shows `[*]`: it is executing (e.g. awaiting a form)."""
+    page.wait_for_function(
+        f"() => {{ const c = ({_CELLS_JS})(); return !!c && c.length > {index} && c[{index}].prompt.startsWith('[*]'); }}",
+        timeout=timeout_ms,
+    )
+
+
+def save_notebook(page: Page) -> None:
+    page.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
+
+
+def current_kernel_id(page: Page) -> str | None:
+    return page.evaluate(
+        """() => {
+          const panel = window.jupyterapp.shell.currentWidget;
+          const session = panel && panel.sessionContext && panel.sessionContext.session;
+          return (session && session.kernel && session.kernel.id) || null;
+        }"""
+    )
+
+
+def mime_outputs(page: Page, mime: str) -> Any:
+    """The output areas JupyterLab rendered with `mime` as the chosen (preferred) MIME type."""
+    return page.locator(f'.jp-OutputArea-output[data-mime-type="{mime}"]')
+
+
+def screenshot_path(name: str) -> Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    return ARTIFACTS / name
+
+
+def screenshot(page: Page, name: str, selector: str | None = None) -> Path:
+    path = screenshot_path(name)
+    if selector is None:
+        page.screenshot(path=str(path))
+    else:
+        page.locator(selector).first.screenshot(path=str(path))
+    return path
+
+
+def safe_name(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "-", text)[:80]
