@@ -39,6 +39,7 @@ from mcp_lab.headers import header, header_table
 from mcp_lab.inspect.codecs import EnvelopeCodec, HMACSignOnlyCodec, use_codec
 from mcp_lab.inspect.report import TokenReport
 from mcp_lab.inspect.rotation import RotationMatrix, RotationStepper
+from mcp_lab.inspect.rotation_load import LoadReport, run_rotation_load
 from mcp_lab.inspect.tamper import TamperReport, tamper_lab
 from mcp_lab.inspect.tokens import inspect_token
 from mcp_lab.keys import KeyRing, key_id
@@ -46,6 +47,7 @@ from mcp_lab.principal import header_principal, lab_principal, set_principal
 from mcp_lab.replay import ReplayReport, replay
 from mcp_lab.sandbox import sandbox
 from mcp_lab.serve import serve
+from mcp_lab.views.rotation_widget import StepperWidget
 
 __version__ = "0.1.0"
 
@@ -61,12 +63,14 @@ __all__ = [
     "HMACSignOnlyCodec",
     "KeyRing",
     "LabError",
+    "LoadReport",
     "OutsideServer",
     "ReplayReport",
     "RotationMatrix",
     "RotationStepper",
     "Round",
     "ScriptedAnswerer",
+    "StepperWidget",
     "TamperReport",
     "TokenReport",
     "Unanswered",
@@ -91,6 +95,7 @@ __all__ = [
     "read_resource",
     "replay",
     "resume",
+    "run_rotation_load",
     "sandbox",
     "save_flows",
     "schema_lookup_lab",

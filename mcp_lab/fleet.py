@@ -90,6 +90,7 @@ class Fleet:
         keys: Any = None,
         ttl: float = 600.0,
         router: Literal["round-robin", "pinned"] = "round-robin",
+        http: bool = False,
     ) -> None:
         if instances < 1 or instances > 16:
             raise LabError("a fleet has between 1 and 16 instances")
@@ -100,6 +101,11 @@ class Fleet:
         self.instances: list[LabServer] = [self._build(keys) for _ in range(instances)]
         self._cycle = itertools.cycle(range(instances))
         self.pinned: int | None = 0 if router == "pinned" else None
+        self.urls: list[str] = []
+        if http:  # each instance on its own loopback port, as separate processes behind a balancer
+            from mcp_lab.serve import serve
+
+            self.urls = [serve(instance) for instance in self.instances]
 
     def _build(self, keys: Any) -> LabServer:
         # Ephemeral keys (keys=None): each instance gets its own random key, as separate processes would.
@@ -150,7 +156,11 @@ class Fleet:
     async def close(self) -> None:
         for instance in self.instances:
             await instance.close_clients()
+            stopped = instance.stop_http()
+            if stopped is not None:
+                await stopped
 
     def __repr__(self) -> str:
         rings = "; ".join(f"#{i} {inst.ring!r}" for i, inst in enumerate(self.instances))
-        return f"Fleet({self.name!r}, {len(self.instances)} instances: {rings})"
+        where = " over HTTP" if self.urls else " in-process"
+        return f"Fleet({self.name!r}, {len(self.instances)} instances{where}: {rings})"
