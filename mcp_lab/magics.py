@@ -13,18 +13,17 @@ import asyncio
 import json
 import re
 import shlex
-from collections.abc import Coroutine, Generator
 from typing import Any
 
 from IPython.core.interactiveshell import InteractiveShell
 from IPython.core.magic import Magics, line_cell_magic, line_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
-from IPython.display import display
 
 from mcp_lab import api
 from mcp_lab.errors import LabError
 from mcp_lab.flow import Flow
 from mcp_lab.sandbox import sandbox
+from mcp_lab.views.live import FlowRun
 from mcp_lab.views.servers import ServerList
 
 __all__ = ["FlowRun", "LabMagics", "parse_arguments", "register"]
@@ -65,57 +64,6 @@ def parse_arguments(words: list[str]) -> dict[str, Any]:
         except json.JSONDecodeError:
             arguments[key] = raw
     return arguments
-
-
-class FlowRun:
-    """A flow running as a task: await it for the `Flow`, or display it to watch it live."""
-
-    def __init__(self, flow_factory: Coroutine[Any, Any, Flow], label: str) -> None:
-        self.label = label
-        self.flow: Flow | None = None
-        self._handle: Any = None
-        self._task: asyncio.Task[Flow] = asyncio.get_running_loop().create_task(self._run(flow_factory))
-
-    async def _run(self, flow_factory: Coroutine[Any, Any, Flow]) -> Flow:
-        flow = await flow_factory
-        return flow
-
-    def attach(self, flow: Flow) -> None:
-        self.flow = flow
-        flow.on_round(self._update)
-
-    def _update(self, flow: Flow) -> None:
-        if self._handle is not None:
-            self._handle.update(flow)
-
-    def __await__(self) -> Generator[Any, None, Flow]:
-        return self._task.__await__()
-
-    def done(self) -> bool:
-        return self._task.done()
-
-    def _ipython_display_(self) -> None:
-        if self._task.done() and self._task.exception() is None:
-            display(self._task.result())
-            return
-        if self.flow is not None:
-            self._handle = display(self.flow, display_id=True)
-        else:
-            self._handle = display(f"{self.label}: starting...", display_id=True)
-        self._task.add_done_callback(self._finished)
-
-    def _finished(self, task: asyncio.Task[Flow]) -> None:
-        if self._handle is None:
-            return
-        if task.cancelled():
-            self._handle.update(f"{self.label}: cancelled")
-        elif task.exception() is not None:
-            self._handle.update(f"{self.label}: {task.exception()}")
-        else:
-            self._handle.update(task.result())
-
-    def __repr__(self) -> str:
-        return f"<FlowRun {self.label}: {'finished' if self._task.done() else 'running'}>"
 
 
 _BACKGROUND: set[asyncio.Task[Any]] = set()

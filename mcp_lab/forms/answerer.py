@@ -210,6 +210,11 @@ class FormAnswerer:
             return
         from IPython.display import display
 
+        if sink is None:  # a bare `%mcp_call` whose cell has ended: its live area reaches the page
+            from mcp_lab.views.live import LIVE_AREA
+
+            area = LIVE_AREA.get()
+            sink = area.forms if area is not None else None
         if sink is not None:
             sink.append_display_data(panel)
         else:

@@ -1,0 +1,93 @@
+"""A flow running in the background, shown live -- and the place its live forms appear.
+
+Spec context: multi round-trip requests take several legs, and a leg may wait for a person. Awaited
+(`flow = await %mcp_call ...`) the cell simply waits and forms appear in it. Left bare (`%mcp_call ...`)
+the cell ends at once while the flow goes on as a task; output sent after a cell has finished is dropped
+by JupyterLab, so a bare run shows an ipywidgets `Output` pair while its cell still runs -- one area for
+the flow's view, redrawn after every leg, one for its forms -- and widget state (unlike late cell output)
+still reaches the page. `LiveArea` is how the forms find that second area (a context variable the task
+inherits when it is created).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+from collections.abc import Coroutine, Generator
+from typing import Any
+
+from mcp_lab.flow import Flow
+
+__all__ = ["LIVE_AREA", "FlowRun", "LiveArea"]
+
+
+class LiveArea:
+    """Where a background flow's view and forms go, once a cell has displayed it (else None)."""
+
+    def __init__(self) -> None:
+        self.view: Any = None
+        self.forms: Any = None
+
+
+LIVE_AREA: contextvars.ContextVar[LiveArea | None] = contextvars.ContextVar("mcp_lab_live_area", default=None)
+
+
+class FlowRun:
+    """A flow running as a task: await it for the `Flow`, or display it to watch it live."""
+
+    def __init__(self, flow_factory: Coroutine[Any, Any, Flow], label: str) -> None:
+        self.label = label
+        self.flow: Flow | None = None
+        self.area = LiveArea()
+        token = LIVE_AREA.set(self.area)  # the task copies this context: its forms will find the area
+        try:
+            self._task: asyncio.Task[Flow] = asyncio.get_running_loop().create_task(flow_factory)
+        finally:
+            LIVE_AREA.reset(token)
+
+    def attach(self, flow: Flow) -> None:
+        self.flow = flow
+        flow.on_round(self._redraw)
+
+    def __await__(self) -> Generator[Any, None, Flow]:
+        return self._task.__await__()
+
+    def done(self) -> bool:
+        return self._task.done()
+
+    def _redraw(self, flow: Any) -> None:
+        view = self.area.view
+        if view is not None:
+            view.outputs = ()
+            view.append_display_data(flow)
+
+    def _ipython_display_(self) -> None:
+        from IPython.display import display
+
+        if self._task.done() and not self._task.cancelled() and self._task.exception() is None:
+            display(self._task.result())
+            return
+        import ipywidgets as W
+
+        self.area.view, self.area.forms = W.Output(), W.Output()
+        if self.flow is not None:
+            self._redraw(self.flow)
+        else:
+            self.area.view.append_stdout(f"{self.label}: starting...\n")
+        display(W.VBox([self.area.view, self.area.forms]))
+        self._task.add_done_callback(self._finished)
+
+    def _finished(self, task: asyncio.Task[Flow]) -> None:
+        view = self.area.view
+        if view is None:
+            return
+        if task.cancelled():
+            view.append_stdout(f"{self.label}: cancelled\n")
+        elif task.exception() is not None:
+            view.outputs = ()
+            view.append_stdout(f"{self.label}: {task.exception()}\n")
+        else:
+            self._redraw(task.result())
+
+    def __repr__(self) -> str:
+        return f"<FlowRun {self.label}: {'finished' if self._task.done() else 'running'}>"
