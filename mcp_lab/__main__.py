@@ -15,6 +15,7 @@ import sys
 from collections.abc import Sequence
 
 from mcp_lab.collection import load_flows
+from mcp_lab.connect import parse_environment
 from mcp_lab.errors import LabError
 from mcp_lab.flow import Flow
 from mcp_lab.replay import DEFAULT_TIMEOUT, ReplayReport, replay
@@ -44,15 +45,6 @@ def _parser() -> argparse.ArgumentParser:
     rp.add_argument("--json", action="store_true", help="print the report as JSON instead of text")
     return parser
 
-
-def _environment(pairs: Sequence[str]) -> dict[str, str]:
-    env: dict[str, str] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise LabError(f"--env takes KEY=VALUE, not {pair!r}")
-        env[key] = value
-    return env
 
 
 async def _replay(args: argparse.Namespace, flows: list[Flow], env: dict[str, str]) -> ReplayReport:
@@ -85,7 +77,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         flows = load_flows(args.collection)  # checked before anything is started
         if not flows:
             raise LabError(f"{args.collection!r} holds no flows")
-        report = asyncio.run(_replay(args, flows, _environment(args.env)))
+        report = asyncio.run(_replay(args, flows, parse_environment(args.env)))
     except LabError as exc:
         print(f"mcp_lab replay: error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT

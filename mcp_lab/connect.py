@@ -23,7 +23,7 @@ import shutil
 import tempfile
 import time
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -286,6 +286,17 @@ class OutsideServer:
         from mcp_lab.views.connection import connection_bundle
 
         return connection_bundle(self)
+
+
+def parse_environment(pairs: Sequence[str]) -> dict[str, str]:
+    """`KEY=VALUE` words (from `--env`) as a dict; one clear error for anything else."""
+    env: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise LabError(f"--env takes KEY=VALUE, not {pair!r}")
+        env[key] = value
+    return env
 
 
 def open_connection(

@@ -16,7 +16,7 @@ from IPython.core.magic import Magics, line_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
 from IPython.display import display
 
-from mcp_lab.connect import OutsideServer, connection_log, open_connection
+from mcp_lab.connect import OutsideServer, connection_log, open_connection, parse_environment
 from mcp_lab.errors import LabError
 from mcp_lab.sandbox import sandbox
 from mcp_lab.views.connection import ConnectionLog
@@ -81,15 +81,6 @@ def _unquote(value: str | None) -> str | None:
     return value
 
 
-def _environment(pairs: list[str]) -> dict[str, str]:
-    env: dict[str, str] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise LabError(f"--env takes KEY=VALUE, not {pair!r}")
-        env[key] = value
-    return env
-
 
 async def _connected(entry: OutsideServer) -> OutsideServer:
     await entry.ready()
@@ -130,7 +121,7 @@ class ConnectMagics(Magics):
             args.url,
             stdio=args.stdio,
             legacy=args.legacy,
-            env=_environment(args.env),
+            env=parse_environment(args.env),
             cwd=args.cwd,
             timeout=args.timeout,
         )
