@@ -127,6 +127,100 @@ second
 print(second.sent_request_state == flow.rounds[0].request_state)
 
 # %% [markdown]
+# ## The same loop with the SDK alone
+#
+# mcp_lab's `step()` is a thin recorder around the SDK's manual path. Here is that path bare, as in the
+# SDK docs: `client.session.call_tool(..., allow_input_required=True)` widens the return type to
+# `CallToolResult | InputRequiredResult`, and `isinstance` narrows it again. Every key of `input_requests`
+# gets its `InputResponse` under the same key of `input_responses`; `fulfil` is where a UI would go.
+
+# %%
+from mcp import Client
+from mcp.types import CallToolResult, ElicitRequest, ElicitResult, InputRequest, InputRequiredResult, InputResponse
+
+
+def fulfil(key: str, request: InputRequest) -> InputResponse:
+    if not isinstance(request, ElicitRequest):
+        raise NotImplementedError(f"this client cannot answer a {request.method!r} request")
+    answers = {"tickets_server:ask_seat": {"seat": "C3"}, "tickets_server:confirm": {"ok": True}}
+    return ElicitResult(action="accept", content=answers[key])
+
+
+async def noop(context, params):  # declares the elicitation capability; the manual loop answers itself
+    return ElicitResult(action="cancel")
+
+
+server = mcp_lab.sandbox.get("tickets").server
+async with Client(server, elicitation_callback=noop) as client:
+    result = await client.session.call_tool("book_ticket", {"event": "Carmen"}, allow_input_required=True)
+    kinds = [type(result).__name__]
+    while isinstance(result, InputRequiredResult):
+        responses = {key: fulfil(key, request) for key, request in (result.input_requests or {}).items()}
+        result = await client.session.call_tool(
+            "book_ticket",
+            {"event": "Carmen"},
+            input_responses=responses,
+            request_state=result.request_state,
+            allow_input_required=True,
+        )
+        kinds.append(type(result).__name__)
+print(" -> ".join(kinds))
+print(isinstance(result, CallToolResult), result.content[0].text)
+
+# %% [markdown]
+# ## A retry is the same request again
+#
+# Every leg repeats the original call: the same tool name, the same arguments; only `inputResponses` and
+# `requestState` are added. A small server middleware shows what the server received on each leg.
+
+# %%
+received = []
+
+
+async def record(ctx, call_next):
+    if ctx.method == "tools/call":
+        received.append((ctx.params["name"], ctx.params.get("arguments"), sorted(set(ctx.params) - {"_meta"})))
+    return await call_next(ctx)
+
+
+server.middleware.append(record)
+await mcp_lab.call("tickets", "book_ticket", {"event": "Norma"}, answers={"ask_seat": {"seat": "D1"}, "confirm": {"ok": True}})
+server.middleware.remove(record)
+for leg in received:
+    print(leg)
+
+# %% [markdown]
+# ## Auditing every round
+#
+# Driving the loop yourself also means you can log every question and refuse some kinds. An answerer is
+# any object with `answer(key, request, context)`: this one records each question and refuses to answer a
+# seat question for an event it does not like. mcp_lab stops the flow with the refusal, as the SDK does
+# for a callback that returns `ErrorData`.
+
+# %%
+from mcp.types import ErrorData
+
+from mcp_lab.answers import CallbackRefused, to_input_response
+
+audit_log = []
+
+
+class Auditor:
+    label = "auditor"
+
+    async def answer(self, key, request, context):
+        audit_log.append(f"round {context.round_index}: {context.server} asks {key.split(':')[-1]}: {request.params.message}")
+        if "Wozzeck" in request.params.message:
+            raise CallbackRefused(key, ErrorData(code=-32000, message="not answering questions about Wozzeck"))
+        return to_input_response(key, request, {"seat": "E5"} if key.endswith("ask_seat") else {"ok": True})
+
+
+ok = await mcp_lab.call("tickets", "book_ticket", {"event": "Fidelio"}, answers=Auditor())
+refused = await mcp_lab.call("tickets", "book_ticket", {"event": "Wozzeck"}, answers=Auditor())
+print("\n".join(audit_log))
+print(ok.text, "|", refused.status, "-", refused.error["message"])
+
+# %% [markdown]
 # ## Writing the state down, finishing elsewhere
 #
 # A `Flow` is plain JSON. Write it to a file: it holds the arguments, every round, and the latest sealed
@@ -202,6 +296,25 @@ slow = await mcp_lab.call("tickets", "warm_up", timeout=0.1)
 print(slow.status, "-", slow.stop_reason.split(" after")[0])
 await mcp_lab.resume(slow)
 print(slow.status, "-", slow.text)
+
+# %% [markdown]
+# The SDK docs put it in their own words: with the manual loop, wrap it in `anyio.fail_after(...)`
+# instead of relying on `input_required_max_rounds`. The same, bare:
+
+# %%
+import anyio
+
+async with Client(server, elicitation_callback=noop) as client:
+    try:
+        with anyio.fail_after(0.1):
+            result = await client.session.call_tool("warm_up", allow_input_required=True)
+            while isinstance(result, InputRequiredResult):
+                await anyio.sleep(0.05)
+                result = await client.session.call_tool(
+                    "warm_up", request_state=result.request_state, allow_input_required=True
+                )
+    except TimeoutError:
+        print("gave up after 0.1 s of wall-clock time")
 
 # %% [markdown]
 # ## Exercise
