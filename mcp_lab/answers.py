@@ -194,7 +194,8 @@ class CallbackAnswerer:
     """The SDK's own `elicitation_callback` / `sampling_callback` / `list_roots_callback`, unchanged.
 
     The same callbacks serve the pre-2026 back channel and 2026-07-28 embedded requests; here they see
-    `ctx.request_id` equal to the input-request key, exactly as under `Client`.
+    `ctx.request_id` equal to the input-request key (2026-07-28) or the JSON-RPC id (2025-11-25), exactly
+    as under `Client`.
     """
 
     elicitation_callback: ElicitationCallback | None = None
@@ -205,7 +206,9 @@ class CallbackAnswerer:
         if context.session is None:
             raise LabError("callback answerers need a live client session")
         meta = request.params.meta if request.params is not None else None
-        ctx = ClientRequestContext(session=context.session, request_id=key, meta=meta)
+        # A back-channel request's key is its JSON-RPC id, which the SDK hands callbacks as sent (an int).
+        request_id: str | int = int(key) if context.backchannel and key.isdigit() else key
+        ctx = ClientRequestContext(session=context.session, request_id=request_id, meta=meta)
         result: Any
         if isinstance(request, T.ElicitRequest):
             if self.elicitation_callback is None:
@@ -238,11 +241,15 @@ class ChainAnswerer:
     """Ask each answerer in turn; the first that does not raise `Unanswered` answers."""
 
     answerers: list[Answerer]
+    answered_by: dict[str, Answerer] = field(default_factory=dict)
+    """Which answerer gave the latest answer for each key (the flow's timeline labels it)."""
 
     async def answer(self, key: str, request: T.InputRequest, context: AnswerContext) -> InputResponse:
         for answerer in self.answerers:
             try:
-                return await answerer.answer(key, request, context)
+                response = await answerer.answer(key, request, context)
             except Unanswered:
                 continue
+            self.answered_by[key] = answerer
+            return response
         raise Unanswered(key)

@@ -447,6 +447,8 @@ def _label(answerer: Answerer, key: str) -> str:
     from mcp_lab.answers import CallbackAnswerer, ChainAnswerer
 
     if isinstance(answerer, ChainAnswerer):
+        if key in answerer.answered_by:
+            return _label(answerer.answered_by[key], key)
         for inner in answerer.answerers:
             if (isinstance(inner, ScriptedAnswerer) and key in inner.used) or (
                 isinstance(inner, ScriptedAnswerer) and inner.lookup(key) is not None

@@ -125,6 +125,10 @@ def _first_leaf(group: BaseExceptionGroup[Any]) -> BaseException:
 async def _legacy_session(
     flow: Flow, rnd: Round, connection: Connection, answerer: Answerer | None
 ) -> AsyncIterator[ClientSession]:
+    # The open 2025-11-25 session, so SDK-style callbacks (CallbackAnswerer) get a live context here too:
+    # one set of callbacks serves both generations.
+    live: list[ClientSession] = []
+
     async def answer_backchannel(key: str, request: T.InputRequest) -> InputResponse | T.ErrorData:
         entry: dict[str, Any] = {"key": key, "kind": request_kind(request), "request": wire(request)}
         rnd.backchannel.append(entry)
@@ -136,7 +140,7 @@ async def _legacy_session(
             method=flow.method,
             target=flow.target,
             round_index=rnd.index,
-            session=None,
+            session=live[0] if live else None,
             backchannel=True,
         )
         try:
@@ -151,6 +155,7 @@ async def _legacy_session(
         return response
 
     async with connection.legacy_session(answer_backchannel) as session:
+        live.append(session)
         yield session
 
 

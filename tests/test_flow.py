@@ -6,6 +6,7 @@ import json
 
 import mcp.types as T
 import pytest
+from mcp.client import ClientRequestContext
 
 import mcp_lab
 from mcp_lab import Flow
@@ -197,3 +198,38 @@ async def test_rejected_state_fails_visibly_or_starts_over(demo: LabServer) -> N
         ("input_required", True),
         ("result", False),
     ]
+
+
+async def test_one_set_of_callbacks_serves_both_generations(demo: LabServer) -> None:
+    seen: list[object] = []
+
+    async def elicit(ctx: ClientRequestContext, params: T.ElicitRequestParams) -> T.ElicitResult:
+        seen.append(ctx.request_id)
+        return T.ElicitResult(action="accept", content={"region": "eu"} if "region" in params.message else {"ok": True})
+
+    answers = mcp_lab.CallbackAnswerer(elicitation_callback=elicit)
+    modern = await mcp_lab.call("demo", "book", {"city": "Rome"}, answers=answers)
+    legacy = await mcp_lab.call("demo", "book", {"city": "Rome"}, answers=answers, legacy=True)
+    assert modern.text == legacy.text == "Booked Rome in eu (ok=True)"
+    assert seen[:2] == ["tests.conftest:ask_region", "tests.conftest:ask_ok"]
+    assert seen[2:] == [1, 2]  # the back channel's JSON-RPC ids, as the SDK's Client passes them
+    assert [e["key"] for e in legacy.rounds[0].backchannel] == ["1", "2"]
+
+
+async def test_timeline_names_the_answerer_that_answered(demo: LabServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    class Fallback:
+        label = "form"
+
+        async def answer(self, key: str, request: T.InputRequest, context: object) -> T.ElicitResult:
+            return T.ElicitResult(action="accept", content={"n": 9})
+
+    async def elicit(ctx: ClientRequestContext, params: T.ElicitRequestParams) -> T.ElicitResult:
+        return T.ElicitResult(action="accept", content={"n": 3})
+
+    monkeypatch.setattr(mcp_lab.api, "fallback_answerers", [Fallback()])
+    by_callback = await mcp_lab.call(
+        "demo", "handmade", {"x": 2}, answers=mcp_lab.CallbackAnswerer(elicitation_callback=elicit)
+    )
+    assert by_callback.rounds[1].answered_by == {"q1": "callback"}
+    by_fallback = await mcp_lab.call("demo", "handmade", {"x": 2}, answers={"other": {"n": 1}})
+    assert by_fallback.rounds[1].answered_by == {"q1": "form"}

@@ -1,0 +1,353 @@
+# %% [markdown]
+# # 1 · First round trip
+#
+# Some tools cannot finish in one request: they need something only the user has -- a choice, a
+# confirmation, a credential. Before protocol version 2026-07-28 a server got it by *calling back*: in the
+# middle of `tools/call` it opened its own `elicitation/create` request to the client. The 2026-07-28
+# specification removes that back channel. **Instead, the server returns.** It answers `tools/call` with an
+# `InputRequiredResult` that says what it still needs, the client answers and calls the same tool again,
+# and only then does the server return the usual `CallToolResult`.
+#
+# In this notebook you will:
+#
+# 1. run the SDK documentation's own example -- a lowlevel `Server` called *Provisioner* whose tool asks
+#    which region a new database should live in;
+# 2. answer that question in a **live form**, then **by a script**, then with an **SDK-style callback**;
+# 3. look at every leg: what the server asked, the token it handed out, and what came back;
+# 4. see that `Client.call_tool` of the SDK runs the same loop for you -- with a round cap and a polite
+#    backoff.
+#
+# About 15 minutes. Every leg you will see is an ordinary client-to-server request.
+
+# %%
+%load_ext mcp_lab
+import mcp_lab
+
+# %% [markdown]
+# ## The Provisioner
+#
+# This is the SDK docs' lowlevel example, unchanged except for one line that records what each leg
+# brought in (`legs_seen`). `%%mcp_server NAME --lowlevel` builds `Server(NAME, on_list_tools=...,
+# on_call_tool=...)` from the handlers the cell defines, and starts it in the kernel.
+#
+# Everything in it is an ordinary lowlevel server -- an explicit `input_schema`, a hand-made
+# `CallToolResult` -- except for the second return type of `on_call_tool`.
+
+# %%
+%%mcp_server Provisioner --lowlevel
+from mcp.server import ServerRequestContext
+from mcp.types import (
+    CallToolRequestParams,
+    CallToolResult,
+    ElicitRequest,
+    ElicitRequestFormParams,
+    ElicitResult,
+    InputRequiredResult,
+    ListToolsResult,
+    PaginatedRequestParams,
+    TextContent,
+    Tool,
+)
+
+ASK_REGION = ElicitRequest(
+    params=ElicitRequestFormParams(
+        message="Which region should the database live in?",
+        requested_schema={
+            "type": "object",
+            "properties": {"region": {"type": "string"}},
+            "required": ["region"],
+        },
+    )
+)
+
+legs_seen = []  # what params.input_responses held on each leg (our addition, for the tutorial)
+
+
+async def on_list_tools(ctx: ServerRequestContext, params: PaginatedRequestParams | None) -> ListToolsResult:
+    return ListToolsResult(
+        tools=[
+            Tool(
+                name="provision",
+                description="Provision a database. Asks which region to put it in.",
+                input_schema={
+                    "type": "object",
+                    "properties": {"name": {"type": "string"}},
+                    "required": ["name"],
+                },
+            )
+        ]
+    )
+
+
+async def on_call_tool(ctx: ServerRequestContext, params: CallToolRequestParams) -> CallToolResult | InputRequiredResult:
+    legs_seen.append(params.input_responses)
+    answer = (params.input_responses or {}).get("region")
+    if not isinstance(answer, ElicitResult) or answer.content is None:
+        return InputRequiredResult(input_requests={"region": ASK_REGION}, request_state="provision-v1")
+    name = (params.arguments or {})["name"]
+    text = f"Provisioned {name!r} in {answer.content['region']}."
+    return CallToolResult(content=[TextContent(type="text", text=text)])
+
+# %% [markdown]
+# Returning the second type is the whole server-side API. The handler's annotation says so:
+
+# %%
+import typing
+
+returns = typing.get_type_hints(on_call_tool)["return"]
+print("on_call_tool returns", " | ".join(t.__name__ for t in typing.get_args(returns)))
+%mcp_server list
+
+# %% [markdown]
+# ## Answer it in a live form
+#
+# Call the tool. Nobody has scripted an answer, so mcp_lab shows the server's question as a form **inside
+# the cell**, and the cell waits -- without blocking the kernel -- until the form is answered.
+#
+# This notebook must also run unattended (it is tested headless), so the next cell *pre-arranges* the
+# answer: the form is still shown, then filled and submitted through the very same `fill()` / `submit()`
+# its Submit button calls, and what remains is its read-only record.
+#
+# > **In JupyterLab, skip the next cell** and answer the form yourself: type a region (say `eu-west-1`)
+# > into the *region* field and press **Submit**.
+
+# %%
+mcp_lab.forms.prearrange(region={"region": "eu-west-1"})
+
+# %%
+flow = await %mcp_call Provisioner provision name=orders
+print(flow.text)
+
+# %% [markdown]
+# The call took **two legs**. `flow` is the record of both; it displays as a timeline (in JupyterLab with
+# the mcp_lab extension, as a table with the sealed-token details and timings).
+
+# %%
+flow
+
+# %% [markdown]
+# ## What crossed the wire
+#
+# **Leg 1.** The client sent a plain `tools/call`. The server answered with an `InputRequiredResult`
+# instead of a `CallToolResult`. Its two fields are the whole protocol:
+#
+# - `input_requests`: what the server still needs, as a dict keyed by names **the server chose** (here
+#   `"region"`); each value is an `ElicitRequest`, a `CreateMessageRequest` or a `ListRootsRequest`;
+# - `request_state`: a token the client must send back unchanged.
+
+# %%
+first = flow.rounds[0]
+print(first.outcome)
+for key, request in first.input_requests.items():
+    print(key, "->", request["method"], "|", request["params"]["message"])
+print("request_state:", first.request_state)
+
+# %% [markdown]
+# **Leg 2.** The client answered each request and called **the same tool with the same arguments**
+# again, adding its answers as `input_responses` -- under the same keys -- and echoing the token as
+# `request_state`. Now the server had what it lacked and returned a normal `CallToolResult`.
+
+# %%
+second = flow.rounds[1]
+print(list(second.sent_input_responses), second.sent_input_responses["region"])
+print("token echoed unchanged:", second.sent_request_state == first.request_state)
+print(second.outcome, flow.result.content[0].text)
+
+# %% [markdown]
+# And from the server's side -- the `legs_seen` line we added. On the first leg `params.input_responses`
+# is `None`, so the guard fires and the handler *asks* instead of answering. On the retry the client's
+# `ElicitResult` sits under the key the server used in `input_requests`, `"region"`.
+
+# %%
+for number, seen in enumerate(legs_seen, 1):
+    print(f"leg {number}: input_responses = {seen!r}")
+
+# %% [markdown]
+# ## Answer it by a script
+#
+# A form needs a person. A script says beforehand what to answer, keyed by the input-request key: a dict
+# is an accepted elicitation's content. The magic takes `--answers` as JSON; the Python API takes a dict.
+
+# %%
+flow = await %mcp_call Provisioner provision name=billing --answers '{"region": {"region": "us-east-1"}}'
+flow
+
+# %%
+scripted = await mcp_lab.call("Provisioner", "provision", {"name": "audit"}, answers={"region": {"region": "ap-south-1"}})
+print(scripted.text, "| answered by:", scripted.rounds[1].answered_by)
+
+# %% [markdown]
+# ### Nothing flows the other way
+#
+# Serve the Provisioner over loopback Streamable HTTP and call it again: every leg is one HTTP `POST` from
+# the client, carrying a `tools/call`. The server never opens a request of its own.
+
+# %%
+url = mcp_lab.serve("Provisioner")
+over_http = await mcp_lab.call("Provisioner", "provision", {"name": "search"}, answers={"region": {"region": "eu-north-1"}})
+over_http
+
+# %%
+print([(x["method"], x["rpc"]) for r in over_http.rounds for x in r.http])
+print("server-to-client requests:", sum(len(r.backchannel) for r in over_http.rounds))
+await mcp_lab.sandbox.get("Provisioner").stop_http()
+
+# %% [markdown]
+# ## Answer it with an SDK-style callback
+#
+# A real client -- the SDK's `Client` -- answers through callbacks: `elicitation_callback`,
+# `sampling_callback`, `list_roots_callback`. Here is the docs' callback, verbatim. mcp_lab's
+# `CallbackAnswerer` takes the SDK's own callbacks unchanged. The callback sees the input-request key as
+# `context.request_id`.
+
+# %%
+from mcp.client import ClientRequestContext
+from mcp.types import ElicitRequestParams, ElicitResult
+
+asked = []
+
+
+async def handle_elicitation(context: ClientRequestContext, params: ElicitRequestParams) -> ElicitResult:
+    asked.append((context.request_id, params.message))
+    return ElicitResult(action="accept", content={"region": "eu-west-1"})
+
+
+by_callback = await mcp_lab.call(
+    "Provisioner", "provision", {"name": "orders"}, answers=mcp_lab.CallbackAnswerer(elicitation_callback=handle_elicitation)
+)
+print(by_callback.text, "| answered by:", by_callback.rounds[1].answered_by)
+print(asked)
+
+# %% [markdown]
+# ### The SDK's `Client` runs the loop for you
+#
+# Register the callback on the SDK's `Client` and just call the tool (here in memory, with the server
+# object the magic left in `server`). When an `InputRequiredResult` arrives, `Client` sends each input
+# request to the matching callback, retries with the answers and the token, and keeps going until a
+# `CallToolResult` comes back. `call_tool` returns that plain result: the intermediate legs are invisible
+# to the caller -- only the server's `legs_seen` shows there were two.
+
+# %%
+from mcp import Client
+
+legs_seen.clear()
+async with Client(server, elicitation_callback=handle_elicitation) as client:
+    result = await client.call_tool("provision", {"name": "orders"})
+    print(result.content)
+print(type(result).__name__, "| legs the server saw:", len(legs_seen))
+
+# %% [markdown]
+# ## The same tool in `MCPServer`
+#
+# With the high-level `MCPServer` you usually let *dependencies* ask (notebook 2). When that form does not
+# fit, an `@mcp.tool()` function can return the result itself: annotate it `-> str | InputRequiredResult`
+# and read the retry's answers from the `Context`.
+#
+# One difference shows at once: `MCPServer` **seals** the `request_state` it sends. The handler writes and
+# reads plain text; on the wire travels an encrypted, authenticated token (`v1.` + key id + nonce +
+# ciphertext) that only the server can read. The client just echoes it. (The lowlevel server above sent
+# `provision-v1` in plain text: it has no sealing until you add it -- notebook 5.)
+
+# %%
+%%mcp_server Databases
+from mcp.server.mcpserver import Context
+from mcp.types import InputRequiredResult
+
+states_read = []
+
+
+@mcp.tool()
+async def provision(name: str, ctx: Context) -> str | InputRequiredResult:
+    """Provision a database. Asks which region to put it in."""
+    answer = (ctx.input_responses or {}).get("region")
+    if not isinstance(answer, ElicitResult) or answer.content is None:
+        return InputRequiredResult(input_requests={"region": ASK_REGION}, request_state="provision-v1")
+    states_read.append(ctx.request_state)
+    return f"Provisioned {name!r} in {answer.content['region']}."
+
+# %%
+sealed = await mcp_lab.call("Databases", "provision", {"name": "orders"}, answers={"region": {"region": "eu-west-1"}})
+token = sealed.rounds[0].request_state
+print(sealed.text)
+print("on the wire: a sealed token:", token.startswith("v1."), "| readable by the client:", "provision" in token)
+print("the handler read:", states_read)
+
+# %% [markdown]
+# ## The loop has limits
+#
+# `Client` gives up on a server that never stops asking: `input_required_max_rounds` defaults to **10**,
+# and one more `InputRequiredResult` makes `call_tool` raise. And a round that carries only
+# `request_state` -- no questions, just "not done yet" -- makes the client **wait** before retrying,
+# 50 ms doubling up to 250 ms, so it does not busy-poll. (Notebook 3 shows both on mcp_lab's own loop.)
+
+# %%
+%%mcp_server Limits
+import time
+
+NUDGE = ElicitRequest(params=ElicitRequestFormParams(message="Still there?", requested_schema={"type": "object", "properties": {"yes": {"type": "boolean"}}}))
+leg_times = []
+
+
+@mcp.tool()
+async def nag(ctx: Context) -> str | InputRequiredResult:
+    """Never satisfied."""
+    leg_times.append(time.perf_counter())
+    return InputRequiredResult(input_requests={"again": NUDGE}, request_state="nagging")
+
+
+@mcp.tool()
+async def warm_up(ctx: Context) -> str | InputRequiredResult:
+    """Not ready for five legs: returns state only."""
+    leg_times.append(time.perf_counter())
+    seen = int(ctx.request_state or "0")
+    if seen < 5:
+        return InputRequiredResult(request_state=str(seen + 1))
+    return f"warm after {seen} state-only rounds"
+
+# %%
+import inspect
+
+from mcp import InputRequiredRoundsExceededError
+
+
+async def say_yes(context, params):
+    return ElicitResult(action="accept", content={"yes": True})
+
+
+print(inspect.signature(Client).parameters["input_required_max_rounds"])
+limits = mcp_lab.sandbox.get("Limits").server
+async with Client(limits, elicitation_callback=say_yes) as client:
+    leg_times.clear()
+    try:
+        await client.call_tool("nag", {})
+    except InputRequiredRoundsExceededError as exc:
+        print(type(exc).__name__, "after", len(leg_times), "legs:", str(exc).split(";")[0])
+    leg_times.clear()
+    result = await client.call_tool("warm_up", {})
+    print(result.content[0].text)
+gaps = [later - earlier for earlier, later in zip(leg_times, leg_times[1:])]
+backoff = [0.05, 0.1, 0.2, 0.25, 0.25]
+print("waited at least", [int(b * 1000) for b in backoff], "ms before each retry:", all(g >= b for g, b in zip(gaps, backoff)))
+
+# %% [markdown]
+# ## Exercise
+#
+# Write your own elicitation callback, `my_callback`, that answers the Provisioner's question with the
+# region `ap-southeast-2`, and use it through `mcp_lab.CallbackAnswerer` to provision a database named
+# `ledger`. Store the flow in `mine`. The cell after it checks your flow.
+
+# %%
+async def my_callback(context: ClientRequestContext, params: ElicitRequestParams) -> ElicitResult:
+    return ElicitResult(action="accept", content={"region": "ap-southeast-2"})
+
+
+mine = await mcp_lab.call(
+    "Provisioner", "provision", {"name": "ledger"}, answers=mcp_lab.CallbackAnswerer(elicitation_callback=my_callback)
+)
+
+# %%
+assert mine.status == "done", mine.summary()
+assert len(mine.rounds) == 2, "one question, so two legs"
+assert mine.rounds[1].answered_by == {"region": "callback"}, "answer it with your callback, not a script"
+assert mine.text == "Provisioned 'ledger' in ap-southeast-2."
+print("✔ well done:", mine.text)
