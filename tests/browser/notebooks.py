@@ -55,19 +55,6 @@ def scripted_flow_notebook() -> Any:
     )
 
 
-def live_form_notebook() -> Any:
-    """A flow with no scripted answer: the live form appears in the awaiting cell and a person answers."""
-    return _notebook(
-        [
-            new_markdown_cell("# Answer the server's question in a live form"),
-            new_code_cell("%load_ext mcp_lab\nimport mcp_lab"),
-            new_code_cell(SERVER_CELL),
-            new_code_cell("flow = await %mcp_call demo book city=Paris\nprint(flow.text)"),
-            new_code_cell("flow"),
-        ]
-    )
-
-
 def _fake_token(kid: bytes, body: int = 48) -> str:
     raw = kid + bytes(range(12)) + os.urandom(body)
     return "v1." + base64.urlsafe_b64encode(raw).decode().rstrip("=")
