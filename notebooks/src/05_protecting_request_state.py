@@ -30,8 +30,8 @@ import mcp_lab
 # ## A bank that asks
 #
 # `transfer` needs two answers from the user: a currency, then a confirmation that quotes the currency.
-# The second question depends on the first, so the call takes three legs. The wording of the first
-# question is kept in a dictionary so that we can "redeploy" it with new words later on. `approve` builds
+# The second question depends on the first, so the call takes three legs. The wording and the form of
+# the first question are kept in a dictionary so that we can "redeploy" them later on. `approve` builds
 # its `InputRequiredResult` by hand and writes its own plaintext state. `balance` never asks anything.
 
 # %%
@@ -52,11 +52,15 @@ class Confirm(BaseModel):
     ok: bool
 
 
-WORDING = {"currency": "Which currency should {account} pay in?"}
+class CurrencyV2(Currency):
+    note: str | None = None
+
+
+QUESTION = {"wording": "Which currency should {account} pay in?", "form": Currency}
 
 
 async def pick_currency(account: str) -> Elicit[Currency]:
-    return Elicit(WORDING["currency"].format(account=account), Currency)
+    return Elicit(QUESTION["wording"].format(account=account), QUESTION["form"])
 
 
 async def confirm(amount: int, currency: Annotated[Currency, Resolve(pick_currency)]) -> Elicit[Confirm]:
@@ -317,7 +321,7 @@ print(f"round 1 asked {asked.key!r}: {asked.question!r}")
 print(f"round 2 keeps {kept.key!r} = {kept.data}, pinned to the asked question: {kept.pinned == asked.asked}")
 
 # %% [markdown]
-# Now **redeploy** with new words for the currency question. Changing `WORDING` does what a new release
+# Now **redeploy** with new words for the currency question. Changing `QUESTION` does what a new release
 # would do. The flow above already has the currency answer in its state, and the flow below is still
 # waiting to send its answer. Neither answer is used: the server asks the reworded question again.
 
@@ -325,12 +329,25 @@ print(f"round 2 keeps {kept.key!r} = {kept.data}, pinned to the asked question: 
 waiting = await mcp_lab.start("bank", "tools/call", "transfer", {"account": "acct-8", "amount": 9})
 await waiting.step()
 
-WORDING["currency"] = "In which currency will {account} be charged?"  # the new release
+QUESTION["wording"] = "In which currency will {account} be charged?"  # the new release
 
 await waiting.step(answers={"pick_currency": {"code": "USD"}})  # an answer to the old wording
 await pinned.step(answers={"confirm": {"ok": True}})  # reuses the recorded answer to the old wording
 display(waiting.rounds[-1], pinned.rounds[-1])
-WORDING["currency"] = "Which currency should {account} pay in?"
+QUESTION["wording"] = "Which currency should {account} pay in?"
+
+# %% [markdown]
+# The words are not the only thing pinned. The digest covers the whole rendered question, so a release
+# that changes only the **form** (here, a new optional `note` field) asks again too, with the very same
+# message:
+
+# %%
+reform = await mcp_lab.start("bank", "tools/call", "transfer", {"account": "acct-9", "amount": 3})
+await reform.step()
+QUESTION["form"] = CurrencyV2  # same words, one more field in the form
+await reform.step(answers={"pick_currency": {"code": "JPY"}})
+display(reform.rounds[-1])
+QUESTION["form"] = Currency
 
 # %% [markdown]
 # The same pinning works against you if a question is built from data that changes on every call, such as
@@ -432,8 +449,8 @@ for label, bad in [("an SDK v1. token", token), ("upper-case hex", sealed[:5] + 
         print(f"{label}: InvalidRequestState({exc})")
 
 # %% [markdown]
-# Install it on a server with `mcp_lab.use_codec(...)`, which builds `RequestStateSecurity(codec=codec)`
-# for the server. The codec knows nothing about time, requests or principals. The SDK still stamps the
+# Install it on a server with `mcp_lab.use_codec(...)`, which builds
+# `RequestStateSecurity(codec=codec, bind_principal=...)` for the server. The codec knows nothing about time, requests or principals. The SDK still stamps the
 # claims into the payload before `seal()` and checks them after `unseal()`, for every codec:
 
 # %%
@@ -452,7 +469,7 @@ async def deploy(service: str, ctx: Context) -> str | T.InputRequiredResult:
     return f"{service} deployed to {ctx.input_responses['stage'].content['stage']} ({ctx.request_state})"
 
 # %%
-mcp_lab.use_codec(mcp_lab.sandbox.lab_server("deployer"), codec)
+mcp_lab.use_codec(mcp_lab.sandbox.lab_server("deployer"), codec, bind_principal=mcp_lab.lab_principal)
 rollout = await mcp_lab.start("deployer", "tools/call", "deploy", {"service": "api"})
 await rollout.step()
 print(rollout.request_state[:5], "...")
@@ -466,7 +483,8 @@ print(rollout.text)
 
 # %% [markdown]
 # The codec turned down the flipped token (`token failed verification`, its own message). Expiry, request
-# binding and audience were checked by the SDK, around a codec that knows nothing about them. A codec
+# binding, audience and the principal were checked by the SDK, around a codec that knows nothing about
+# them. A codec
 # owes integrity (raise on any tampering) and, ideally, confidentiality. Nothing more.
 #
 # ## Hand-made state: the question is yours to pin

@@ -78,9 +78,40 @@ legs(order)
 
 # %% [markdown]
 # Instance #0 asked the question and sealed the state. The retry went to #1, which does not have #0's
-# key: `unknown key`. On the wire this is the same frozen `-32602 Invalid or expired requestState` that a
-# forged token gets, and the SDK docs tell the client to **start the flow over**. A flow with
-# `start_over=True` does that once. Behind this balancer, though, it fails the same way again:
+# key: `unknown key`. The lab made these keys, but the SDK's own default behaves the same way. Two bare
+# `MCPServer("shop")` objects, with no policy at all, each make a key of their own when they are created:
+
+# %%
+import mcp.types as T
+from mcp import Client, MCPError
+from mcp.server.mcpserver import MCPServer
+
+
+def bare_shop():
+    server = MCPServer("shop", log_level="WARNING")  # no request_state_security: the SDK's process-local key
+    shop(server)
+    return server
+
+
+async def size_42(ctx, params):
+    return T.ElicitResult(action="accept", content={"size": "42"})
+
+
+first, second = bare_shop(), bare_shop()
+async with Client(first, elicitation_callback=size_42) as one, Client(second, elicitation_callback=size_42) as two:
+    asked = await one.session.call_tool("order", {"item": "boots"}, allow_input_required=True)
+    retry = dict(input_responses={"__main__:ask_size": await size_42(None, None)}, request_state=asked.request_state)
+    try:
+        await two.session.call_tool("order", {"item": "boots"}, allow_input_required=True, **retry)
+    except MCPError as exc:
+        print("retry on the second server:", exc.error.code, exc.error.message)
+    done = await one.session.call_tool("order", {"item": "boots"}, allow_input_required=True, **retry)
+    print("retry on the first server: ", done.content[0].text)
+
+# %% [markdown]
+# On the wire this is the same frozen `-32602 Invalid or expired requestState` that a forged token gets,
+# and the SDK docs tell the client to **start the flow over**. A flow with `start_over=True` does that
+# once. Behind the lab's balancer, though, it fails the same way again:
 
 # %%
 again = await mcp_lab.start(ephemeral, "tools/call", "order", {"item": "boots"})
@@ -119,7 +150,7 @@ pending
 # bytes:
 
 # %%
-from mcp.server.mcpserver import MCPServer, RequestStateSecurity
+from mcp.server.mcpserver import RequestStateSecurity
 
 try:
     RequestStateSecurity(keys=[secrets.token_bytes(16)])
@@ -128,7 +159,7 @@ except ValueError as exc:
 
 shop_keys = [secrets.token_bytes(32)]  # generated here, never printed: only key ids are ever shown
 policy = RequestStateSecurity(keys=shop_keys)
-print(MCPServer("shop", request_state_security=policy).name, "accepts a 32-byte key")
+print(MCPServer("shop", request_state_security=policy).name, "accepts a 32-byte key; default ttl", policy.ttl, "s")
 
 # %% [markdown]
 # The same fleet with shared keys. Every leg still lands on the other instance, and every leg is accepted.

@@ -286,12 +286,61 @@ await mcp_lab.header_table("warehouse")
 await mcp_lab.schema_lookup_lab(calls=10)
 
 # %% [markdown]
-# In the magic's form, a lowlevel cell defines `get_tool_input_schema` next to its handlers:
+# The lookup runs whether a tool is marked or not. Here is a lowlevel `echo` server with **no** marks at
+# all, served twice. The first copy has no lookup. The second defines `get_tool_input_schema` next to its
+# handlers and returns `None` for every tool, which means "nothing to check here". Each gets five calls
+# with arguments and one without:
+
+# %%
+import mcp.types as T
+
+ECHO = T.Tool(name="echo", input_schema={"type": "object", "properties": {"text": {"type": "string"}}})
+
+
+def echo_handlers():
+    runs = {"on_list_tools": 0}
+
+    async def list_tools(ctx, params) -> T.ListToolsResult:
+        runs["on_list_tools"] += 1
+        return T.ListToolsResult(tools=[ECHO])
+
+    async def call_tool(ctx, params: T.CallToolRequestParams) -> T.CallToolResult:
+        text = str((params.arguments or {}).get("text", "(no arguments)"))
+        return T.CallToolResult(content=[T.TextContent(type="text", text=text)])
+
+    return list_tools, call_tool, runs
+
+
+async def five_calls_and_one_bare(server):
+    texts = [(await mcp_lab.call(server, "echo", {"text": f"hi {i}"})).text for i in range(5)]
+    texts.append((await mcp_lab.call(server, "echo")).text)
+    return texts
+
+# %%
+%%mcp_server echo --lowlevel --http
+on_list_tools, on_call_tool, echo_runs = echo_handlers()
+
+# %%
+%%mcp_server echo-lookup --lowlevel --http
+on_list_tools, on_call_tool, lookup_runs = echo_handlers()
+
+
+def get_tool_input_schema(name):
+    return None  # no tool of this server has a header to check
+
+# %%
+print("without a lookup:", await five_calls_and_one_bare("echo"), echo_runs)
+print("with a lookup:   ", await five_calls_and_one_bare("echo-lookup"), lookup_runs)
+
+# %% [markdown]
+# Without the lookup, `on_list_tools` ran once for the lab's own listing and once for each of the five
+# calls with arguments, but not for the call without arguments. With the lookup it ran only for the
+# listing, and the calls still worked. The docs' Bookshop lookup is the same function over a dict:
 #
 # ```python
 # TOOLS = {CHECK_STOCK.name: CHECK_STOCK}
 #
-# def get_tool_input_schema(name: str) -> dict | None:
+# def tool_input_schema(name: str) -> dict | None:
 #     tool = TOOLS.get(name)
 #     return tool.input_schema if tool else None
 # ```
@@ -330,4 +379,6 @@ print("✔ well done:", with_shelf.text, "|", without_shelf.text)
 # %%
 %mcp_server stop bookshop
 %mcp_server stop warehouse
+%mcp_server stop echo
+%mcp_server stop echo-lookup
 %mcp_server stop library
