@@ -115,6 +115,10 @@ async def approve(ticket: str, ctx: Context) -> str | T.InputRequiredResult:
 # Take the first leg of a transfer. The client gets back a question and a token. The token starts with
 # `v1.` (the SDK's AES-256-GCM format). Then come a 4-byte key id, a nonce, and ciphertext. Without the
 # key, that is all anyone can see.
+#
+# (Like the SDK's default, the lab gives every server a random key of its own when it starts. The
+# difference is that the lab keeps that key, so it can show you what is inside. Notebook 6 also runs the
+# SDK's bare default.)
 
 # %%
 flow = await %mcp_call bank transfer account=acct-7 amount=100 --step
