@@ -221,8 +221,8 @@ in_flight_report(stepper)
 matrix
 
 # %% [markdown]
-# Phase 1: every instance can now verify NEW, but OLD still seals (the two left-hand columns are the
-# tokens sealed now). Nothing changed for tokens in flight.
+# Phase 1: every instance can now verify NEW, but OLD still seals: what the instances seal now looks like
+# the two left-hand columns. Nothing changed for tokens in flight.
 
 # %%
 await stepper.start_flows(3)
@@ -314,8 +314,8 @@ print("OLD kept, answered one ttl later: ", await old_state_answered(retire=Fals
 #
 # In a live notebook, `StepperWidget` drives a stepper with a button. Each click starts four flows,
 # rolls the next phase out to all instances or to the one instance you choose (a rolling deploy), and
-# shows the matrix and what happened to the flows in flight. Try rolling phase 2 to one instance while
-# the others are still on phase 0. (The notebook's checked outputs do not depend on your clicks.)
+# shows the matrix and what happened to the flows in flight. Try moving one instance two phases ahead of
+# the others. (The notebook's checked outputs do not depend on your clicks.)
 
 # %%
 from mcp_lab.views.rotation_widget import StepperWidget
@@ -369,7 +369,8 @@ print("nameless, no policy at all: constructed")
 # so there is no other service that could hold it, and the audience claim has nothing to add.
 #
 # `audience=` is also the switch for a topology where one service is *meant* to accept another's state.
-# Give `shipping` the audience `billing` (same ring, same name), and the crossed-over flow goes through:
+# Give `shipping` the audience `billing` (it keeps its ring and its name), and the crossed-over flow goes
+# through:
 
 # %%
 shipping = mcp_lab.sandbox.lab_server("shipping")

@@ -101,8 +101,8 @@ flow = await %mcp_call bookshop check_stock title=Dune region=eu-west
 flow
 
 # %% [markdown]
-# Header values must be plain ASCII. Any other value travels in the SDK's base64 form, `=?base64?...?=`,
-# and the server decodes it before comparing. Integers are sent as digits and booleans as `true`/`false`.
+# A value that is not plain printable ASCII travels in the SDK's base64 form, `=?base64?...?=`, and the
+# server decodes it before comparing. Integers are sent as digits and booleans as `true`/`false`.
 # An optional marked argument that is left out sends no header at all:
 
 # %%
