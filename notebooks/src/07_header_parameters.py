@@ -1,0 +1,384 @@
+# %% [markdown]
+# # 7 · Header parameters
+#
+# Most servers never need this notebook. It is for servers that sit behind a gateway or a load balancer
+# that routes on what it can read **without parsing the body**. In 2026-07-28 such an intermediary can
+# route by tool argument: mark an argument with `x-mcp-header` in the tool's input schema, and every
+# 2026-07-28 client also sends its value as an HTTP header, `Mcp-Param-<Name>`.
+#
+# In this notebook you will see:
+#
+# 1. how to **mark** an argument: `Field(json_schema_extra=...)` on an `MCPServer` tool, the lab's
+#    `mcp_lab.header(...)`, an optional argument with `WithJsonSchema`, and a lowlevel schema written by hand;
+# 2. the `Mcp-Param-*` headers **on the wire**, captured from real loopback HTTP;
+# 3. the server **rejecting** a call whose header and body disagree;
+# 4. why a client must **list tools before calling**, and what the SDK's `Client` does when it has not;
+# 5. **which types** may be marked, and what `InvalidSignature` says about the rest;
+# 6. a lowlevel server with an **invalid** mark: nothing checks it, and clients drop the tool;
+# 7. `get_tool_input_schema`, and how often a lowlevel server runs `on_list_tools` without it.
+#
+# About 15 minutes.
+
+# %%
+%load_ext mcp_lab
+import logging
+from typing import Annotated
+
+import mcp_lab
+from mcp_lab.views.headers import param_usage_lines
+from pydantic import Field, WithJsonSchema
+
+# %% [markdown]
+# ## Marking arguments
+#
+# A mark is a single key in the argument's JSON Schema. On an `MCPServer` tool, pydantic's `Field`
+# puts it there. `check_stock` below is the SDK docs' example. `reserve` marks an `int` and a `bool` with
+# `mcp_lab.header("Name")`, which writes the same key and explains a mistake in one line. `find` has an
+# **optional** marked argument. Pydantic describes `str | None` as an `anyOf`, which is not a single type,
+# so the schema must be written out with `WithJsonSchema`. `ship` asks a question as well, so we can watch
+# a header go along on every leg of a multi round-trip call.
+#
+# `--http` serves the server over Streamable HTTP on 127.0.0.1, on a free port. Headers exist only there.
+
+# %%
+%%mcp_server bookshop --http
+from mcp.server.mcpserver import Elicit, Resolve
+from pydantic import BaseModel
+
+
+@mcp.tool()
+def check_stock(
+    title: str,
+    region: Annotated[str, Field(json_schema_extra={"x-mcp-header": "Region"})],
+) -> str:
+    """Count the copies of a book in one region's warehouses."""
+    return f"{title}: 3 copies in {region}."
+
+
+@mcp.tool()
+def reserve(title: str, copies: Annotated[int, mcp_lab.header("Copies")],
+            gift: Annotated[bool, mcp_lab.header("Gift")] = False) -> str:
+    return f"reserved {copies} x {title}" + (" (gift wrapped)" if gift else "")
+
+
+@mcp.tool()
+def find(title: str, region: Annotated[str | None, WithJsonSchema({"type": "string", "x-mcp-header": "Region"})] = None) -> str:
+    return f"{title}: found in {region or 'every region'}"
+
+
+class Address(BaseModel):
+    street: str
+
+
+async def ask_address(title: str) -> Elicit[Address]:
+    return Elicit(f"Where should we send {title}?", Address)
+
+
+@mcp.tool()
+async def ship(title: str, region: Annotated[str, Field(json_schema_extra={"x-mcp-header": "Region"})],
+               address: Annotated[Address, Resolve(ask_address)]) -> str:
+    return f"{title} ships from {region} to {address.street}"
+
+# %% [markdown]
+# The marks as the server lists them. `mcp_lab.header_table` reads the raw listing and shows, for each
+# marked argument, the header it becomes and how a few sample values would be written:
+
+# %%
+tools = {tool.name: tool for tool in await mcp.list_tools()}
+print(tools["check_stock"].input_schema["properties"]["region"])
+print(tools["find"].input_schema["properties"]["region"])
+await mcp_lab.header_table("bookshop")
+
+# %% [markdown]
+# ## `Mcp-Param-*` on the wire
+#
+# A call over HTTP. The flow view lists every HTTP exchange of each leg with its `Mcp-*` request headers,
+# and says which argument went into which header and whether the header matches the body. The tool
+# function itself has not changed: `region` still reaches it as an ordinary argument.
+
+# %%
+flow = await %mcp_call bookshop check_stock title=Dune region=eu-west
+flow
+
+# %% [markdown]
+# A value that is not plain printable ASCII travels in the SDK's base64 form, `=?base64?...?=`, and the
+# server decodes it before comparing. Integers are sent as digits and booleans as `true`/`false`.
+# An optional marked argument that is left out sends no header at all:
+
+# %%
+for tool, arguments in [
+    ("check_stock", {"title": "Dune", "region": "São Paulo"}),
+    ("reserve", {"title": "Dune", "copies": 2, "gift": True}),
+    ("find", {"title": "Dune"}),
+]:
+    call = await mcp_lab.call("bookshop", tool, arguments)
+    print(call.text)
+    for line in param_usage_lines(call.rounds[-1].http[-1]["param_headers"]):
+        print("   ", line)
+
+# %% [markdown]
+# In a multi round-trip call every leg is a complete `tools/call` with the same arguments, so every leg
+# carries the same header:
+
+# %%
+shipped = await mcp_lab.call("bookshop", "ship", {"title": "Dune", "region": "eu-west"},
+                             answers={"ask_address": {"street": "1 Main St"}})
+shipped
+
+# %% [markdown]
+# Every other kind of connection ignores the marks. A 2025-11-25 client sends no `Mcp-Param-*` header
+# (its protocol has none), and the server does not ask for one. An in-process (or stdio) connection has no
+# HTTP headers at all:
+
+# %%
+from mcp import Client
+
+old = await mcp_lab.call("bookshop", "check_stock", {"title": "Dune", "region": "eu-west"}, legacy=True)
+print("2025-11-25 over HTTP:", old.text)
+sent = [name for exchange in old.rounds[0].http for name, _ in exchange["request"]["headers"]]
+print("  Mcp-Param headers it sent:", [n for n in sent if n.lower().startswith("mcp-param")])
+async with Client(mcp) as local:  # the same server object, in-process
+    result = await local.call_tool("check_stock", {"title": "Dune", "region": "eu-west"})
+print("2026-07-28 in-process:", result.content[0].text)
+
+# %% [markdown]
+# ## The server rejects a mismatch
+#
+# A gateway trusts the header, and the tool trusts the body, so the two must agree. `mcp_lab.mismatch_lab`
+# sends raw `tools/call` POSTs with the headers right, wrong, or missing, and records what the server
+# answers. Next to `Mcp-Param-Region`, the same check covers the other routing headers (`Mcp-Name`, the
+# protocol version):
+
+# %%
+await mcp_lab.mismatch_lab("bookshop", "check_stock", {"title": "Dune", "region": "eu-west"})
+
+# %% [markdown]
+# ## List before you call
+#
+# A client learns about the marks from `tools/list`. A client that calls a tool it has never listed has
+# not seen the mark, sends no header, and is rejected (`-32020`, header missing). The SDK's `Client`
+# handles this. It lists the tools and sends the call **once** more, so listing first only saves a round
+# trip. The bare session does not retry. `mcp_lab.list_first_lab` tries each client on a fresh connection:
+
+# %%
+await mcp_lab.list_first_lab("bookshop", "check_stock", {"title": "Dune", "region": "eu-west"})
+
+# %% [markdown]
+# ## What may be marked
+#
+# Only `str`, `int` and `bool` arguments. Anything else is refused with `InvalidSignature` when the tool
+# is registered, at `@mcp.tool()`. Here are the SDK's own messages for a float, a plain `str | None`
+# (without `WithJsonSchema`), a list, a header name that is not an HTTP token, and two marks that differ
+# only in case. The last tool, with one mark of each allowed type, is accepted:
+
+# %%
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import InvalidSignature
+
+
+def mark(name):
+    return Field(json_schema_extra={"x-mcp-header": name})
+
+
+scratch = MCPServer("scratch")
+
+
+def register(tool):
+    try:
+        scratch.tool()(tool)
+        print(f"{tool.__name__}: accepted")
+    except InvalidSignature as exc:
+        print(f"{tool.__name__}: InvalidSignature: {exc}")
+
+
+def by_price(price: Annotated[float, mark("Price")]) -> str: ...
+def by_optional_region(region: Annotated[str | None, mark("Region")] = None) -> str: ...
+def by_tags(tags: Annotated[list[str], mark("Tags")]) -> str: ...
+def by_bad_name(region: Annotated[str, mark("Bad Name")]) -> str: ...
+def by_twins(a: Annotated[str, mark("Dup")], b: Annotated[str, mark("dup")]) -> str: ...
+def by_all_three(title: Annotated[str, mark("Title")], copies: Annotated[int, mark("Copies")],
+                 gift: Annotated[bool, mark("Gift")]) -> str: ...
+
+
+for tool in (by_price, by_optional_region, by_tags, by_bad_name, by_twins, by_all_three):
+    register(tool)
+
+# %% [markdown]
+# `mcp_lab.header(...)` applies the same rules and says what to do instead:
+
+# %%
+try:
+    @scratch.tool()
+    def price(amount: Annotated[float, mcp_lab.header("Amount")]) -> str:
+        return str(amount)
+except Exception as exc:
+    print(type(exc).__name__, "-", exc)
+
+# %% [markdown]
+# ## The lowlevel server checks nothing
+#
+# A lowlevel `Server` takes the `input_schema` you write, so you put the key in yourself. Nothing checks
+# it for you. Below, `check_stock` is the docs' lowlevel example, and `pay` marks a **number**, which is
+# not allowed. The server lists `pay` anyway. A 2026-07-28 client drops it from its tool list and logs a
+# warning:
+
+# %%
+%%mcp_server warehouse --lowlevel --http
+import mcp.types as T
+
+CHECK_STOCK = T.Tool(
+    name="check_stock",
+    description="Count the copies of a book in one region's warehouses.",
+    input_schema={
+        "type": "object",
+        "properties": {"title": {"type": "string"}, "region": {"type": "string", "x-mcp-header": "Region"}},
+        "required": ["title", "region"],
+    },
+)
+PAY = T.Tool(
+    name="pay",
+    input_schema={"type": "object", "properties": {"amount": {"type": "number", "x-mcp-header": "Amount"}}},
+)
+
+
+async def on_list_tools(ctx, params) -> T.ListToolsResult:
+    return T.ListToolsResult(tools=[CHECK_STOCK, PAY])
+
+
+async def on_call_tool(ctx, params: T.CallToolRequestParams) -> T.CallToolResult:
+    args = params.arguments or {}
+    text = f"{args['title']}: 3 copies in {args['region']}." if params.name == "check_stock" else f"paid {args['amount']}"
+    return T.CallToolResult(content=[T.TextContent(type="text", text=text)])
+
+# %%
+class Remember(logging.Handler):
+    def __init__(self):
+        super().__init__(logging.WARNING)
+        self.lines = []
+
+    def emit(self, record):
+        self.lines.append(record.getMessage())
+
+
+client_logger = logging.getLogger("client")  # the SDK client's logger
+client_log = Remember()
+client_logger.addHandler(client_log)
+client_logger.propagate = False  # keep the warning for the print below, not the cell's stderr
+async with Client(mcp_lab.sandbox.lab_server("warehouse").url) as client:
+    listed = await client.list_tools()
+client_logger.removeHandler(client_log)
+client_logger.propagate = True
+print("the client keeps:", [tool.name for tool in listed.tools])
+print("the client logged:", client_log.lines)
+await mcp_lab.header_table("warehouse")
+
+# %% [markdown]
+# ## Looking up a schema by name: `get_tool_input_schema`
+#
+# To check the headers of a call, the server needs the tool's input schema **before** it runs the tool.
+# An `MCPServer` knows its tools. A lowlevel server has only its `on_list_tools` handler, so without help
+# the SDK runs that handler for **every call that has arguments**, whether any tool is marked or not.
+# `Server(..., get_tool_input_schema=...)` answers from what you already have, and returns `None` for a
+# tool with nothing to check. `schema_lookup_lab` serves the docs' lowlevel Bookshop twice, without and
+# with the lookup, makes one `list_tools()` and ten calls, and counts how often `on_list_tools` ran:
+
+# %%
+await mcp_lab.schema_lookup_lab(calls=10)
+
+# %% [markdown]
+# The lookup runs whether a tool is marked or not. Here is a lowlevel `echo` server with **no** marks at
+# all, served twice. The first copy has no lookup. The second defines `get_tool_input_schema` next to its
+# handlers and returns `None` for every tool, which means "nothing to check here". Each gets five calls
+# with arguments and one without:
+
+# %%
+import mcp.types as T
+
+ECHO = T.Tool(name="echo", input_schema={"type": "object", "properties": {"text": {"type": "string"}}})
+
+
+def echo_handlers():
+    runs = {"on_list_tools": 0}
+
+    async def list_tools(ctx, params) -> T.ListToolsResult:
+        runs["on_list_tools"] += 1
+        return T.ListToolsResult(tools=[ECHO])
+
+    async def call_tool(ctx, params: T.CallToolRequestParams) -> T.CallToolResult:
+        text = str((params.arguments or {}).get("text", "(no arguments)"))
+        return T.CallToolResult(content=[T.TextContent(type="text", text=text)])
+
+    return list_tools, call_tool, runs
+
+
+async def five_calls_and_one_bare(server):
+    texts = [(await mcp_lab.call(server, "echo", {"text": f"hi {i}"})).text for i in range(5)]
+    texts.append((await mcp_lab.call(server, "echo")).text)
+    return texts
+
+# %%
+%%mcp_server echo --lowlevel --http
+on_list_tools, on_call_tool, echo_runs = echo_handlers()
+
+# %%
+%%mcp_server echo-lookup --lowlevel --http
+on_list_tools, on_call_tool, lookup_runs = echo_handlers()
+
+
+def get_tool_input_schema(name):
+    return None  # no tool of this server has a header to check
+
+# %%
+print("without a lookup:", await five_calls_and_one_bare("echo"), echo_runs)
+print("with a lookup:   ", await five_calls_and_one_bare("echo-lookup"), lookup_runs)
+
+# %% [markdown]
+# Without the lookup, `on_list_tools` ran once for the lab's own listing and once for each of the five
+# calls with arguments, but not for the call without arguments. With the lookup it ran only for the
+# listing, and the calls still worked. The docs' Bookshop lookup is the same function over a dict:
+#
+# ```python
+# TOOLS = {CHECK_STOCK.name: CHECK_STOCK}
+#
+# def tool_input_schema(name: str) -> dict | None:
+#     tool = TOOLS.get(name)
+#     return tool.input_schema if tool else None
+# ```
+#
+# ## Exercise
+#
+# Add a tool `locate(title, shelf)` to a new server `library`, served over HTTP. `shelf` is an
+# **optional** `str` that travels in the header `Shelf`. Call it once with `shelf="B2"` and once without.
+# The check below looks for `Mcp-Param-Shelf: B2` on the first call, no such header on the second, and a
+# valid entry in the header table. The last cell stops the HTTP servers this notebook started, so that a
+# re-run starts clean.
+
+# %%
+%%mcp_server library --http
+@mcp.tool()
+def locate(title: str, shelf: Annotated[str | None, WithJsonSchema({"type": "string", "x-mcp-header": "Shelf"})] = None) -> str:
+    return f"{title} is on shelf {shelf or 'unknown'}"
+
+# %%
+with_shelf = await mcp_lab.call("library", "locate", {"title": "Dune", "shelf": "B2"})
+without_shelf = await mcp_lab.call("library", "locate", {"title": "Dune"})
+
+# %%
+def mcp_param_headers(flow):
+    exchange = flow.rounds[-1].http[-1]
+    return {k.lower(): v for k, v in exchange["request"]["headers"] if k.lower().startswith("mcp-param-")}
+
+
+assert mcp_param_headers(with_shelf) == {"mcp-param-shelf": "B2"}, mcp_param_headers(with_shelf)
+assert mcp_param_headers(without_shelf) == {}, mcp_param_headers(without_shelf)
+table = await mcp_lab.header_table("library")
+(row,) = table.rows
+assert (row.argument, row.header, row.valid) == ("shelf", "Mcp-Param-Shelf", True), row
+print("✔ well done:", with_shelf.text, "|", without_shelf.text)
+
+# %%
+%mcp_server stop bookshop
+%mcp_server stop warehouse
+%mcp_server stop echo
+%mcp_server stop echo-lookup
+%mcp_server stop library
