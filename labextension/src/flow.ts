@@ -34,7 +34,7 @@ import {
   resultBody,
   serverLog
 } from './legs';
-import { tokenSegments } from './sealed';
+import { parseToken, tokenSegments } from './sealed';
 
 const FLOW_FIELDS = [
   'server', 'method', 'target', 'arguments', 'era', 'rounds', 'status', 'stop_reason', 'notes', 'max_rounds', 'id',
@@ -139,7 +139,7 @@ function responseArrow(round: JsonObject): HTMLElement {
       requests.length
         ? h('ul', { class: 'mcp-lab-list' }, requests.map(([k, v]) => inputRequest(k, v)))
         : h('div', { class: 'mcp-lab-muted' }, 'no questions: state only (the client backs off, then retries)'),
-      h('div', { class: 'mcp-lab-muted' }, 'requestState (sealed by the server)'),
+      h('div', { class: 'mcp-lab-muted' }, requestStateCaption(round.request_state)),
       tokenSegments(round.request_state)
     ];
     return message('to-client', 'ask', h('span', null, badge('input_required', 'warn'), ` ${requests.length} question(s)`), body);
@@ -230,4 +230,14 @@ export function renderFlow(data: unknown): HTMLElement {
     otherFields(flow, FLOW_FIELDS),
     details('flow JSON', jsonBlock(flow), { className: 'mcp-lab-raw' })
   );
+}
+
+/** What the server did with its state: a plaintext token (a lowlevel server without the boundary) is not sealed. */
+function requestStateCaption(token: unknown): string {
+  if (typeof token !== 'string') {
+    return 'requestState: none';
+  }
+  return parseToken(token).kind === 'plaintext'
+    ? 'requestState (plaintext: this server does not seal it)'
+    : 'requestState (sealed by the server)';
 }
