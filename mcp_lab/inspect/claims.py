@@ -14,12 +14,13 @@ Inside `s`, resolver-driven tools keep `{"v":3,"outcomes":{key:{action,data,q}},
 
 from __future__ import annotations
 
-import base64
+import binascii
 import hashlib
 import json
 import math
 from collections.abc import Mapping
 from datetime import UTC, datetime
+from json.encoder import c_make_encoder, encode_basestring_ascii  # type: ignore[attr-defined]
 from typing import Any
 
 from mcp.server.request_state import _principal_matches  # private, pinned to mcp==2.3.0
@@ -46,6 +47,8 @@ _VERSION_OK = Check("version", "pass", None, "v=1 with iat, exp and s present")
 _ISSUED_OK = Check("issued-at", "pass", None, "iat is not after now + 60 s of clock skew")
 _EXPIRY_OK = Check("expiry", "pass", None, "now < exp")
 _BINDING_OK = Check("request binding", "pass", None, "same method, target and arguments digest")
+_BINDING_UNKNOWN = Check("request binding", "unknown", None, "pass call= (the flow, or method/target/args)")
+_AUDIENCE_UNKNOWN = Check("audience", "unknown", None, "pass server= or audience=")
 RESOLVER_STATE_VERSION = 3
 
 
@@ -60,13 +63,23 @@ UNKNOWN: Any = _Unknown()
 
 _CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"))
 """`compact_json(args, sort_keys=True)`, with the encoder built once (the digest is on the hot path)."""
+_URLSAFE = bytes.maketrans(b"+/", b"-_")
+
+
+def _canonical(args: Any) -> str:
+    """`_CANONICAL.encode(args)` for a dict, without its per-call Python layers (what `iterencode` builds)."""
+    if c_make_encoder is None or type(args) is not dict:  # pragma: no cover - CPython has the C encoder
+        return _CANONICAL.encode(args)
+    encoder = c_make_encoder({}, _CANONICAL.default, encode_basestring_ascii, None, ":", ",", True, False, True)
+    return "".join(encoder(args, 0))
 
 
 def request_identity(method: str, target: str, arguments: Mapping[str, Any] | None) -> tuple[str, str]:
     """(target, args digest) exactly as `_request_identity` computes it (a test holds the two equal)."""
     args = {} if method == "resources/read" else (arguments or {})
-    digest = hashlib.sha256(_CANONICAL.encode(args).encode()).digest()[:16]
-    return str(target), base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
+    digest = hashlib.sha256(_canonical(args).encode()).digest()[:16]
+    # 16 bytes are 22 base64 characters and "==": unpadded base64url, as `_b64u` writes it.
+    return str(target), binascii.b2a_base64(digest, newline=False)[:22].translate(_URLSAFE).decode()
 
 
 def when(value: Any) -> str | None:
@@ -76,6 +89,23 @@ def when(value: Any) -> str | None:
         return datetime.fromtimestamp(value, tz=UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
     except (OverflowError, OSError, ValueError):
         return None
+
+
+_SHARED: dict[tuple[str, str], Check] = {}
+
+
+def passed(step: str, detail: str) -> Check:
+    """A passing Check shared between reports (it is frozen): building one costs more than looking it up.
+
+    The table is bounded; the details vary only with the few audiences, principals and ring slots a
+    notebook checks.
+    """
+    check = _SHARED.get((step, detail))
+    if check is None:
+        if len(_SHARED) >= 512:
+            _SHARED.clear()
+        check = _SHARED[step, detail] = Check(step, "pass", None, detail)
+    return check
 
 
 def _fail(report: TokenReport, step: str, reason: str, detail: str) -> None:
@@ -120,7 +150,7 @@ def check_claims(
     checks.append(_EXPIRY_OK)
     unknown_before = False
     if call is None:
-        checks.append(Check("request binding", "unknown", None, "pass call= (the flow, or method/target/args)"))
+        checks.append(_BINDING_UNKNOWN)
         report.cannot_know.append("whether m/t/a match the request: the call was not given")
         unknown_before = True
     elif claims.get("m") != call[0] or claims.get("t") != call[1] or claims.get("a") != call[2]:
@@ -130,14 +160,14 @@ def check_claims(
     else:
         checks.append(_BINDING_OK)
     if audience is UNKNOWN:
-        checks.append(Check("audience", "unknown", None, "pass server= or audience="))
+        checks.append(_AUDIENCE_UNKNOWN)
         report.cannot_know.append("the server's audience (its name): pass server= or audience=")
         unknown_before = True
     elif claims.get("aud") != audience:
         _mark(report, unknown_before, "audience", "audience", f"aud is not {audience!r}")
         return
     else:
-        checks.append(Check("audience", "pass", None, f"aud is {audience!r}"))
+        checks.append(passed("audience", f"aud is {audience!r}"))
     _check_principal(report, claims.get("p"), principal, principal_note, unknown_before, principal_assumed)
 
 
@@ -152,7 +182,7 @@ def _check_principal(
 ) -> None:
     if principal is UNKNOWN:
         if claim is None and assumed:
-            report.checks.append(Check("principal", "pass", None, note))
+            report.checks.append(passed("principal", note))
             return
         report.checks.append(Check("principal", "unknown", None, note))
         report.cannot_know.append("the principal the server binds: " + note)
@@ -169,9 +199,9 @@ def _check_principal(
         if not isinstance(claim, str) or not _principal_matches(claim, principal):
             _mark(report, uncertain, "principal", "principal", f"the tag was not made for {principal!r}")
             return
-        report.checks.append(Check("principal", "pass", None, f"tag matches {principal!r} ({note})"))
+        report.checks.append(passed("principal", f"tag matches {principal!r} ({note})"))
         return
-    report.checks.append(Check("principal", "pass", None, f"no principal on either side ({note})"))
+    report.checks.append(passed("principal", f"no principal on either side ({note})"))
 
 
 _MEANINGS = {
