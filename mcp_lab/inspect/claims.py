@@ -15,7 +15,6 @@ Inside `s`, resolver-driven tools keep `{"v":3,"outcomes":{key:{action,data,q}},
 from __future__ import annotations
 
 import binascii
-import hashlib
 import json
 import math
 from collections.abc import Mapping
@@ -24,6 +23,11 @@ from json.encoder import c_make_encoder, encode_basestring_ascii  # type: ignore
 from typing import Any
 
 from mcp.server.request_state import _principal_matches  # private, pinned to mcp==2.3.0
+
+try:  # CPython's own SHA-256: the same digest, without OpenSSL's per-hash setup (a third of its cost here)
+    from _sha256 import sha256 as _sha256  # type: ignore[import-not-found]
+except ImportError:  # pragma: no cover - other interpreters
+    from hashlib import sha256 as _sha256
 
 from mcp_lab.inspect.report import Check, ClaimRow, QuestionRow, TokenReport
 
@@ -66,20 +70,56 @@ _CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"))
 _URLSAFE = bytes.maketrans(b"+/", b"-_")
 
 
+def _c_encoder() -> Any:
+    return c_make_encoder({}, _CANONICAL.default, encode_basestring_ascii, None, ":", ",", True, False, True)
+
+
+_ENCODER = [_c_encoder()] if c_make_encoder is not None else []
+
+
 def _canonical(args: Any) -> str:
-    """`_CANONICAL.encode(args)` for a dict, without its per-call Python layers (what `iterencode` builds)."""
-    if c_make_encoder is None or type(args) is not dict:  # pragma: no cover - CPython has the C encoder
+    """`_CANONICAL.encode(args)` for a dict, calling the C encoder `iterencode` would build, built once.
+
+    Its circular-reference markers empty themselves after every successful encoding; after a failure the
+    encoder is replaced, so no stale marker survives.
+    """
+    if not _ENCODER or type(args) is not dict:  # pragma: no cover - CPython has the C encoder
         return _CANONICAL.encode(args)
-    encoder = c_make_encoder({}, _CANONICAL.default, encode_basestring_ascii, None, ":", ",", True, False, True)
-    return "".join(encoder(args, 0))
+    try:
+        return "".join(_ENCODER[0](args, 0))
+    except BaseException:
+        _ENCODER[0] = _c_encoder()
+        raise
 
 
 def request_identity(method: str, target: str, arguments: Mapping[str, Any] | None) -> tuple[str, str]:
     """(target, args digest) exactly as `_request_identity` computes it (a test holds the two equal)."""
     args = {} if method == "resources/read" else (arguments or {})
-    digest = hashlib.sha256(_canonical(args).encode()).digest()[:16]
+    digest = _sha256(_canonical(args).encode()).digest()[:16]
     # 16 bytes are 22 base64 characters and "==": unpadded base64url, as `_b64u` writes it.
     return str(target), binascii.b2a_base64(digest, newline=False)[:22].translate(_URLSAFE).decode()
+
+
+_SCAN = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
+"""The C scanner `json.loads` runs (same configuration as its default decoder)."""
+
+
+def _loads(payload: bytes) -> Any:
+    """`json.loads(payload)`, minus its Python layers for the one shape a codec's payload has.
+
+    A JSON object in UTF-8 with no surrounding whitespace is what `json.loads` would decode as UTF-8
+    (`detect_encoding`) and hand whole to the same scanner. Anything else, and any error, takes
+    `json.loads` itself, so results and exceptions are exactly its own.
+    """
+    if payload[:2] == b'{"':
+        try:
+            text = payload.decode("utf-8", "surrogatepass")
+            value, end = _SCAN(text, 0)
+            if end == len(text):
+                return value
+        except Exception:
+            pass
+    return json.loads(payload)
 
 
 def when(value: Any) -> str | None:
@@ -125,7 +165,7 @@ def check_claims(
     """Append the checks after the codec; `call` is (method, target, args digest) or None."""
     checks = report.checks
     try:
-        claims = json.loads(payload)
+        claims = _loads(payload)
         version, iat, exp, inner = claims["v"], claims["iat"], claims["exp"], claims["s"]
     except (ValueError, KeyError, TypeError, RecursionError) as exc:
         what = f"claim {exc} is missing" if isinstance(exc, KeyError) else "it is not a JSON object of claims"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import MISSING, dataclass, field, fields
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Literal
 
@@ -111,37 +111,6 @@ class TokenReport:
     notes: list[str] = field(default_factory=list)
     danger: str | None = None
 
-    @classmethod
-    def start(
-        cls,
-        server: str | None,
-        opener: str,
-        ring_ids: list[str],
-        notes: list[str],
-        question_texts: dict[str, str],
-        expected: dict[str, Any],
-    ) -> TokenReport:
-        """A report about no token yet ("absent"), as `inspect_token` begins one for every token it sees.
-
-        Equal to `TokenReport(None, 0, "absent", "no token", server=..., ...)`, built from a prepared table of
-        the defaults in one step: the generated `__init__` assigns 27 fields one by one, a visible part of
-        inspecting a token when the decryption itself takes microseconds. The lists and dicts are the
-        caller's (fresh ones) and so are never shared between reports.
-        """
-        report = cls.__new__(cls)
-        report.__dict__.update(
-            _START,
-            server=server,
-            opener=opener,
-            ring_ids=ring_ids,
-            notes=notes,
-            question_texts=question_texts,
-            expected=expected,
-            checks=[],
-            cannot_know=[],
-        )
-        return report
-
     @property
     def accepted(self) -> bool:
         return self.verdict == "ok"
@@ -225,24 +194,6 @@ class TokenReport:
         from mcp_lab.views.tokens import token_bundle
 
         return token_bundle(self)
-
-
-_START: dict[str, Any] = {
-    "token": None,
-    "length": 0,
-    "format": "absent",
-    "format_label": "no token",
-    **{f.name: f.default for f in fields(TokenReport) if f.default is not MISSING},
-}
-# Every other field has a default_factory, and `start()` must hand each report fresh ones.
-assert {f.name for f in fields(TokenReport)} - set(_START) == {
-    "ring_ids",
-    "notes",
-    "question_texts",
-    "expected",
-    "checks",
-    "cannot_know",
-}
 
 
 def plain(value: Any, depth: int = 0) -> Any:
