@@ -3,12 +3,18 @@
 Spec context: multi round-trip requests (InputRequiredResult, sealed request_state) and header parameters
 (x-mcp-header / Mcp-Param-*), as the MCP Python SDK (mcp==2.3.0) implements them. `%load_ext mcp_lab`
 registers the magics; the Python API below is what they delegate to.
+
+The names in `__all__` are imported on first use (PEP 562 `__getattr__`): `import mcp_lab` and
+`%load_ext mcp_lab` pay only for the flow engine the magics need, not for the HTTP, connection, inspector,
+replay and widget modules a notebook may never touch (bench/startup.py measures this).
 """
 
 from __future__ import annotations
 
+import importlib
 import sys
-from typing import Any
+import types
+from typing import TYPE_CHECKING, Any
 
 # The SDK validates tool results with jsonschema, imported lazily on the first call. jsonschema then
 # imports rfc3987_syntax when installed (jupyterlab pulls it in), whose grammar takes ~2.5 s to build
@@ -17,39 +23,94 @@ from typing import Any
 if "jsonschema" not in sys.modules:
     sys.modules.setdefault("rfc3987_syntax", None)  # type: ignore[arg-type]
 
-from mcp_lab import forms
-from mcp_lab.answers import (
-    AnswerContext,
-    Answerer,
-    CallbackAnswerer,
-    ChainAnswerer,
-    ScriptedAnswerer,
-    Unanswered,
-    cancel,
-    decline,
-)
-from mcp_lab.api import call, get_prompt, read_resource, resume, start
-from mcp_lab.collection import load_flows, save_flows
-from mcp_lab.connect import OutsideServer, connect, disconnect
-from mcp_lab.errors import FlowError, LabError
-from mcp_lab.fleet import Fleet
-from mcp_lab.flow import Flow, Round
-from mcp_lab.header_labs import list_first_lab, mismatch_lab, schema_lookup_lab
-from mcp_lab.headers import header, header_table
-from mcp_lab.inspect.codecs import EnvelopeCodec, HMACSignOnlyCodec, use_codec
-from mcp_lab.inspect.report import TokenReport
-from mcp_lab.inspect.rotation import RotationMatrix, RotationStepper
-from mcp_lab.inspect.rotation_load import LoadReport, run_rotation_load
-from mcp_lab.inspect.tamper import TamperReport, tamper_lab
-from mcp_lab.inspect.tokens import inspect_token
-from mcp_lab.keys import KeyRing, key_id
-from mcp_lab.principal import header_principal, lab_principal, set_principal
-from mcp_lab.replay import ReplayReport, replay
-from mcp_lab.sandbox import sandbox
-from mcp_lab.serve import serve
-from mcp_lab.views.rotation_widget import StepperWidget
+if TYPE_CHECKING:
+    from mcp_lab import forms
+    from mcp_lab.answers import (
+        AnswerContext,
+        Answerer,
+        CallbackAnswerer,
+        ChainAnswerer,
+        ScriptedAnswerer,
+        Unanswered,
+        cancel,
+        decline,
+    )
+    from mcp_lab.api import call, get_prompt, read_resource, resume, start
+    from mcp_lab.collection import load_flows, save_flows
+    from mcp_lab.connect import OutsideServer, connect, disconnect
+    from mcp_lab.errors import FlowError, LabError
+    from mcp_lab.fleet import Fleet
+    from mcp_lab.flow import Flow, Round
+    from mcp_lab.header_labs import list_first_lab, mismatch_lab, schema_lookup_lab
+    from mcp_lab.headers import header, header_table
+    from mcp_lab.inspect.codecs import EnvelopeCodec, HMACSignOnlyCodec, use_codec
+    from mcp_lab.inspect.report import TokenReport
+    from mcp_lab.inspect.rotation import RotationMatrix, RotationStepper
+    from mcp_lab.inspect.rotation_load import LoadReport, run_rotation_load
+    from mcp_lab.inspect.tamper import TamperReport, tamper_lab
+    from mcp_lab.inspect.tokens import inspect_token
+    from mcp_lab.keys import KeyRing, key_id
+    from mcp_lab.principal import header_principal, lab_principal, set_principal
+    from mcp_lab.replay import ReplayReport, replay
+    from mcp_lab.sandbox import sandbox
+    from mcp_lab.serve import serve
+    from mcp_lab.views.rotation_widget import StepperWidget
 
 __version__ = "0.1.0"
+
+# Public name -> the module that defines it ("" : the name is a subpackage of its own).
+_SOURCES = {
+    "AnswerContext": "mcp_lab.answers",
+    "Answerer": "mcp_lab.answers",
+    "CallbackAnswerer": "mcp_lab.answers",
+    "ChainAnswerer": "mcp_lab.answers",
+    "EnvelopeCodec": "mcp_lab.inspect.codecs",
+    "Fleet": "mcp_lab.fleet",
+    "Flow": "mcp_lab.flow",
+    "FlowError": "mcp_lab.errors",
+    "HMACSignOnlyCodec": "mcp_lab.inspect.codecs",
+    "KeyRing": "mcp_lab.keys",
+    "LabError": "mcp_lab.errors",
+    "LoadReport": "mcp_lab.inspect.rotation_load",
+    "OutsideServer": "mcp_lab.connect",
+    "ReplayReport": "mcp_lab.replay",
+    "RotationMatrix": "mcp_lab.inspect.rotation",
+    "RotationStepper": "mcp_lab.inspect.rotation",
+    "Round": "mcp_lab.flow",
+    "ScriptedAnswerer": "mcp_lab.answers",
+    "StepperWidget": "mcp_lab.views.rotation_widget",
+    "TamperReport": "mcp_lab.inspect.tamper",
+    "TokenReport": "mcp_lab.inspect.report",
+    "Unanswered": "mcp_lab.answers",
+    "call": "mcp_lab.api",
+    "cancel": "mcp_lab.answers",
+    "connect": "mcp_lab.connect",
+    "decline": "mcp_lab.answers",
+    "disconnect": "mcp_lab.connect",
+    "forms": "",
+    "get_prompt": "mcp_lab.api",
+    "header": "mcp_lab.headers",
+    "header_principal": "mcp_lab.principal",
+    "header_table": "mcp_lab.headers",
+    "inspect_token": "mcp_lab.inspect.tokens",
+    "key_id": "mcp_lab.keys",
+    "lab_principal": "mcp_lab.principal",
+    "list_first_lab": "mcp_lab.header_labs",
+    "load_flows": "mcp_lab.collection",
+    "mismatch_lab": "mcp_lab.header_labs",
+    "read_resource": "mcp_lab.api",
+    "replay": "mcp_lab.replay",
+    "resume": "mcp_lab.api",
+    "run_rotation_load": "mcp_lab.inspect.rotation_load",
+    "sandbox": "mcp_lab.sandbox",
+    "save_flows": "mcp_lab.collection",
+    "schema_lookup_lab": "mcp_lab.header_labs",
+    "serve": "mcp_lab.serve",
+    "set_principal": "mcp_lab.principal",
+    "start": "mcp_lab.api",
+    "tamper_lab": "mcp_lab.inspect.tamper",
+    "use_codec": "mcp_lab.inspect.codecs",
+}
 
 __all__ = [
     "AnswerContext",
@@ -107,23 +168,59 @@ __all__ = [
 ]
 
 
+def __getattr__(name: str) -> Any:
+    """Import a public name's module on first access and keep the name (later lookups are plain)."""
+    source = _SOURCES.get(name)
+    if source is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = (
+        importlib.import_module(f"{__name__}.{name}") if not source else getattr(importlib.import_module(source), name)
+    )
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
+
+class _Package(types.ModuleType):
+    """`mcp_lab.sandbox`, `.serve`, `.replay` and `.connect` are public objects named like their modules.
+
+    Importing a submodule sets it as an attribute of its package; for these four names that would hide the
+    object (`mcp_lab.connect(...)` would find the module). The object always wins, as it did when this
+    package imported everything eagerly; the modules stay reachable through `sys.modules` and `from`-imports.
+    """
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if isinstance(value, types.ModuleType) and _SOURCES.get(name) == f"{__name__}.{name}":
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
+
+
 def _jupyter_labextension_paths() -> list[dict[str, str]]:
     """Where JupyterLab finds the prebuilt renderer for `application/vnd.mcp-lab.*+json` (labextension/)."""
     return [{"src": "labextension", "dest": "mcp-lab"}]
 
 
 def load_ipython_extension(ipython: Any) -> None:
-    """`%load_ext mcp_lab`: register the magics (imported only now, so `import mcp_lab` stays light)."""
+    """`%load_ext mcp_lab`: register the magics and the form fallback -- the flow engine and the SDK load now,
+    everything else on first use."""
+    from mcp_lab.forms import install
     from mcp_lab.magics import register
 
     register(ipython)
-    forms.install(ipython)  # in a kernel only: a person answers what no script covers
+    install(ipython)  # in a kernel only: a person answers what no script covers
 
 
 def unload_ipython_extension(ipython: Any) -> None:
+    from mcp_lab.forms import uninstall
     from mcp_lab.magics import await_magic_transformer
 
-    forms.uninstall()
+    uninstall()
 
     if await_magic_transformer in ipython.input_transformers_cleanup:
         ipython.input_transformers_cleanup.remove(await_magic_transformer)

@@ -104,6 +104,9 @@ def _roots(value: Sequence[Any]) -> T.ListRootsResult:
     return T.ListRootsResult(roots=roots)
 
 
+_RESULT_TYPES = (T.ElicitResult, T.CreateMessageResult, T.CreateMessageResultWithTools, T.ListRootsResult)
+
+
 def to_input_response(key: str, request: T.InputRequest, value: Any) -> InputResponse:
     """Turn a scripted answer into the InputResponse the request's kind needs.
 
@@ -111,7 +114,7 @@ def to_input_response(key: str, request: T.InputRequest, value: Any) -> InputRes
     reply to a sampling request; list -> roots. SDK result objects pass through unchanged.
     """
     kind = request_kind(request)
-    if isinstance(value, T.ElicitResult | T.CreateMessageResult | T.CreateMessageResultWithTools | T.ListRootsResult):
+    if isinstance(value, _RESULT_TYPES):
         expected = {"elicitation": T.ElicitResult, "sampling": T.CreateMessageResult, "roots": T.ListRootsResult}[kind]
         if kind == "sampling" and isinstance(value, T.CreateMessageResultWithTools):
             return value

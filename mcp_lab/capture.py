@@ -24,8 +24,7 @@ import itertools
 import json
 import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -42,11 +41,13 @@ BODY_LIMIT = 256 * 1024
 """Bodies are kept up to this many bytes (a listing of many tools still fits; a runaway stream does not)."""
 
 
-@dataclass(eq=False)
 class _Leg:
-    capture: LegCapture
-    exchanges: list[Exchange] = field(default_factory=list)
-    open: bool = True
+    __slots__ = ("capture", "exchanges", "open")
+
+    def __init__(self, capture: LegCapture) -> None:
+        self.capture = capture
+        self.exchanges: list[Exchange] = []
+        self.open = True
 
 
 _LEG: contextvars.ContextVar[_Leg | None] = contextvars.ContextVar("mcp_lab_leg", default=None)
@@ -58,17 +59,28 @@ def current_capture() -> LegCapture | None:
     return leg.capture if leg is not None and leg.open else None
 
 
-@contextmanager
-def leg_scope(capture: LegCapture) -> Iterator[LegCapture]:
-    """Attribute every HTTP exchange started in this context to `capture` until the block ends."""
-    leg = _Leg(capture)
-    token = _LEG.set(leg)
-    try:
-        yield capture
-    finally:
-        _LEG.reset(token)
+class leg_scope:  # lower case: it reads as the function it replaced, `with leg_scope(capture) as capture:`
+    """Attribute every HTTP exchange started in this context to `capture` until the block ends.
+
+    A class rather than a generator-based context manager: every leg of every flow enters one.
+    """
+
+    __slots__ = ("_capture", "_leg", "_token")
+
+    def __init__(self, capture: LegCapture) -> None:
+        self._capture = capture
+
+    def __enter__(self) -> LegCapture:
+        self._leg = _Leg(self._capture)
+        self._token = _LEG.set(self._leg)
+        return self._capture
+
+    def __exit__(self, *exc: object) -> None:
+        _LEG.reset(self._token)
+        leg = self._leg
         leg.open = False
-        capture.http.extend(exchange.to_dict() for exchange in leg.exchanges)
+        if leg.exchanges:
+            self._capture.http.extend(exchange.to_dict() for exchange in leg.exchanges)
 
 
 class SchemaBook:

@@ -10,16 +10,17 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Coroutine, Generator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from IPython.core.magic import Magics, line_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
 from IPython.display import display
 
-from mcp_lab.connect import OutsideServer, connection_log, open_connection, parse_environment
 from mcp_lab.errors import LabError
 from mcp_lab.sandbox import sandbox
-from mcp_lab.views.connection import ConnectionLog
+
+if TYPE_CHECKING:  # connect.py (transports, stdio) is imported by the first %mcp_connect, not at %load_ext
+    from mcp_lab.connect import OutsideServer
 
 __all__ = ["ConnectMagics", "Pending"]
 
@@ -107,6 +108,9 @@ class ConnectMagics(Magics):
         %mcp_connect NAME --stdio "COMMAND ARGS" [--env KEY=VALUE ...] [--cwd DIR] [--legacy]
         %mcp_connect log NAME      (what a stdio server wrote to stderr)
         """
+        from mcp_lab.connect import connection_log, open_connection, parse_environment
+        from mcp_lab.views.connection import ConnectionLog
+
         args = parse_argstring(self.mcp_connect, line)
         args.stdio, args.cwd = _unquote(args.stdio), _unquote(args.cwd)
         args.env = [_unquote(pair) for pair in args.env]
@@ -133,6 +137,8 @@ class ConnectMagics(Magics):
         name = line.strip()
         if not name or " " in name:
             raise LabError("usage: %mcp_disconnect NAME")
+        from mcp_lab.connect import OutsideServer
+
         entry = sandbox.get(name)
         if not isinstance(entry, OutsideServer):
             raise LabError(f"{name!r} is a server the lab started, not a connection; use %mcp_server stop {name}")

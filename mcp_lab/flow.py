@@ -14,8 +14,8 @@ between legs and resumed by another process -- the seeds' distributed client.
 from __future__ import annotations
 
 import json
+import os
 import time
-import uuid
 from collections.abc import Awaitable, Callable, Mapping
 from contextlib import AbstractAsyncContextManager, AbstractContextManager
 from dataclasses import asdict, dataclass, field
@@ -28,14 +28,16 @@ from mcp.client.session import ClientSession
 from mcp_lab.answers import (
     AnswerContext,
     Answerer,
+    CallbackAnswerer,
     CallbackRefused,
+    ChainAnswerer,
     InputResponse,
     ScriptedAnswerer,
     Unanswered,
     request_kind,
 )
 from mcp_lab.errors import FlowError, LabError
-from mcp_lab.legs import wire
+from mcp_lab.legs import send_leg, wire
 
 __all__ = ["DEFAULT_MAX_ROUNDS", "Connection", "Flow", "LegCapture", "Round"]
 
@@ -47,6 +49,8 @@ _BACKOFF_CAP = 0.25
 """State-only rounds back off 50 ms doubling to 250 ms, as the SDK's driver does."""
 
 INVALID_PARAMS = -32602
+_STATUS_AFTER: dict[str, Any] = {"input_required": "input_required", "result": "done", "error": "error"}
+"""The flow's status after a leg with this outcome."""
 
 Method = Literal["tools/call", "prompts/get", "resources/read"]
 METHODS: tuple[str, ...] = ("tools/call", "prompts/get", "resources/read")
@@ -164,7 +168,8 @@ class Flow:
     max_rounds: int = DEFAULT_MAX_ROUNDS
     start_over: bool = False
     """On a rejected request_state (-32602), start the flow over once instead of failing."""
-    id: str = field(default_factory=lambda: uuid.uuid4().hex[:8])
+    id: str = field(default_factory=lambda: os.urandom(4).hex())
+    """8 random hex digits (what `uuid4().hex[:8]` gives, without building a UUID)."""
 
     def __post_init__(self) -> None:
         if self.method not in METHODS:
@@ -306,8 +311,13 @@ class Flow:
             raise FlowError(f"flow {self.id} has already ended ({self.status}); start a new call")
         if self._connection is None:
             raise LabError("this flow is not connected to a server; use mcp_lab.resume(...) to continue it")
-        self._set_answers(answers)
-        ir_rounds = sum(1 for r in self.rounds if r.outcome == "input_required")
+        if answers is not None:
+            self._set_answers(answers)
+        rounds = self.rounds
+        ir_rounds = 0
+        for r in rounds:
+            if r.outcome == "input_required":
+                ir_rounds += 1
         if ir_rounds > self.max_rounds:
             self._stop(
                 f"round cap: the server asked for input {ir_rounds} times (max_rounds={self.max_rounds}); "
@@ -315,9 +325,10 @@ class Flow:
             )
             return None
         self.stop_reason = None
-        rnd = Round(index=len(self.rounds))
-        pending = self.last if self.last is not None and self.last.outcome == "input_required" else None
-        rnd.started_over = self.last is not None and self.last.state_rejected
+        rnd = Round(index=len(rounds))
+        last = rounds[-1] if rounds else None
+        pending = last if last is not None and last.outcome == "input_required" else None
+        rnd.started_over = last is not None and last.state_rejected
         if pending is not None:
             rnd.sent_request_state = pending.request_state
             if pending.input_requests:
@@ -338,10 +349,11 @@ class Flow:
                 rnd.backoff = self._backoff
                 await anyio.sleep(self._backoff)
                 self._backoff = min(self._backoff * 2, _BACKOFF_CAP)
-        await self._send(rnd)
-        self.rounds.append(rnd)
-        self.status = {"input_required": "input_required", "result": "done", "error": "error"}[rnd.outcome]  # type: ignore[assignment]
-        if self.start_over and rnd.state_rejected and not any(r.started_over for r in self.rounds):
+        assert self._connection is not None
+        await send_leg(self, rnd, self._connection, self._answerer)
+        rounds.append(rnd)
+        self.status = _STATUS_AFTER[rnd.outcome]
+        if self.start_over and rnd.state_rejected and not any(r.started_over for r in rounds):
             self.status = "new"  # the next leg sends the original request again, without state
         self._notify()
         return rnd
@@ -351,8 +363,6 @@ class Flow:
         if answers is None:
             return
         if isinstance(answers, Mapping):
-            from mcp_lab.answers import ChainAnswerer
-
             scripted = ScriptedAnswerer(answers)
             self._scripted = scripted
             chain: list[Answerer] = [scripted]
@@ -381,13 +391,12 @@ class Flow:
         requests = pending.requests()
         assert self._connection is not None
         session = await self._connection.session(self.era)
-        context_base = dict(server=self.server, method=self.method, target=self.target, round_index=pending.index)
         responses: dict[str, InputResponse] = {}
         labels: dict[str, str] = {}
         failures: list[BaseException] = []
 
         async def one(key: str, request: T.InputRequest) -> None:
-            context = AnswerContext(session=session, flow=self, **context_base)  # type: ignore[arg-type]
+            context = AnswerContext(self.server, self.method, self.target, pending.index, session, flow=self)
             try:
                 responses[key] = await answerer.answer(key, request, context)
                 labels[key] = _label(answerer, key)
@@ -395,7 +404,8 @@ class Flow:
                 failures.append(exc)
 
         if len(requests) == 1:
-            await one(*next(iter(requests.items())))
+            for key, request in requests.items():
+                await one(key, request)
         else:
             # Independent questions arrive together and are answered concurrently, as the SDK client does.
             async with anyio.create_task_group() as tg:
@@ -427,14 +437,9 @@ class Flow:
         self._notify()
 
     def _notify(self) -> None:
-        for listener in list(self._listeners):
-            listener(self)
-
-    async def _send(self, rnd: Round) -> None:
-        from mcp_lab.legs import send_leg
-
-        assert self._connection is not None
-        await send_leg(self, rnd, self._connection, self._answerer)
+        if self._listeners:
+            for listener in list(self._listeners):
+                listener(self)
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
         from mcp_lab.views.flow import flow_bundle
@@ -444,8 +449,6 @@ class Flow:
 
 def _label(answerer: Answerer, key: str) -> str:
     """A short name for who answered, for the timeline."""
-    from mcp_lab.answers import CallbackAnswerer, ChainAnswerer
-
     if isinstance(answerer, ChainAnswerer):
         if key in answerer.answered_by:
             return _label(answerer.answered_by[key], key)

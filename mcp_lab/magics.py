@@ -24,7 +24,6 @@ from mcp_lab.errors import LabError
 from mcp_lab.flow import Flow
 from mcp_lab.sandbox import sandbox
 from mcp_lab.views.live import FlowRun
-from mcp_lab.views.servers import ServerList
 
 __all__ = ["FlowRun", "LabMagics", "parse_arguments", "register"]
 
@@ -178,6 +177,8 @@ class LabMagics(Magics):
 
     def _manage(self, command: str, target: str | None, port: str | None = None) -> Any:
         if command == "list":
+            from mcp_lab.views.servers import ServerList
+
             return ServerList.from_sandbox(sandbox)
         if command == "serve":
             if not target:

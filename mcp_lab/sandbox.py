@@ -82,6 +82,17 @@ class ClientOwner:
             raise LabError(f"could not connect: {type(self._error).__name__}: {self._error}")
         return self.client
 
+    def ready_on_running_loop(self) -> bool:
+        """Connected (not failed, not closed) on the running loop: `wait()` would return at once."""
+        ready = self._ready
+        return (
+            ready is not None
+            and ready.is_set()
+            and self._error is None
+            and self._task is not None
+            and self.loop is asyncio.get_running_loop()
+        )
+
     @property
     def usable(self) -> bool:
         """Connected or connecting on the running loop (not failed, not closed)."""
@@ -167,6 +178,8 @@ class LabServer:
     # ---- Connection protocol (flow.py) --------------------------------------------------------------
     async def session(self, era: str) -> ClientSession:
         owner = self._owners.get(era)
+        if owner is not None and owner.client is not None and owner.ready_on_running_loop():
+            return owner.client.session  # connected: the case of every leg after the first
         if owner is None or not owner.usable:
             stale = owner
             # Registered before any await: flows starting concurrently share this connection.
@@ -254,7 +267,10 @@ class _Capturing:
             self.scope.__exit__(*exc)
         finally:
             # By identity: LegCaptures are dataclasses, and two empty ones compare equal.
-            _LOG_SINK.active[:] = [c for c in _LOG_SINK.active if c is not self.capture]
+            active = _LOG_SINK.active
+            for i in range(len(active) - 1, -1, -1):
+                if active[i] is self.capture:
+                    del active[i]
 
 
 class _LogSink(logging.Handler):

@@ -15,13 +15,32 @@ Importing this package is cheap: ipywidgets and jsonschema are imported when a f
 
 from __future__ import annotations
 
-from typing import Any
+import importlib
+from typing import TYPE_CHECKING, Any
 
-from mcp_lab.forms.answerer import FormAnswerer, current, detect_mode, last, make_form, recent
-from mcp_lab.forms.autofill import clear_prearranged, prearrange, prearranged
-from mcp_lab.forms.base import Form
-from mcp_lab.forms.panel import Panel
-from mcp_lab.forms.sampling import echo_model
+from mcp_lab.forms.answerer import FormAnswerer
+
+if TYPE_CHECKING:
+    from mcp_lab.forms.answerer import current, detect_mode, last, make_form, recent
+    from mcp_lab.forms.autofill import clear_prearranged, prearrange, prearranged
+    from mcp_lab.forms.base import Form
+    from mcp_lab.forms.panel import Panel
+    from mcp_lab.forms.sampling import echo_model
+
+# `%load_ext` needs only `install()` and FormAnswerer; the rest is imported on first use (PEP 562).
+_SOURCES = {
+    "Form": "base",
+    "Panel": "panel",
+    "clear_prearranged": "autofill",
+    "current": "answerer",
+    "detect_mode": "answerer",
+    "echo_model": "sampling",
+    "last": "answerer",
+    "make_form": "answerer",
+    "prearrange": "autofill",
+    "prearranged": "autofill",
+    "recent": "answerer",
+}
 
 __all__ = [
     "Form",
@@ -40,6 +59,19 @@ __all__ = [
     "recent",
     "uninstall",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    source = _SOURCES.get(name)
+    if source is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{source}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
 
 
 def installed() -> FormAnswerer | None:

@@ -27,13 +27,15 @@ from __future__ import annotations
 import asyncio
 import os
 from collections import deque
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import mcp.types as T
 
 from mcp_lab.answers import AnswerContext, InputResponse, Unanswered
-from mcp_lab.forms.base import Form
-from mcp_lab.forms.panel import Panel
+
+if TYPE_CHECKING:  # imported when the first form is shown: `%load_ext` only creates the answerer
+    from mcp_lab.forms.base import Form
+    from mcp_lab.forms.panel import Panel
 
 __all__ = ["FORCE_MODE", "FormAnswerer", "current", "detect_mode", "last", "make_form", "recent"]
 
@@ -187,6 +189,8 @@ class FormAnswerer:
         fresh = panel is None or panel.settled
         if fresh:
             self._panels = {k: p for k, p in self._panels.items() if not p.settled}
+            from mcp_lab.forms.panel import Panel
+
             panel = Panel(context.server, context.round_index)
             self._panels[slot] = panel
             _RECENT.append(panel)

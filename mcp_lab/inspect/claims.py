@@ -14,15 +14,20 @@ Inside `s`, resolver-driven tools keep `{"v":3,"outcomes":{key:{action,data,q}},
 
 from __future__ import annotations
 
-import base64
-import hashlib
+import binascii
 import json
 import math
 from collections.abc import Mapping
 from datetime import UTC, datetime
+from json.encoder import c_make_encoder, encode_basestring_ascii  # type: ignore[attr-defined]
 from typing import Any
 
 from mcp.server.request_state import _principal_matches  # private, pinned to mcp==2.3.0
+
+try:  # CPython's own SHA-256: the same digest, without OpenSSL's per-hash setup (a third of its cost here)
+    from _sha256 import sha256 as _sha256  # type: ignore[import-not-found]
+except ImportError:  # pragma: no cover - other interpreters
+    from hashlib import sha256 as _sha256
 
 from mcp_lab.inspect.report import Check, ClaimRow, QuestionRow, TokenReport
 
@@ -46,6 +51,8 @@ _VERSION_OK = Check("version", "pass", None, "v=1 with iat, exp and s present")
 _ISSUED_OK = Check("issued-at", "pass", None, "iat is not after now + 60 s of clock skew")
 _EXPIRY_OK = Check("expiry", "pass", None, "now < exp")
 _BINDING_OK = Check("request binding", "pass", None, "same method, target and arguments digest")
+_BINDING_UNKNOWN = Check("request binding", "unknown", None, "pass call= (the flow, or method/target/args)")
+_AUDIENCE_UNKNOWN = Check("audience", "unknown", None, "pass server= or audience=")
 RESOLVER_STATE_VERSION = 3
 
 
@@ -60,13 +67,59 @@ UNKNOWN: Any = _Unknown()
 
 _CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"))
 """`compact_json(args, sort_keys=True)`, with the encoder built once (the digest is on the hot path)."""
+_URLSAFE = bytes.maketrans(b"+/", b"-_")
+
+
+def _c_encoder() -> Any:
+    return c_make_encoder({}, _CANONICAL.default, encode_basestring_ascii, None, ":", ",", True, False, True)
+
+
+_ENCODER = [_c_encoder()] if c_make_encoder is not None else []
+
+
+def _canonical(args: Any) -> str:
+    """`_CANONICAL.encode(args)` for a dict, calling the C encoder `iterencode` would build, built once.
+
+    Its circular-reference markers empty themselves after every successful encoding; after a failure the
+    encoder is replaced, so no stale marker survives.
+    """
+    if not _ENCODER or type(args) is not dict:  # pragma: no cover - CPython has the C encoder
+        return _CANONICAL.encode(args)
+    try:
+        return "".join(_ENCODER[0](args, 0))
+    except BaseException:
+        _ENCODER[0] = _c_encoder()
+        raise
 
 
 def request_identity(method: str, target: str, arguments: Mapping[str, Any] | None) -> tuple[str, str]:
     """(target, args digest) exactly as `_request_identity` computes it (a test holds the two equal)."""
     args = {} if method == "resources/read" else (arguments or {})
-    digest = hashlib.sha256(_CANONICAL.encode(args).encode()).digest()[:16]
-    return str(target), base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
+    digest = _sha256(_canonical(args).encode()).digest()[:16]
+    # 16 bytes are 22 base64 characters and "==": unpadded base64url, as `_b64u` writes it.
+    return str(target), binascii.b2a_base64(digest, newline=False)[:22].translate(_URLSAFE).decode()
+
+
+_SCAN = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
+"""The C scanner `json.loads` runs (same configuration as its default decoder)."""
+
+
+def _loads(payload: bytes) -> Any:
+    """`json.loads(payload)`, minus its Python layers for the one shape a codec's payload has.
+
+    A JSON object in UTF-8 with no surrounding whitespace is what `json.loads` would decode as UTF-8
+    (`detect_encoding`) and hand whole to the same scanner. Anything else, and any error, takes
+    `json.loads` itself, so results and exceptions are exactly its own.
+    """
+    if payload[:2] == b'{"':
+        try:
+            text = payload.decode("utf-8", "surrogatepass")
+            value, end = _SCAN(text, 0)
+            if end == len(text):
+                return value
+        except Exception:
+            pass
+    return json.loads(payload)
 
 
 def when(value: Any) -> str | None:
@@ -76,6 +129,23 @@ def when(value: Any) -> str | None:
         return datetime.fromtimestamp(value, tz=UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
     except (OverflowError, OSError, ValueError):
         return None
+
+
+_SHARED: dict[tuple[str, str], Check] = {}
+
+
+def passed(step: str, detail: str) -> Check:
+    """A passing Check shared between reports (it is frozen): building one costs more than looking it up.
+
+    The table is bounded; the details vary only with the few audiences, principals and ring slots a
+    notebook checks.
+    """
+    check = _SHARED.get((step, detail))
+    if check is None:
+        if len(_SHARED) >= 512:
+            _SHARED.clear()
+        check = _SHARED[step, detail] = Check(step, "pass", None, detail)
+    return check
 
 
 def _fail(report: TokenReport, step: str, reason: str, detail: str) -> None:
@@ -95,7 +165,7 @@ def check_claims(
     """Append the checks after the codec; `call` is (method, target, args digest) or None."""
     checks = report.checks
     try:
-        claims = json.loads(payload)
+        claims = _loads(payload)
         version, iat, exp, inner = claims["v"], claims["iat"], claims["exp"], claims["s"]
     except (ValueError, KeyError, TypeError, RecursionError) as exc:
         what = f"claim {exc} is missing" if isinstance(exc, KeyError) else "it is not a JSON object of claims"
@@ -120,7 +190,7 @@ def check_claims(
     checks.append(_EXPIRY_OK)
     unknown_before = False
     if call is None:
-        checks.append(Check("request binding", "unknown", None, "pass call= (the flow, or method/target/args)"))
+        checks.append(_BINDING_UNKNOWN)
         report.cannot_know.append("whether m/t/a match the request: the call was not given")
         unknown_before = True
     elif claims.get("m") != call[0] or claims.get("t") != call[1] or claims.get("a") != call[2]:
@@ -130,14 +200,14 @@ def check_claims(
     else:
         checks.append(_BINDING_OK)
     if audience is UNKNOWN:
-        checks.append(Check("audience", "unknown", None, "pass server= or audience="))
+        checks.append(_AUDIENCE_UNKNOWN)
         report.cannot_know.append("the server's audience (its name): pass server= or audience=")
         unknown_before = True
     elif claims.get("aud") != audience:
         _mark(report, unknown_before, "audience", "audience", f"aud is not {audience!r}")
         return
     else:
-        checks.append(Check("audience", "pass", None, f"aud is {audience!r}"))
+        checks.append(passed("audience", f"aud is {audience!r}"))
     _check_principal(report, claims.get("p"), principal, principal_note, unknown_before, principal_assumed)
 
 
@@ -152,7 +222,7 @@ def _check_principal(
 ) -> None:
     if principal is UNKNOWN:
         if claim is None and assumed:
-            report.checks.append(Check("principal", "pass", None, note))
+            report.checks.append(passed("principal", note))
             return
         report.checks.append(Check("principal", "unknown", None, note))
         report.cannot_know.append("the principal the server binds: " + note)
@@ -169,9 +239,9 @@ def _check_principal(
         if not isinstance(claim, str) or not _principal_matches(claim, principal):
             _mark(report, uncertain, "principal", "principal", f"the tag was not made for {principal!r}")
             return
-        report.checks.append(Check("principal", "pass", None, f"tag matches {principal!r} ({note})"))
+        report.checks.append(passed("principal", f"tag matches {principal!r} ({note})"))
         return
-    report.checks.append(Check("principal", "pass", None, f"no principal on either side ({note})"))
+    report.checks.append(passed("principal", f"no principal on either side ({note})"))
 
 
 _MEANINGS = {

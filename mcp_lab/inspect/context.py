@@ -9,7 +9,7 @@ not given stays UNKNOWN, and the report says so.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -17,7 +17,8 @@ from mcp.server.mcpserver import AESGCMRequestStateCodec, RequestStateBoundary, 
 
 from mcp_lab.errors import LabError
 from mcp_lab.flow import Flow, Round
-from mcp_lab.inspect.claims import UNKNOWN, question_texts, request_identity
+from mcp_lab.inspect.anatomy import key_id_heads
+from mcp_lab.inspect.claims import UNKNOWN, passed, question_texts, request_identity
 from mcp_lab.keys import KeyRing
 from mcp_lab.principal import current_principal
 from mcp_lab.sandbox import LabServer, sandbox
@@ -34,6 +35,25 @@ INFER: Any = _Infer()
 """Default of `principal=` and `audience=`: let the lab work it out from the server."""
 
 
+class RingFacts:
+    """What a report says about a key ring, worked out once per ring: key ids and slots, never key material."""
+
+    __slots__ = ("by_head", "can_open", "ids", "opened", "slot_of")
+
+    def __init__(self, ids: Sequence[str]) -> None:
+        self.ids = tuple(ids)
+        self.slot_of: dict[str, int] = {}
+        for slot, kid in enumerate(self.ids):
+            self.slot_of.setdefault(kid, slot)  # as list.index: the first slot holding that id
+        self.by_head: dict[str, tuple[str, int]] = {}
+        """The first 6 body characters of a well-formed token -> its key id and slot (no decoding)."""
+        for kid, slot in self.slot_of.items():
+            for head in key_id_heads(kid):
+                self.by_head[head] = (kid, slot)
+        self.can_open = f"the ring's {len(self.ids)} key(s) [{', '.join(self.ids)}]: slot 0 seals, every slot opens"
+        self.opened = [passed("codec", f"opened and authenticated by ring slot {i}") for i in range(len(self.ids))]
+
+
 class Context:
     """What the lab knows about the server and the request, resolved once per call."""
 
@@ -41,6 +61,7 @@ class Context:
         "audience",
         "call",
         "codec",
+        "facts",
         "notes",
         "opener",
         "principal",
@@ -55,14 +76,16 @@ class Context:
         self.server: str | None = None
         self.opener = "keyless"
         self.codec: Any = None
-        self.ring_ids: list[str] = []
+        self.ring_ids: Sequence[str] = ()
+        self.facts: RingFacts | None = None
+        """Set with opener "ring": the ring's ids, slots and the checks they pass."""
         self.audience: Any = UNKNOWN
         self.principal: Any = UNKNOWN
         self.principal_note = "pass server= or principal= to check it"
         self.principal_assumed = False
         self.call: tuple[str, str, str] | None = None
-        self.texts: dict[str, str] = {}
-        self.notes: list[str] = []
+        self.texts: dict[str, str] | None = None
+        self.notes: list[str] | None = None
 
 
 @lru_cache(maxsize=32)
@@ -70,17 +93,25 @@ def _ring_codec(keys: tuple[bytes, ...]) -> AESGCMRequestStateCodec:
     return AESGCMRequestStateCodec(list(keys))
 
 
-_RINGS: dict[int, tuple[KeyRing, AESGCMRequestStateCodec, list[str]]] = {}
+_RINGS: dict[int, tuple[KeyRing, RingFacts, list[AESGCMRequestStateCodec]]] = {}
 
 
-def _ring_opener(ring: KeyRing) -> tuple[AESGCMRequestStateCodec, list[str]]:
-    """The SDK codec for a ring (built once per ring: key derivation is the slow part) and its key ids."""
+def _ring_entry(ring: KeyRing) -> tuple[KeyRing, RingFacts, list[AESGCMRequestStateCodec]]:
+    """Per ring identity (a KeyRing never changes its keys): its facts, and its SDK codec once built."""
     hit = _RINGS.get(id(ring))
     if hit is None or hit[0] is not ring:
         if len(_RINGS) >= 32:
             _RINGS.clear()
-        hit = _RINGS[id(ring)] = (ring, _ring_codec(tuple(ring.secret_keys())), list(ring.ids))
-    return hit[1], hit[2]
+        hit = _RINGS[id(ring)] = (ring, RingFacts(ring.ids), [])
+    return hit
+
+
+def _ring_opener(ring: KeyRing) -> tuple[AESGCMRequestStateCodec, RingFacts]:
+    """The SDK codec for a ring (built once per ring: key derivation is the slow part) and its facts."""
+    _, facts, codec = _ring_entry(ring)
+    if not codec:
+        codec.append(_ring_codec(tuple(ring.secret_keys())))
+    return codec[0], facts
 
 
 def boundary_of(entry: Any) -> RequestStateBoundary | None:
@@ -143,7 +174,7 @@ def _call_identity(call: Any, ctx: Context) -> None:
     try:
         target, digest = request_identity(method, target, arguments)
     except (TypeError, ValueError) as exc:
-        ctx.notes.append(f"the call's arguments are not JSON ({exc}); request binding not checked")
+        ctx.notes = [f"the call's arguments are not JSON ({exc}); request binding not checked"]
         return
     ctx.call = (method, target, digest)
     ctx.texts = question_texts(rounds)
@@ -179,14 +210,16 @@ def resolve_context(server: Any, ring: Any, codec: Any, call: Any, principal: An
             ctx.codec = security.codec
             ctx.opener = "codec"
             if entry.ring is not None and isinstance(security.codec, AESGCMRequestStateCodec):
-                ctx.opener, ctx.ring_ids = "ring", list(entry.ring.ids)
+                ctx.opener, ctx.facts = "ring", _ring_entry(entry.ring)[1]
+                ctx.ring_ids = ctx.facts.ids
     if codec is not None:
         if not (callable(getattr(codec, "seal", None)) and callable(getattr(codec, "unseal", None))):
             raise LabError("codec= needs an object with seal(bytes) -> str and unseal(str) -> bytes")
-        ctx.opener, ctx.codec, ctx.ring_ids = "codec", codec, []
+        ctx.opener, ctx.codec, ctx.ring_ids, ctx.facts = "codec", codec, (), None
     elif ring is not None:
         ctx.opener = "ring"
-        ctx.codec, ctx.ring_ids = _ring_opener(ring if isinstance(ring, KeyRing) else KeyRing.coerce(ring))
+        ctx.codec, ctx.facts = _ring_opener(ring if isinstance(ring, KeyRing) else KeyRing.coerce(ring))
+        ctx.ring_ids = ctx.facts.ids
     if entry is None and ctx.opener in ("ring", "codec"):
         ctx.principal_assumed = True
         ctx.principal_note = "assumed none (the SDK default without authentication); pass principal= to check"

@@ -16,8 +16,8 @@ from typing import Any
 from mcp.server.mcpserver import InvalidRequestState
 
 from mcp_lab.inspect.anatomy import AES_LABEL, AES_PREFIX, Anatomy, aes_anatomy, keyless_anatomy, quick_key_id
-from mcp_lab.inspect.claims import UNKNOWN, check_claims
-from mcp_lab.inspect.context import INFER, Context, boundary_of, from_flow, resolve_context
+from mcp_lab.inspect.claims import UNKNOWN, check_claims, passed
+from mcp_lab.inspect.context import INFER, Context, RingFacts, boundary_of, from_flow, resolve_context
 from mcp_lab.inspect.report import STEPS, Check, Status, TokenReport
 from mcp_lab.sandbox import sandbox
 
@@ -48,7 +48,9 @@ def inspect_token(
     keys) or `codec` open the token without a server. `principal` and `audience` override what the lab
     infers; `now` (epoch seconds) fixes the clock.
     """
-    token, flow = from_flow(token)
+    flow = None
+    if type(token) is not str:
+        token, flow = from_flow(token)
     if flow is not None:
         call = flow if call is None else call
         if server is None and ring is None and codec is None:
@@ -67,15 +69,23 @@ def inspect_token(
 
 
 def _inspect(token: Any, ctx: Context, now: float) -> TokenReport:
-    report = TokenReport(
-        token=None, length=0, format="absent", format_label="no token", server=ctx.server, opener=ctx.opener
-    )
-    report.ring_ids, report.notes, report.question_texts = list(ctx.ring_ids), list(ctx.notes), ctx.texts
+    expected: dict[str, Any] = {}
     if ctx.call is not None:
         method, target, digest = ctx.call
-        report.expected = {"m": method, "t": target, "a": digest}
+        expected = {"m": method, "t": target, "a": digest}
     if ctx.audience is not UNKNOWN:
-        report.expected["aud"] = ctx.audience
+        expected["aud"] = ctx.audience
+    # token, length, format, format_label, prefix, key_id, problem, confidential, server, opener (positional:
+    # keyword arguments cost a visible part of a token's inspection)
+    report = TokenReport(None, 0, "absent", "no token", None, None, None, None, ctx.server, ctx.opener)
+    if ctx.ring_ids:
+        report.ring_ids = list(ctx.ring_ids)
+    if ctx.notes:
+        report.notes = list(ctx.notes)
+    if ctx.texts:
+        report.question_texts = ctx.texts
+    if expected:
+        report.expected = expected
     if token is None:
         report.verdict = "ok"
         report.verdict_detail = "no requestState: nothing to verify (JSON null counts as absent); a fresh call"
@@ -85,20 +95,21 @@ def _inspect(token: Any, ctx: Context, now: float) -> TokenReport:
         report.checks.append(Check("codec", "fail", "non-string requestState", "the wire value must be a string"))
         return _finish(report)
     report.token, report.length = token, len(token)
-    key_id = quick_key_id(token) if ctx.opener == "ring" else None
-    if key_id is not None:  # the SDK codec is about to check the whole token: the anatomy can wait for a view
-        anatomy = Anatomy(format="aes-gcm-v1", label=AES_LABEL, prefix=AES_PREFIX, key_id=key_id, confidential=True)
-        report.format, report.format_label, report.prefix = anatomy.format, anatomy.label, AES_PREFIX
-        report.key_id, report.confidential = key_id, True
-    else:
-        anatomy = keyless_anatomy(token)
-        _copy_anatomy(report, anatomy)
+    if ctx.facts is not None:
+        return _inspect_with_ring(report, token, ctx, now, ctx.facts)
+    anatomy = keyless_anatomy(token)
+    _copy_anatomy(report, anatomy)
     if ctx.opener == "unprotected":
         return _unprotected(report, ctx)
     payload: bytes | None = None
-    if ctx.opener in ("ring", "codec"):
+    if ctx.opener == "codec":
         _foreign_format(report, anatomy, ctx)
-        payload = _unseal(report, token, anatomy, ctx)
+        try:
+            opened = ctx.codec.unseal(token)
+        except Exception as exc:
+            _refused(report, token, anatomy, ctx, exc)
+        else:
+            payload = _opened(report, anatomy, ctx, opened)
     elif anatomy.problem is not None:
         report.checks.append(Check("codec", "fail", anatomy.reason, f"{anatomy.problem} (as its codec would say)"))
     elif anatomy.readable_payload is not None:
@@ -110,10 +121,59 @@ def _inspect(token: Any, ctx: Context, now: float) -> TokenReport:
         report.cannot_know.append("the claims and the inner state: they are encrypted and no key was given")
     report.can_open = _can_open(ctx, anatomy)
     if payload is not None:
-        check_claims(
-            report, payload, now, ctx.call, ctx.audience, ctx.principal, ctx.principal_note, ctx.principal_assumed
-        )
+        _check_claims(report, payload, now, ctx)
     return _finish(report)
+
+
+def _inspect_with_ring(report: TokenReport, token: str, ctx: Context, now: float, facts: RingFacts) -> TokenReport:
+    """The SDK codec of a key ring opens the token first; the anatomy is needed only if it refuses.
+
+    A token the codec opened passed its strict decode (canonical `v1.` base64url, long enough), so the key
+    id read from its first bytes is all the anatomy the report holds; the view derives the rest on demand.
+    """
+    refusal: Exception | None = None
+    try:
+        opened = ctx.codec.unseal(token)
+    except Exception as exc:
+        opened, refusal = None, exc
+    if refusal is None and isinstance(opened, bytes | bytearray):
+        # Opened: the token is canonical `v1.` base64url, and its first 6 body characters name the key.
+        known = facts.by_head.get(token[3:9])
+        key_id, slot = known if known is not None else (quick_key_id(token), None)
+    else:
+        key_id, slot = quick_key_id(token), None
+    if refusal is None and key_id is not None and isinstance(opened, bytes | bytearray):
+        report.format, report.format_label, report.prefix = "aes-gcm-v1", AES_LABEL, AES_PREFIX
+        report.key_id, report.confidential = key_id, True
+        report.slot = slot
+        report.verified = True
+        report.checks.append(facts.opened[slot] if slot is not None else _OPENED_BY_CODEC)
+        report.can_open = facts.can_open
+        check_claims(
+            report, bytes(opened), now, ctx.call, ctx.audience, ctx.principal, ctx.principal_note, ctx.principal_assumed
+        )
+        return _finish(report)
+    if key_id is not None:  # as the boundary's codec sees it: the full anatomy only explains a refusal
+        anatomy = Anatomy(format="aes-gcm-v1", label=AES_LABEL, prefix=AES_PREFIX, key_id=key_id, confidential=True)
+        report.format, report.format_label, report.prefix = anatomy.format, anatomy.label, AES_PREFIX
+        report.key_id, report.confidential = key_id, True
+    else:
+        anatomy = keyless_anatomy(token)
+        _copy_anatomy(report, anatomy)
+    _foreign_format(report, anatomy, ctx)
+    payload = None
+    if refusal is not None:
+        _refused(report, token, anatomy, ctx, refusal)
+    else:
+        payload = _opened(report, anatomy, ctx, opened)
+    report.can_open = facts.can_open
+    if payload is not None:
+        _check_claims(report, payload, now, ctx)
+    return _finish(report)
+
+
+def _check_claims(report: TokenReport, payload: bytes, now: float, ctx: Context) -> None:
+    check_claims(report, payload, now, ctx.call, ctx.audience, ctx.principal, ctx.principal_note, ctx.principal_assumed)
 
 
 def _copy_anatomy(report: TokenReport, anatomy: Anatomy) -> None:
@@ -133,12 +193,18 @@ def _foreign_format(report: TokenReport, anatomy: Anatomy, ctx: Context) -> None
         report.notes.append(f"this token looks like {anatomy.label}; {opener} cannot open that format")
 
 
-def _unseal(report: TokenReport, token: str, anatomy: Anatomy, ctx: Context) -> bytes | None:
+_OPENED_BY_CODEC = passed("codec", "opened and authenticated by the codec")
+
+
+def _slot(report: TokenReport, anatomy: Anatomy, ctx: Context) -> None:
     if anatomy.key_id is not None and anatomy.key_id in ctx.ring_ids:
         report.slot = ctx.ring_ids.index(anatomy.key_id)
-    try:
-        payload = ctx.codec.unseal(token)
-    except InvalidRequestState as exc:
+
+
+def _refused(report: TokenReport, token: str, anatomy: Anatomy, ctx: Context, exc: Exception) -> None:
+    """The checklist's codec step when the codec refused the token (`exc` is what it raised)."""
+    _slot(report, anatomy, ctx)
+    if isinstance(exc, InvalidRequestState):
         reason = str(exc)
         if reason == "malformed" and anatomy.problem is None and token.startswith(AES_PREFIX):
             anatomy = aes_anatomy(token)  # now the full check, for its explanation
@@ -149,22 +215,26 @@ def _unseal(report: TokenReport, token: str, anatomy: Anatomy, ctx: Context) -> 
             "seal": "the tag does not verify: the token was altered after sealing",
         }.get(reason, f"the codec refused it: {reason}")
         report.checks.append(Check("codec", "fail", reason, detail))
-        return None
-    except Exception as exc:  # the boundary fails closed on a codec bug, logging "codec error"
-        report.checks.append(Check("codec", "fail", "codec error", f"the codec raised {type(exc).__name__}"))
-        return None
-    if not isinstance(payload, (bytes, bytearray)):
+        return
+    # the boundary fails closed on a codec bug, logging "codec error"
+    report.checks.append(Check("codec", "fail", "codec error", f"the codec raised {type(exc).__name__}"))
+
+
+def _opened(report: TokenReport, anatomy: Anatomy, ctx: Context, payload: Any) -> bytes | None:
+    """The checklist's codec step when the codec returned `payload`."""
+    _slot(report, anatomy, ctx)
+    if not isinstance(payload, bytes | bytearray):
         report.checks.append(Check("codec", "fail", "malformed", "the codec returned no bytes"))
         return None
     report.verified = True
     where = f"ring slot {report.slot}" if report.slot is not None else "the codec"
-    report.checks.append(Check("codec", "pass", None, f"opened and authenticated by {where}"))
+    report.checks.append(passed("codec", f"opened and authenticated by {where}"))
     return bytes(payload)
 
 
 def _can_open(ctx: Context, anatomy: Anatomy) -> str:
-    if ctx.opener == "ring":
-        return f"the ring's {len(ctx.ring_ids)} key(s) [{', '.join(ctx.ring_ids)}]: slot 0 seals, every slot opens"
+    if ctx.facts is not None:
+        return ctx.facts.can_open
     if ctx.opener == "codec":
         known = getattr(ctx.codec, "can_open", None)
         label = getattr(ctx.codec, "label", type(ctx.codec).__name__)
