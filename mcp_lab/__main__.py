@@ -46,7 +46,6 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-
 async def _replay(args: argparse.Namespace, flows: list[Flow], env: dict[str, str]) -> ReplayReport:
     from mcp_lab.connect import connect
     from mcp_lab.sandbox import sandbox

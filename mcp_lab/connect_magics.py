@@ -82,7 +82,6 @@ def _unquote(value: str | None) -> str | None:
     return value
 
 
-
 async def _connected(entry: OutsideServer) -> OutsideServer:
     await entry.ready()
     return entry

@@ -25,17 +25,8 @@ import anyio
 import mcp.types as T
 from mcp.client.session import ClientSession
 
-from mcp_lab.answers import (
-    AnswerContext,
-    Answerer,
-    CallbackAnswerer,
-    CallbackRefused,
-    ChainAnswerer,
-    InputResponse,
-    ScriptedAnswerer,
-    Unanswered,
-    request_kind,
-)
+from mcp_lab.answers import AnswerContext, Answerer, ChainAnswerer, InputResponse, ScriptedAnswerer, Unanswered
+from mcp_lab.asking import answer_round, missing_answer_message
 from mcp_lab.errors import FlowError, LabError
 from mcp_lab.legs import send_leg, wire
 
@@ -377,51 +368,15 @@ class Flow:
         return scripted.unused() if scripted is not None else []
 
     def _missing_message(self, key: str, pending: Round) -> str:
-        request = pending.requests().get(key)
-        what = request_kind(request) if request is not None else "input"
-        message = getattr(getattr(request, "params", None), "message", None)
-        asked = f" ({message!r})" if message else ""
-        return f"no answer for {key!r} ({what}{asked}); continue with: await flow.run(answers={{{key!r}: ...}})"
+        return missing_answer_message(key, pending.requests().get(key))
 
     async def _answer_all(self, pending: Round) -> tuple[dict[str, InputResponse], dict[str, str]]:
         if self._answerer is None:
-            first = next(iter(pending.input_requests or {}))
-            raise Unanswered(first)
-        answerer = self._answerer
-        requests = pending.requests()
+            raise Unanswered(next(iter(pending.input_requests or {})))
         assert self._connection is not None
         session = await self._connection.session(self.era)
-        responses: dict[str, InputResponse] = {}
-        labels: dict[str, str] = {}
-        failures: list[BaseException] = []
-
-        async def one(key: str, request: T.InputRequest) -> None:
-            context = AnswerContext(self.server, self.method, self.target, pending.index, session, flow=self)
-            try:
-                responses[key] = await answerer.answer(key, request, context)
-                labels[key] = _label(answerer, key)
-            except Exception as exc:  # one clear message per failing answer, never an ExceptionGroup
-                failures.append(exc)
-
-        if len(requests) == 1:
-            for key, request in requests.items():
-                await one(key, request)
-        else:
-            # Independent questions arrive together and are answered concurrently, as the SDK client does.
-            async with anyio.create_task_group() as tg:
-                for key, request in requests.items():
-                    tg.start_soon(one, key, request)
-        for exc in failures:
-            if isinstance(exc, Unanswered):
-                raise exc
-        if failures:
-            exc = failures[0]
-            if isinstance(exc, CallbackRefused):
-                raise FlowError(str(exc))
-            if isinstance(exc, LabError):
-                raise FlowError(str(exc))
-            raise FlowError(f"the answer callback raised {type(exc).__name__}: {exc}")
-        return responses, labels
+        context = AnswerContext(self.server, self.method, self.target, pending.index, session, flow=self)
+        return await answer_round(self._answerer, pending.requests(), context)
 
     def _fail_locally(self, rnd: Round, failure: FlowError) -> None:
         rnd.outcome = "error"
@@ -445,21 +400,3 @@ class Flow:
         from mcp_lab.views.flow import flow_bundle
 
         return flow_bundle(self)
-
-
-def _label(answerer: Answerer, key: str) -> str:
-    """A short name for who answered, for the timeline."""
-    if isinstance(answerer, ChainAnswerer):
-        if key in answerer.answered_by:
-            return _label(answerer.answered_by[key], key)
-        for inner in answerer.answerers:
-            if (isinstance(inner, ScriptedAnswerer) and key in inner.used) or (
-                isinstance(inner, ScriptedAnswerer) and inner.lookup(key) is not None
-            ):
-                return "script"
-        return _label(answerer.answerers[-1], key) if answerer.answerers else "?"
-    if isinstance(answerer, ScriptedAnswerer):
-        return "script"
-    if isinstance(answerer, CallbackAnswerer):
-        return "callback"
-    return str(getattr(answerer, "label", type(answerer).__name__))

@@ -1,0 +1,86 @@
+"""Answering one round's questions: all keys together, one clear error, and who answered each.
+
+Spec context: 2026-07-28 multi round-trip requests. One `InputRequiredResult` may carry several
+independent questions (the SDK batches independent resolvers); its client answers them concurrently and
+sends every answer under its key in one retry. A refusal (a callback's `ErrorData`) ends the flow, as it
+ends the SDK's loop; a callback that raises is one short message, never an ExceptionGroup.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import anyio
+import mcp.types as T
+
+from mcp_lab.answers import (
+    AnswerContext,
+    Answerer,
+    CallbackAnswerer,
+    CallbackRefused,
+    ChainAnswerer,
+    InputResponse,
+    ScriptedAnswerer,
+    Unanswered,
+    request_kind,
+)
+from mcp_lab.errors import FlowError, LabError
+
+__all__ = ["answer_round", "answerer_label", "missing_answer_message"]
+
+
+async def answer_round(
+    answerer: Answerer, requests: Mapping[str, T.InputRequest], context: AnswerContext
+) -> tuple[dict[str, InputResponse], dict[str, str]]:
+    """Every request's answer, and a label per key; `Unanswered` or `FlowError` when that is impossible."""
+    responses: dict[str, InputResponse] = {}
+    labels: dict[str, str] = {}
+    failures: list[BaseException] = []
+
+    async def one(key: str, request: T.InputRequest) -> None:
+        try:
+            responses[key] = await answerer.answer(key, request, context)
+            labels[key] = answerer_label(answerer, key)
+        except Exception as exc:  # one clear message per failing answer, never an ExceptionGroup
+            failures.append(exc)
+
+    if len(requests) == 1:
+        for key, request in requests.items():
+            await one(key, request)
+    else:
+        # Independent questions arrive together and are answered concurrently, as the SDK client does.
+        async with anyio.create_task_group() as tg:
+            for key, request in requests.items():
+                tg.start_soon(one, key, request)
+    for exc in failures:
+        if isinstance(exc, Unanswered):
+            raise exc
+    if failures:
+        exc = failures[0]
+        if isinstance(exc, CallbackRefused | LabError):
+            raise FlowError(str(exc))
+        raise FlowError(f"the answer callback raised {type(exc).__name__}: {exc}")
+    return responses, labels
+
+
+def missing_answer_message(key: str, request: T.InputRequest | None) -> str:
+    what = request_kind(request) if request is not None else "input"
+    message = getattr(getattr(request, "params", None), "message", None)
+    asked = f" ({message!r})" if message else ""
+    return f"no answer for {key!r} ({what}{asked}); continue with: await flow.run(answers={{{key!r}: ...}})"
+
+
+def answerer_label(answerer: Answerer, key: str) -> str:
+    """A short name for who answered, for the timeline."""
+    if isinstance(answerer, ChainAnswerer):
+        if key in answerer.answered_by:
+            return answerer_label(answerer.answered_by[key], key)
+        for inner in answerer.answerers:
+            if isinstance(inner, ScriptedAnswerer) and (key in inner.used or inner.lookup(key) is not None):
+                return "script"
+        return answerer_label(answerer.answerers[-1], key) if answerer.answerers else "?"
+    if isinstance(answerer, ScriptedAnswerer):
+        return "script"
+    if isinstance(answerer, CallbackAnswerer):
+        return "callback"
+    return str(getattr(answerer, "label", type(answerer).__name__))
