@@ -168,16 +168,17 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    """Import a public name's module on first access and keep the name (later lookups are plain)."""
-    source = _SOURCES.get(name)
-    if source is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = (
-        importlib.import_module(f"{__name__}.{name}") if not source else getattr(importlib.import_module(source), name)
-    )
-    globals()[name] = value
-    return value
+if not TYPE_CHECKING:  # type checkers see the imports above; a module __getattr__ would hide typos from them
+
+    def __getattr__(name: str) -> Any:
+        """Import a public name's module on first access and keep the name (later lookups are plain)."""
+        source = _SOURCES.get(name)
+        if source is None:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        module = importlib.import_module(source or f"{__name__}.{name}")
+        value = getattr(module, name) if source else module
+        globals()[name] = value
+        return value
 
 
 def __dir__() -> list[str]:

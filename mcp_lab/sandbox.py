@@ -84,14 +84,8 @@ class ClientOwner:
 
     def ready_on_running_loop(self) -> bool:
         """Connected (not failed, not closed) on the running loop: `wait()` would return at once."""
-        ready = self._ready
-        return (
-            ready is not None
-            and ready.is_set()
-            and self._error is None
-            and self._task is not None
-            and self.loop is asyncio.get_running_loop()
-        )
+        settled = self._ready is not None and self._ready.is_set() and self._error is None
+        return settled and self._task is not None and self.loop is asyncio.get_running_loop()
 
     @property
     def usable(self) -> bool:

@@ -61,13 +61,15 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    source = _SOURCES.get(name)
-    if source is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{source}"), name)
-    globals()[name] = value
-    return value
+if not TYPE_CHECKING:  # type checkers see the imports above
+
+    def __getattr__(name: str) -> Any:
+        source = _SOURCES.get(name)
+        if source is None:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        value = getattr(importlib.import_module(f"{__name__}.{source}"), name)
+        globals()[name] = value
+        return value
 
 
 def __dir__() -> list[str]:

@@ -20,6 +20,7 @@ import math
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from json.encoder import c_make_encoder, encode_basestring_ascii  # type: ignore[attr-defined]
+from math import isfinite
 from typing import Any
 
 from mcp.server.request_state import _principal_matches  # private, pinned to mcp==2.3.0
@@ -172,7 +173,7 @@ def check_claims(
         _fail(report, "version", "malformed", f"the payload opened, but {what}")
         return
     report.claims, report.opened = claims, True
-    if isinstance(iat, _NUMBER) and isinstance(exp, _NUMBER) and math.isfinite(iat) and math.isfinite(exp):
+    if isinstance(iat, _NUMBER) and isinstance(exp, _NUMBER) and isfinite(iat) and isfinite(exp):
         report.ttl, report.ttl_left = round(exp - iat, 6), round(exp - now, 6)
     if version != ENVELOPE_VERSION or not isinstance(inner, str):
         bad = f"v={version!r}, expected 1" if version != ENVELOPE_VERSION else "s is not a string"

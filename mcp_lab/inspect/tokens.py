@@ -140,19 +140,24 @@ def _inspect_with_ring(report: TokenReport, token: str, ctx: Context, now: float
         # Opened: the token is canonical `v1.` base64url, and its first 6 body characters name the key.
         known = facts.by_head.get(token[3:9])
         key_id, slot = known if known is not None else (quick_key_id(token), None)
+        if key_id is not None:
+            report.format, report.format_label, report.prefix = "aes-gcm-v1", AES_LABEL, AES_PREFIX
+            report.key_id, report.confidential, report.slot, report.verified = key_id, True, slot, True
+            report.checks.append(facts.opened[slot] if slot is not None else _OPENED_BY_CODEC)
+            report.can_open = facts.can_open
+            check_claims(
+                report,
+                bytes(opened),
+                now,
+                ctx.call,
+                ctx.audience,
+                ctx.principal,
+                ctx.principal_note,
+                ctx.principal_assumed,
+            )
+            return _finish(report)
     else:
-        key_id, slot = quick_key_id(token), None
-    if refusal is None and key_id is not None and isinstance(opened, bytes | bytearray):
-        report.format, report.format_label, report.prefix = "aes-gcm-v1", AES_LABEL, AES_PREFIX
-        report.key_id, report.confidential = key_id, True
-        report.slot = slot
-        report.verified = True
-        report.checks.append(facts.opened[slot] if slot is not None else _OPENED_BY_CODEC)
-        report.can_open = facts.can_open
-        check_claims(
-            report, bytes(opened), now, ctx.call, ctx.audience, ctx.principal, ctx.principal_note, ctx.principal_assumed
-        )
-        return _finish(report)
+        key_id = quick_key_id(token)
     if key_id is not None:  # as the boundary's codec sees it: the full anatomy only explains a refusal
         anatomy = Anatomy(format="aes-gcm-v1", label=AES_LABEL, prefix=AES_PREFIX, key_id=key_id, confidential=True)
         report.format, report.format_label, report.prefix = anatomy.format, anatomy.label, AES_PREFIX
