@@ -11,6 +11,7 @@ import pytest
 from mcp.server.mcpserver import Context, Elicit, ListRoots, Resolve, Sample
 from pydantic import BaseModel
 
+import mcp_lab
 from mcp_lab.sandbox import LabServer, sandbox
 
 
@@ -106,4 +107,5 @@ async def demo() -> AsyncIterator[LabServer]:
     try:
         yield entry
     finally:
+        mcp_lab.set_principal(None)  # a test may have set the lab's identity; the next one starts without
         await sandbox.stop_all()

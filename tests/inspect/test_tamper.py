@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator
 
 import anyio
 import mcp.types as T
@@ -13,17 +12,6 @@ import mcp_lab
 from mcp_lab import EnvelopeCodec, tamper_lab, use_codec
 from mcp_lab.inspect.tamper import REPLAY_NOTE, flip_byte
 from mcp_lab.sandbox import LabServer, sandbox
-from tests.conftest import build_demo
-
-
-@pytest.fixture
-async def demo() -> AsyncIterator[LabServer]:
-    entry = build_demo()
-    try:
-        yield entry
-    finally:
-        mcp_lab.set_principal(None)
-        await sandbox.stop_all()
 
 
 async def asked(server: str, tool: str, arguments: dict[str, object]) -> mcp_lab.Flow:

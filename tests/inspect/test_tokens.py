@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import AsyncIterator
 from types import SimpleNamespace
 
 import mcp.types as T
@@ -15,19 +14,8 @@ import mcp_lab
 from mcp_lab import EnvelopeCodec, HMACSignOnlyCodec, TokenReport, inspect_token, use_codec
 from mcp_lab.inspect.anatomy import keyless_anatomy
 from mcp_lab.sandbox import LabServer, sandbox
-from tests.conftest import build_demo
 
 from .helpers import forge, observed, send
-
-
-@pytest.fixture
-async def demo() -> AsyncIterator[LabServer]:
-    entry = build_demo()
-    try:
-        yield entry
-    finally:
-        mcp_lab.set_principal(None)
-        await sandbox.stop_all()
 
 
 async def booked_twice(entry: LabServer) -> mcp_lab.Flow:

@@ -6,7 +6,7 @@ import base64
 import json
 import os
 import pickle
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import Iterable
 from typing import Any
 
 import mcp.types as T
@@ -19,16 +19,6 @@ from mcp_lab.inspect.tamper import flip_byte
 from mcp_lab.sandbox import LabServer, sandbox
 from mcp_lab.views.tokens import OWNER_NOTE, TOKEN_MIME
 from tests.conftest import build_demo
-
-
-@pytest.fixture
-async def demo() -> AsyncIterator[LabServer]:
-    entry = build_demo()
-    try:
-        yield entry
-    finally:
-        mcp_lab.set_principal(None)
-        await sandbox.stop_all()
 
 
 async def booked(server: str) -> mcp_lab.Flow:
