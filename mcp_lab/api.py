@@ -28,6 +28,7 @@ def last() -> Flow | None:
     """The flow this kernel started or resumed last -- also one that was interrupted before it returned."""
     return lab.last()
 
+
 fallback_answerers: list[Answerer] = []
 """Answerers consulted when no scripted answer covers a request (mcp_lab.forms registers the live form)."""
 

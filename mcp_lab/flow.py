@@ -346,7 +346,9 @@ class Flow:
         epoch = self._epoch
         await send_leg(self, rnd, self._connection, self._answerer)
         if epoch != self._epoch:  # interrupted while the leg was in flight (a hung tool): keep the record as it was
-            self.notes.append(f"a leg that was in flight when the flow was interrupted came back later ({rnd.outcome}); not recorded")
+            self.notes.append(
+                f"a leg that was in flight when the flow was interrupted came back later ({rnd.outcome}); not recorded"
+            )
             return None
         rounds.append(rnd)
         self.status = _STATUS_AFTER[rnd.outcome]

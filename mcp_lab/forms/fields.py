@@ -124,8 +124,8 @@ def read_field(spec: FieldSpec, value: Any) -> Any:
         return value.isoformat()
     if kind == "choices" and isinstance(value, list | tuple):
         return list(value) if value else MISSING
-    if kind in ("integer", "number") and isinstance(value, str):
-        return parse_number(value, integer=kind == "integer")
+    if kind in ("integer", "number") and isinstance(value, str | int | float) and not isinstance(value, bool):
+        return parse_number(str(value), integer=kind == "integer")  # 3.25 for an integer: "no decimals"
     if kind == "json" and isinstance(value, str):
         if not value.strip():
             return MISSING
@@ -136,4 +136,3 @@ def read_field(spec: FieldSpec, value: Any) -> Any:
     if kind == "date-time" and isinstance(value, str):
         return value.strip()
     return value
-

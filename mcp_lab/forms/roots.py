@@ -72,8 +72,16 @@ class RootsForm(Form):
 
     def fields(self) -> list[dict[str, Any]]:
         return [
-            {"name": "roots", "label": "Roots", "kind": "roots", "required": False, "description": "",
-             "note": "", "placeholder": "file:///path/to/folder", "options": []}
+            {
+                "name": "roots",
+                "label": "Roots",
+                "kind": "roots",
+                "required": False,
+                "description": "",
+                "note": "",
+                "placeholder": "file:///path/to/folder",
+                "options": [],
+            }
         ]
 
     def intro(self) -> str:

@@ -94,11 +94,24 @@ class SamplingForm(Form):
             reasons.append(chosen)  # a stop reason the protocol allows beyond the usual three
         blank = {"description": "", "note": "", "options": []}
         return [
-            {**blank, "name": "reply", "label": "Reply", "kind": "textarea", "required": True,
-             "placeholder": "the assistant's reply"},
+            {
+                **blank,
+                "name": "reply",
+                "label": "Reply",
+                "kind": "textarea",
+                "required": True,
+                "placeholder": "the assistant's reply",
+            },
             {**blank, "name": "model", "label": "Model", "kind": "text", "required": True, "placeholder": "human"},
-            {**blank, "name": "stop_reason", "label": "Stop reason", "kind": "choice", "required": True,
-             "placeholder": "", "options": [[r, r] for r in reasons]},
+            {
+                **blank,
+                "name": "stop_reason",
+                "label": "Stop reason",
+                "kind": "choice",
+                "required": True,
+                "placeholder": "",
+                "options": [[r, r] for r in reasons],
+            },
         ]
 
     def intro(self) -> str:
