@@ -339,7 +339,9 @@ def open_connection(
         )
         entry.log_path = _log_path(name)
     loop = asyncio.get_running_loop()
-    sandbox.register(entry)
+    # Re-running a connect replaces the earlier connection of that name; a server the lab started is never
+    # replaced by a connection.
+    sandbox.register(entry, replace=isinstance(sandbox.servers.get(name), OutsideServer))
     entry._ready = loop.create_task(_first_connect(entry), name=f"mcp_lab connect {name}")
     return entry
 

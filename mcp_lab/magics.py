@@ -134,12 +134,6 @@ class LabMagics(Magics):
                 ns["mcp"] = previous
                 raise
         # Re-running the cell replaces the server, as re-running a `def` redefines a function.
-        if args.name in sandbox.servers:
-            old = sandbox.servers.pop(args.name)
-            stop_http = getattr(old, "stop_http", None)
-            if callable(stop_http):
-                stop_http()
-            _background(asyncio.get_running_loop().create_task(old.close_clients()))
         sandbox.register(entry)
         if args.http or args.port is not None:
             self._serve(args.name, args.port)
@@ -189,11 +183,7 @@ class LabMagics(Magics):
             entry = sandbox.get(target)
             loop = asyncio.get_running_loop()
             if command == "stop":
-                sandbox.servers.pop(target)
-                stop_http = getattr(entry, "stop_http", None)
-                if callable(stop_http):
-                    stop_http()
-                _background(loop.create_task(entry.close_clients()))
+                sandbox.retire(entry)
                 print(f"stopped {target!r}")
                 return None
             _background(loop.create_task(sandbox.restart(target)))

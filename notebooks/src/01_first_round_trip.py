@@ -104,15 +104,16 @@ print("on_call_tool returns", " | ".join(t.__name__ for t in typing.get_args(ret
 # Call the tool. Nobody has scripted an answer, so mcp_lab shows the server's question as a form **inside
 # the cell**, and the cell waits -- without blocking the kernel -- until the form is answered.
 #
-# This notebook must also run unattended (it is tested headless), so the next cell *pre-arranges* the
-# answer: the form is still shown, then filled and submitted through the very same `fill()` / `submit()`
-# its Submit button calls, and what remains is its read-only record.
+# **Answer it yourself**: type a region (say `eu-west-1`) into the *region* field and press **Submit**
+# (or Enter). A wrong answer is refused in the form, before anything reaches the server. Changed your
+# mind? **Stop flow**, or the notebook's Interrupt (■), ends the wait; `mcp_lab.last()` keeps the flow.
 #
-# > **In JupyterLab, skip the next cell** and answer the form yourself: type a region (say `eu-west-1`)
-# > into the *region* field and press **Submit**.
+# The test suite runs this notebook with nobody at the keyboard. For that case only, the next cell
+# pre-arranges the answer (through the very `fill()` / `submit()` the form's Submit calls); in JupyterLab
+# it does nothing, and the form waits for you -- also under Run All.
 
 # %%
-mcp_lab.forms.prearrange(region={"region": "eu-west-1"})
+mcp_lab.forms.unattended(region={"region": "eu-west-1"})
 
 # %%
 flow = await %mcp_call Provisioner provision name=orders
@@ -336,7 +337,9 @@ print("waited at least", [int(b * 1000) for b in backoff], "ms before each retry
 # region `ap-southeast-2`, and use it through `mcp_lab.CallbackAnswerer` to provision a database named
 # `ledger`. Store the flow in `mine`. The cell after it checks your flow.
 
-# %%
+# %% solution
+# Your answer: write `my_callback` and store the flow of your call in `mine`.
+### BEGIN SOLUTION
 async def my_callback(context: ClientRequestContext, params: ElicitRequestParams) -> ElicitResult:
     return ElicitResult(action="accept", content={"region": "ap-southeast-2"})
 
@@ -344,8 +347,10 @@ async def my_callback(context: ClientRequestContext, params: ElicitRequestParams
 mine = await mcp_lab.call(
     "Provisioner", "provision", {"name": "ledger"}, answers=mcp_lab.CallbackAnswerer(elicitation_callback=my_callback)
 )
+### END SOLUTION
 
-# %%
+# %% check
+mcp_lab.exercise_needs(mine='the flow of your call that provisions ledger through your callback')
 assert mine.status == "done", mine.summary()
 assert len(mine.rounds) == 2, "one question, so two legs"
 assert mine.rounds[1].answered_by == {"region": "callback"}, "answer it with your callback, not a script"

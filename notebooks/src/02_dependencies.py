@@ -133,10 +133,11 @@ async with Client(mcp) as client:
 #
 # The keys are the SDK's: the resolver's `module:qualname`. mcp_lab lets you answer by the bare name.
 #
-# > In JupyterLab you may skip the next cell and fill in both forms yourself.
+# In JupyterLab, fill in both forms yourself (**Submit all** sends both answers together); the next cell
+# answers them only when the notebook runs unattended (the test suite).
 
 # %%
-mcp_lab.forms.prearrange(ask_region={"region": "Kreuzberg"}, ask_nights={"nights": 3})
+mcp_lab.forms.unattended(ask_region={"region": "Kreuzberg"}, ask_nights={"nights": 3})
 
 # %%
 flow = await %mcp_call Travel book city=Berlin
@@ -369,7 +370,9 @@ print(f"isError={caught.result.is_error}: {caught.text}")
 # returns `"Table for 4 at 19:30 in Lisbon."`. Call it for Lisbon with those answers and store the flow
 # in `dinner_flow`. The cell after it checks that both questions came in **one** round.
 
-# %%
+# %% solution
+# Your answer: add the `dinner` tool with its two resolvers, call it, store the flow in `dinner_flow`.
+### BEGIN SOLUTION
 class Time(BaseModel):
     time: str
 
@@ -396,8 +399,10 @@ async def dinner(
 dinner_flow = await mcp_lab.call(
     "Travel", "dinner", {"city": "Lisbon"}, answers={"ask_time": {"time": "19:30"}, "ask_guests": {"guests": 4}}
 )
+### END SOLUTION
 
-# %%
+# %% check
+mcp_lab.exercise_needs(dinner_flow='the flow of your dinner call for Lisbon')
 assert dinner_flow.status == "done", dinner_flow.summary()
 first = dinner_flow.rounds[0]
 assert first.outcome == "input_required" and len(first.input_requests) == 2, "both questions in the first round"

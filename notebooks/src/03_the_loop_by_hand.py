@@ -323,13 +323,17 @@ async with Client(server, elicitation_callback=noop) as client:
 # then call `flow.step()` until it is done, choosing seat `B7` and confirming. The cell after it checks
 # your flow.
 
-# %%
+# %% solution
+# Your answer: start the call with mcp_lab.start(...), store it in `mine`, and step it until done.
+### BEGIN SOLUTION
 mine = await mcp_lab.start("tickets", "tools/call", "book_ticket", {"event": "Aida"})
 await mine.step()
 await mine.step(answers={"ask_seat": {"seat": "B7"}})
 await mine.step(answers={"confirm": {"ok": True}})
+### END SOLUTION
 
-# %%
+# %% check
+mcp_lab.exercise_needs(mine='the flow you started and stepped by hand')
 assert mine.status == "done", mine.summary()
 assert len(mine.rounds) == 3, "two questions, asked one after the other, take three legs"
 assert mine.text == "Booked B7 for Aida"

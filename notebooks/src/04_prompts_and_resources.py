@@ -84,10 +84,11 @@ def handbook() -> str:
 # `%mcp_prompt` gets a prompt the way `%mcp_call` calls a tool. The first round returns the
 # `InputRequiredResult`; a form shows the question.
 #
-# > In JupyterLab you may skip the next cell and answer the form yourself.
+# In JupyterLab, answer the form yourself; the next cell answers it only when the notebook runs
+# unattended (the test suite).
 
 # %%
-mcp_lab.forms.prearrange(audience={"audience": "the board"})
+mcp_lab.forms.unattended(audience={"audience": "the board"})
 
 # %%
 prompt_flow = await %mcp_prompt Briefing briefing
@@ -244,7 +245,9 @@ print(old.summary())
 # `"friday: full menu"`. Read `menu://friday`, answering `veg=True`, and store the flow in `menu_flow`.
 # The cell after it checks your flow.
 
-# %%
+# %% solution
+# Your answer: add the `menu://{day}` template resource, read menu://friday, store the flow in `menu_flow`.
+### BEGIN SOLUTION
 ASK_VEG = ElicitRequest(
     params=ElicitRequestFormParams(
         message="Vegetarian?",
@@ -262,8 +265,10 @@ async def menu(day: str, ctx: Context) -> str | InputRequiredResult:
 
 
 menu_flow = await mcp_lab.read_resource("Briefing", "menu://friday", answers={"veg": {"veg": True}})
+### END SOLUTION
 
-# %%
+# %% check
+mcp_lab.exercise_needs(menu_flow='the flow of your read of menu://friday')
 assert menu_flow.method == "resources/read" and menu_flow.status == "done", menu_flow.summary()
 assert menu_flow.rounds[0].outcome == "input_required", "the first round should ask"
 assert len(menu_flow.rounds) == 2

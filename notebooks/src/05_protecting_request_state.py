@@ -578,7 +578,9 @@ print(db.text)
 # prefix, that the flow finishes, and that a flipped character is refused. It also prints what a sign-only
 # codec gives away: anyone holding the token can read its claims.
 
-# %%
+# %% solution
+# Your answer: write the sign-only codec, install it on `deployer`, run the deploy and store it in `web`.
+### BEGIN SOLUTION
 import base64
 import hashlib
 import hmac
@@ -616,8 +618,10 @@ mcp_lab.use_codec(mcp_lab.sandbox.lab_server("deployer"), mine)
 web = await mcp_lab.start("deployer", "tools/call", "deploy", {"service": "web"})
 await web.step()
 await web.run(answers={"stage": {"stage": "test"}})
+### END SOLUTION
 
-# %%
+# %% check
+mcp_lab.exercise_needs(web='the flow of your deploy of web to test', mine='your codec')
 minted = web.rounds[0].request_state
 assert minted.startswith("sig1."), "tokens should carry your prefix"
 assert web.status == "done" and web.text == "web deployed to test (deploy:web)", web.summary()

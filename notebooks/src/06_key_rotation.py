@@ -387,7 +387,10 @@ print(crossed.summary(), "-", crossed.text)
 # `stepper.set_phase(phase, instance=i)`, `await stepper.start_flows(2)` and
 # `await stepper.continue_flows()`. The check below wants the rotation complete and no flow dropped.
 
-# %%
+# %% solution
+# Your answer: roll the rotation out one instance at a time on a fresh stepper `rolling`, collecting
+# every retry outcome in `outcomes`.
+### BEGIN SOLUTION
 rolling = mcp_lab.RotationStepper(mcp_lab.Fleet("shop", shop, instances=3, keys=shop_keys))
 outcomes = []
 for phase in (1, 2, 3):
@@ -395,8 +398,10 @@ for phase in (1, 2, 3):
         rolling.set_phase(phase, instance=i)
         await rolling.start_flows(2)
         outcomes += await rolling.continue_flows()
+### END SOLUTION
 
-# %%
+# %% check
+mcp_lab.exercise_needs(rolling='your RotationStepper', outcomes='the retry outcomes of every flow in flight')
 assert rolling.done, rolling.describe()
 assert len(outcomes) == 18, f"expected 18 retries (2 flows after each of 9 updates), got {len(outcomes)}"
 lost = [o for o in outcomes if o["outcome"] == "dropped"]

@@ -353,17 +353,26 @@ print("with a lookup:   ", await five_calls_and_one_bare("echo-lookup"), lookup_
 # valid entry in the header table. The last cell stops the HTTP servers this notebook started, so that a
 # re-run starts clean.
 
-# %%
+# %% solution
 %%mcp_server library --http
+# Your answer: the `locate` tool, with `shelf` travelling in the header Shelf.
+### BEGIN SOLUTION
 @mcp.tool()
 def locate(title: str, shelf: Annotated[str | None, WithJsonSchema({"type": "string", "x-mcp-header": "Shelf"})] = None) -> str:
     return f"{title} is on shelf {shelf or 'unknown'}"
+### END SOLUTION
 
-# %%
+# %% solution
+# Your answer: call `locate` with and without a shelf, storing `with_shelf` and `without_shelf`.
+### BEGIN SOLUTION
 with_shelf = await mcp_lab.call("library", "locate", {"title": "Dune", "shelf": "B2"})
 without_shelf = await mcp_lab.call("library", "locate", {"title": "Dune"})
+### END SOLUTION
 
-# %%
+# %% check
+mcp_lab.exercise_needs(with_shelf="the flow of locate with shelf B2", without_shelf="the flow of locate without a shelf")
+
+
 def mcp_param_headers(flow):
     exchange = flow.rounds[-1].http[-1]
     return {k.lower(): v for k, v in exchange["request"]["headers"] if k.lower().startswith("mcp-param-")}

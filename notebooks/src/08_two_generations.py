@@ -284,7 +284,9 @@ for legacy in (True, False):
 # `"orders in eu-west-1 (new style)"`. Call it with `callbacks` from **both** generations, storing the
 # flows in `ported_new` (2026-07-28) and `ported_old` (2025-11-25). The cell after it checks them.
 
-# %%
+# %% solution
+# Your answer: add `new_style`, then call it on both generations, storing `ported_new` and `ported_old`.
+### BEGIN SOLUTION
 @mcp.tool()
 async def new_style(name: str, region: Annotated[Region, Resolve(ask_region)]) -> str:
     return f"{name} in {region.region} (new style)"
@@ -292,8 +294,10 @@ async def new_style(name: str, region: Annotated[Region, Resolve(ask_region)]) -
 
 ported_new = await mcp_lab.call("Warehouse", "new_style", {"name": "orders"}, answers=callbacks)
 ported_old = await mcp_lab.call("Warehouse", "new_style", {"name": "orders"}, answers=callbacks, legacy=True)
+### END SOLUTION
 
-# %%
+# %% check
+mcp_lab.exercise_needs(ported_new='the 2026-07-28 flow', ported_old='the 2025-11-25 flow')
 assert ported_new.era == "2026-07-28" and ported_old.era == "2025-11-25"
 assert ported_new.text == ported_old.text == "orders in eu-west-1 (new style)", (ported_new.summary(), ported_old.summary())
 assert ported_new.rounds[0].outcome == "input_required", "2026-07-28: the server returns its question"
