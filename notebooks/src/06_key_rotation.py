@@ -312,16 +312,25 @@ print("OLD kept, answered one ttl later: ", await old_state_answered(retire=Fals
 #
 # ## A stepper to click
 #
-# In a live notebook, `StepperWidget` drives a stepper with a button. Each click starts four flows,
-# rolls the next phase out to all instances or to the one instance you choose (a rolling deploy), and
-# shows the matrix and what happened to the flows in flight. Try moving one instance two phases ahead of
-# the others. (The notebook's checked outputs do not depend on your clicks.)
+# Roll the rotation yourself: **run the next cell again and again**. Each run starts four flows, rolls
+# the next phase out to every instance (or, with `instance=0`, to that one instance only: a rolling
+# deploy), and shows the matrix and what happened to the flows in flight. Try moving one instance two
+# phases ahead of the others. (The notebook's checked outputs do not depend on your runs.)
+#
+# In a live notebook, `mcp_lab.StepperWidget(playground)` puts the same step behind a button.
 
 # %%
-from mcp_lab.views.rotation_widget import StepperWidget
-
 playground = mcp_lab.RotationStepper(mcp_lab.Fleet("shop", shop, instances=3, keys=shop_keys))
-StepperWidget(playground)
+
+# %% nbval-ignore-output
+if playground.done:
+    print("rotation complete:", playground.describe(), "-- run the cell above to start over")
+else:
+    await playground.start_flows(4)
+    matrix = await playground.next_phase(instance=None)
+    in_flight = playground.history[-1]["in_flight"]
+    print(playground.describe(), "|", sum(o["outcome"] != "dropped" for o in in_flight), "in-flight flows finished")
+    display(matrix)
 
 # %% [markdown]
 # ## Audience: one key, one service
