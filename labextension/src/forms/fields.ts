@@ -29,7 +29,14 @@ export interface FieldControl {
   focus(): void;
 }
 
-type Body = { control: HTMLElement; read(): RawValue; write(value: RawValue): void; focus(): void };
+type Body = {
+  control: HTMLElement;
+  read(): RawValue;
+  write(value: RawValue): void;
+  focus(): void;
+  /** A line under the control that follows its value (a date-time shows exactly what will be sent). */
+  hint?: HTMLElement;
+};
 
 const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
 
@@ -69,16 +76,19 @@ export function isoToLocal(iso: string): string {
   );
 }
 
-/** "UTC+02:00" for this browser, now: shown beside a date-time field so the person knows what is sent. */
-export function browserOffset(): string {
-  const offset = -new Date().getTimezoneOffset();
-  const abs = Math.abs(offset);
-  return `UTC${offset >= 0 ? '+' : '-'}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
+/** The browser's time zone name, e.g. "Europe/Paris" (an offset if the browser names none). */
+function timeZone(): string {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || localToIso('2000-01-01T00:00').slice(-6);
+  } catch {
+    return localToIso('2000-01-01T00:00').slice(-6);
+  }
 }
 
 function onKeys(input: HTMLElement, hooks: FieldHooks, multiline: boolean): void {
+  // 'input' only: 'change' would fire again on blur (e.g. when the person clicks Submit) and send a
+  // draft after the answer.
   input.addEventListener('input', () => hooks.changed());
-  input.addEventListener('change', () => hooks.changed());
   input.addEventListener('keydown', (event: KeyboardEvent) => {
     if (event.key !== 'Enter' || event.isComposing || event.altKey || event.shiftKey) {
       return;
@@ -115,15 +125,38 @@ function lineInput(field: FieldRecord, id: string, hooks: FieldHooks): Body {
   } else if (field.kind === 'number') {
     input.inputMode = 'decimal';
   }
+  if ((field.kind === 'integer' || field.kind === 'number') && field.placeholder) {
+    input.size = Math.min(Math.max(field.placeholder.length + 2, 12), 40); // the whole hint stays readable
+  }
   onKeys(input, hooks, false);
-  const dateTime = field.kind === 'date-time';
+  if (field.kind !== 'date-time') {
+    return {
+      control: input,
+      read: () => input.value,
+      write: value => {
+        input.value = asText(value);
+      },
+      focus: () => input.focus()
+    };
+  }
+  const hint = el('div', { class: 'mcp-lab-note' });
+  const zone = timeZone();
+  const explain = (): void => {
+    hint.textContent = input.value
+      ? `Sent as ${localToIso(input.value)} (your time zone: ${zone}).`
+      : `Your local time (${zone}); sent with its UTC offset.`;
+  };
+  input.addEventListener('input', explain);
+  explain();
   return {
     control: input,
-    read: () => (dateTime ? (input.value ? localToIso(input.value) : '') : input.value),
+    read: () => (input.value ? localToIso(input.value) : ''),
     write: value => {
-      input.value = dateTime ? isoToLocal(asText(value)) : asText(value);
+      input.value = isoToLocal(asText(value));
+      explain();
     },
-    focus: () => input.focus()
+    focus: () => input.focus(),
+    hint
   };
 }
 
@@ -177,7 +210,7 @@ function option(
 ): [HTMLInputElement, HTMLElement] {
   const id = nextId();
   const input = el('input', { id, type, name, class: 'mcp-lab-choice' });
-  input.addEventListener('change', () => hooks.changed());
+  input.addEventListener('input', () => hooks.changed());
   const wrap = el('span', { class: 'mcp-lab-option' }, input, el('label', { for: id }, label));
   return [input, wrap];
 }
@@ -291,7 +324,7 @@ function rootsEditor(field: FieldRecord, hooks: FieldHooks): Body {
 
 function checkbox(id: string, hooks: FieldHooks): Body {
   const input = el('input', { id, type: 'checkbox', class: 'mcp-lab-choice' });
-  input.addEventListener('change', () => hooks.changed());
+  input.addEventListener('input', () => hooks.changed());
   return {
     control: input,
     read: () => input.checked,
@@ -331,11 +364,13 @@ export function buildField(field: FieldRecord, hooks: FieldHooks): FieldControl 
   const errorId = `${id}-error`;
   const grouped = GROUPED.has(field.kind);
   const part = body(field, id, labelId, hooks);
+  // The required marker sits beside the label, not in it: the field's name is exactly its label
+  // (aria-required says it is required), so "Name" finds the field and "Username" does not.
   const label = el(
-    grouped ? 'span' : 'label',
-    { id: labelId, class: 'mcp-lab-label', for: grouped ? undefined : id },
-    field.label || field.name,
-    field.required ? el('span', { class: 'mcp-lab-required', title: 'required' }, ' *') : null
+    'span',
+    { class: 'mcp-lab-label-row' },
+    el(grouped ? 'span' : 'label', { id: labelId, class: 'mcp-lab-label', for: grouped ? undefined : id }, field.label || field.name),
+    field.required ? el('span', { class: 'mcp-lab-required', 'aria-hidden': 'true', title: 'required' }, ' *') : null
   );
   const describedBy: string[] = [];
   const extra = (cls: string, text: string): HTMLElement | null => {
@@ -346,10 +381,12 @@ export function buildField(field: FieldRecord, hooks: FieldHooks): FieldControl 
     describedBy.push(line.id);
     return line;
   };
-  const note =
-    field.kind === 'date-time' ? [field.note, `Local time, sent with your offset (${browserOffset()}).`] : [field.note];
   const description = extra('description', field.description);
-  const noteLine = extra('note', note.filter(Boolean).join(' '));
+  const noteLine = extra('note', field.note);
+  if (part.hint) {
+    part.hint.id = `${id}-hint`;
+    describedBy.push(part.hint.id);
+  }
   const error = el('div', { id: errorId, class: 'mcp-lab-field-error', hidden: true });
   describedBy.push(errorId);
   const target = part.control;
@@ -364,6 +401,7 @@ export function buildField(field: FieldRecord, hooks: FieldHooks): FieldControl 
     checkboxRow ? el('div', { class: 'mcp-lab-checkbox-row' }, part.control, label) : label,
     description,
     checkboxRow ? null : part.control,
+    part.hint,
     noteLine,
     error
   );
