@@ -35,10 +35,10 @@ if TYPE_CHECKING:
         cancel,
         decline,
     )
-    from mcp_lab.api import call, get_prompt, read_resource, resume, start
+    from mcp_lab.api import call, flows, get_prompt, last, read_resource, resume, start
     from mcp_lab.collection import load_flows, save_flows
     from mcp_lab.connect import OutsideServer, connect, disconnect
-    from mcp_lab.errors import FlowError, LabError
+    from mcp_lab.errors import FlowError, FlowInterrupted, LabError
     from mcp_lab.fleet import Fleet
     from mcp_lab.flow import Flow, Round
     from mcp_lab.header_labs import list_first_lab, mismatch_lab, schema_lookup_lab
@@ -68,6 +68,7 @@ _SOURCES = {
     "Fleet": "mcp_lab.fleet",
     "Flow": "mcp_lab.flow",
     "FlowError": "mcp_lab.errors",
+    "FlowInterrupted": "mcp_lab.errors",
     "HMACSignOnlyCodec": "mcp_lab.inspect.codecs",
     "KeyRing": "mcp_lab.keys",
     "LabError": "mcp_lab.errors",
@@ -87,6 +88,7 @@ _SOURCES = {
     "connect": "mcp_lab.connect",
     "decline": "mcp_lab.answers",
     "disconnect": "mcp_lab.connect",
+    "flows": "mcp_lab.api",
     "forms": "",
     "get_prompt": "mcp_lab.api",
     "header": "mcp_lab.headers",
@@ -94,6 +96,7 @@ _SOURCES = {
     "header_table": "mcp_lab.headers",
     "inspect_token": "mcp_lab.inspect.tokens",
     "key_id": "mcp_lab.keys",
+    "last": "mcp_lab.api",
     "lab_principal": "mcp_lab.principal",
     "list_first_lab": "mcp_lab.header_labs",
     "load_flows": "mcp_lab.collection",
@@ -121,6 +124,7 @@ __all__ = [
     "Fleet",
     "Flow",
     "FlowError",
+    "FlowInterrupted",
     "HMACSignOnlyCodec",
     "KeyRing",
     "LabError",
@@ -141,6 +145,7 @@ __all__ = [
     "connect",
     "decline",
     "disconnect",
+    "flows",
     "forms",
     "get_prompt",
     "header",
@@ -149,6 +154,7 @@ __all__ = [
     "inspect_token",
     "key_id",
     "lab_principal",
+    "last",
     "list_first_lab",
     "load_flows",
     "load_ipython_extension",

@@ -14,9 +14,20 @@ from typing import Any
 from mcp_lab.answers import Answerer, ChainAnswerer, ScriptedAnswerer
 from mcp_lab.errors import LabError
 from mcp_lab.flow import DEFAULT_MAX_ROUNDS, LEGACY, MODERN, Connection, Flow
+from mcp_lab.interrupts import run_interruptibly
+from mcp_lab.lab import lab
 from mcp_lab.sandbox import sandbox
 
-__all__ = ["call", "get_prompt", "read_resource", "resume", "start"]
+__all__ = ["call", "flows", "get_prompt", "last", "read_resource", "resume", "start"]
+
+flows = lab.flows
+"""Every flow this kernel started or resumed, newest last (kept even when `f = await ...` never assigned)."""
+
+
+def last() -> Flow | None:
+    """The flow this kernel started or resumed last -- also one that was interrupted before it returned."""
+    return lab.last()
+
 
 fallback_answerers: list[Answerer] = []
 """Answerers consulted when no scripted answer covers a request (mcp_lab.forms registers the live form)."""
@@ -78,11 +89,12 @@ async def start(
     answerer, scripted = _answerer(answers)
     flow.bind(connection, answerer)
     flow._scripted = scripted  # type: ignore[attr-defined, assignment]
+    lab.remember(flow)
     return flow
 
 
 async def _run(flow: Flow, timeout: float | None) -> Flow:
-    await flow.run(timeout=timeout)
+    await run_interruptibly(flow, lambda: flow.run(timeout=timeout))
     unused = flow.unused_answers()
     if unused and flow.done:
         flow.notes.append(f"answers given for keys never asked: {', '.join(unused)}")
@@ -151,9 +163,11 @@ async def resume(
     answerer, scripted = _answerer(answers)
     flow.bind(_connection(server if server is not None else flow.server), answerer)
     flow._scripted = scripted  # type: ignore[attr-defined, assignment]
-    if flow.status == "stopped":
+    if flow.status in ("stopped", "interrupted"):
         flow.status = "input_required" if flow.request_state is not None else "new"
+        flow.stop_reason = None
     if step:
+        lab.remember(flow)
         await flow.step()
         return flow
     return await _run(flow, timeout)

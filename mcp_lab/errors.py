@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from IPython.core.error import UsageError
 
-__all__ = ["FlowError", "LabError"]
+__all__ = ["FlowError", "FlowInterrupted", "LabError"]
 
 
 class LabError(UsageError):
@@ -21,3 +21,14 @@ class LabError(UsageError):
 
 class FlowError(LabError):
     """A flow ended without a result (the server's error, a round cap, a time limit, a refused answer)."""
+
+
+class FlowInterrupted(FlowError):
+    """The person ended a waiting flow (Interrupt, or its Stop button); the flow itself is kept, resumable."""
+
+    def __init__(self, flow: object, message: str) -> None:
+        super().__init__(message)
+        self.flow = flow
+
+    def _render_traceback_(self) -> list[str]:
+        return [str(self)]

@@ -153,7 +153,7 @@ class Flow:
     arguments: dict[str, Any] = field(default_factory=dict)
     era: str = MODERN
     rounds: list[Round] = field(default_factory=list)
-    status: Literal["new", "input_required", "done", "error", "stopped"] = "new"
+    status: Literal["new", "input_required", "done", "error", "stopped", "interrupted"] = "new"
     stop_reason: str | None = None
     notes: list[str] = field(default_factory=list)
     max_rounds: int = DEFAULT_MAX_ROUNDS
@@ -169,6 +169,8 @@ class Flow:
         self._answerer: Answerer | None = None
         self._backoff = _BACKOFF_INITIAL
         self._listeners: list[Any] = []
+        self._epoch = 0
+        """Bumped when the flow is interrupted: a leg still in flight then must not write into it."""
 
     # ---- plain data -------------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
@@ -291,7 +293,7 @@ class Flow:
         return self
 
     async def _until_done(self) -> None:
-        while not self.done and self.status != "stopped":
+        while not self.done and self.status not in ("stopped", "interrupted"):
             await self.step()
             if self.status == "input_required" and self.stop_reason:
                 break
@@ -341,7 +343,13 @@ class Flow:
                 await anyio.sleep(self._backoff)
                 self._backoff = min(self._backoff * 2, _BACKOFF_CAP)
         assert self._connection is not None
+        epoch = self._epoch
         await send_leg(self, rnd, self._connection, self._answerer)
+        if epoch != self._epoch:  # interrupted while the leg was in flight (a hung tool): keep the record as it was
+            self.notes.append(
+                f"a leg that was in flight when the flow was interrupted came back later ({rnd.outcome}); not recorded"
+            )
+            return None
         rounds.append(rnd)
         self.status = _STATUS_AFTER[rnd.outcome]
         if self.start_over and rnd.state_rejected and not any(r.started_over for r in rounds):
@@ -384,6 +392,15 @@ class Flow:
         rnd.started = time.time()
         self.rounds.append(rnd)
         self.status = "error"
+        self._notify()
+
+    def interrupt(self, reason: str) -> None:
+        """End the flow now, keeping every recorded leg; `mcp_lab.resume(flow)` continues it from the last one."""
+        if self.done:
+            return
+        self._epoch += 1
+        self.status = "interrupted"
+        self.stop_reason = reason
         self._notify()
 
     def _stop(self, reason: str) -> None:

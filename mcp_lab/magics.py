@@ -101,7 +101,7 @@ class LabMagics(Magics):
     @argument("--ttl", type=float, default=600.0, help="request_state lifetime in seconds (default 600)")
     @argument("--lowlevel", action="store_true", help="a lowlevel Server: the cell defines on_* handlers")
     @argument("--seal", action="store_true", help="lowlevel only: add the RequestStateBoundary it lacks")
-    @argument("--replace", action="store_true", help="replace a server of the same name")
+    @argument("--replace", action="store_true", help="(the default) re-running the cell replaces the server")
     @argument("--http", action="store_true", help="also serve it over Streamable HTTP on 127.0.0.1")
     @argument("--port", help="with --http or serve: the port (default: any free port)")
     @line_cell_magic
@@ -115,10 +115,6 @@ class LabMagics(Magics):
         if args.ttl <= 0:
             raise LabError("--ttl must be a positive number of seconds")
         keys = self._evaluate(args.keys) if args.keys else None
-        if args.name in sandbox.servers and not args.replace:
-            raise LabError(
-                f"a server named {args.name!r} already exists; use --replace or %mcp_server stop {args.name}"
-            )
         ns = self.shell.user_ns if self.shell is not None else {}
         if args.lowlevel:
             before = {k: ns.get(k) for k in LOWLEVEL_HANDLERS}
@@ -137,7 +133,8 @@ class LabMagics(Magics):
             except LabError:
                 ns["mcp"] = previous
                 raise
-        if args.replace and args.name in sandbox.servers:
+        # Re-running the cell replaces the server, as re-running a `def` redefines a function.
+        if args.name in sandbox.servers:
             old = sandbox.servers.pop(args.name)
             stop_http = getattr(old, "stop_http", None)
             if callable(stop_http):

@@ -1,4 +1,4 @@
-"""Live ipywidgets forms that let a person answer input requests while the cell awaits.
+"""Live forms that let a person answer input requests while the cell awaits.
 
 Spec: 2026-07-28 multi round-trip requests. When a flow meets an `InputRequiredResult` that no scripted
 answer covers, each input request becomes a form: an elicitation (form mode: `requested_schema` as fields;
@@ -7,8 +7,9 @@ roots request (a roots editor). `%load_ext mcp_lab` registers `FormAnswerer` as 
 kernel; `install()` / `uninstall()` do it by hand.
 
 Headless (tests, nbval): `prearrange(...)` answers forms as they appear, through the same `fill()` /
-`submit()` / `decline()` / `cancel()` the buttons call; `current()` and `last()` return the forms shown
-last, so a cell can drive them.
+`submit()` / `decline()` / `cancel()` the buttons call; `unattended(...)` does so only when the notebook runs
+unattended (the test command sets MCP_LAB_UNATTENDED=1), so a tutorial asks its reader in JupyterLab;
+`current()` and `last()` return the forms shown last, so a cell can drive them.
 
 Importing this package is cheap: ipywidgets and jsonschema are imported when a form is first shown.
 """
@@ -22,7 +23,7 @@ from mcp_lab.forms.answerer import FormAnswerer
 
 if TYPE_CHECKING:
     from mcp_lab.forms.answerer import current, detect_mode, last, make_form, recent
-    from mcp_lab.forms.autofill import clear_prearranged, prearrange, prearranged
+    from mcp_lab.forms.autofill import clear_prearranged, prearrange, prearranged, unattended
     from mcp_lab.forms.base import Form
     from mcp_lab.forms.panel import Panel
     from mcp_lab.forms.sampling import echo_model
@@ -40,6 +41,7 @@ _SOURCES = {
     "prearrange": "autofill",
     "prearranged": "autofill",
     "recent": "answerer",
+    "unattended": "autofill",
 }
 
 __all__ = [
@@ -57,6 +59,7 @@ __all__ = [
     "prearrange",
     "prearranged",
     "recent",
+    "unattended",
     "uninstall",
 ]
 
@@ -100,6 +103,9 @@ def install(ipython: Any = None, **options: Any) -> FormAnswerer | None:
         ipython = get_ipython()
     if getattr(ipython, "kernel", None) is None:
         return None
+    from mcp_lab.forms.waiting import register
+
+    register(ipython.kernel)  # the side panel finds waiting questions, also after a page reload
     existing = installed()
     if existing is not None:
         return existing

@@ -176,7 +176,7 @@ class FormAnswerer:
         except TimeoutError:
             form.expire()
         except asyncio.CancelledError:
-            form.abandon()
+            form.abandon()  # Interrupt or Stop: the form becomes a record saying so
             raise
         return form.outcome()
 
@@ -191,7 +191,7 @@ class FormAnswerer:
             self._panels = {k: p for k, p in self._panels.items() if not p.settled}
             from mcp_lab.forms.panel import Panel
 
-            panel = Panel(context.server, context.round_index)
+            panel = Panel(context.server, context.round_index, flow)
             self._panels[slot] = panel
             _RECENT.append(panel)
         assert panel is not None
@@ -199,6 +199,7 @@ class FormAnswerer:
         _LAST[:] = [form]
         loop = asyncio.get_running_loop()
         if fresh:
+            panel.bind_loop(loop)
             # Shown on the next turn of the loop, once every question of the round has joined the panel
             # (the flow starts all their answers together), so one panel holds the round.
             loop.call_soon(self._reveal, panel, sink)
@@ -214,6 +215,10 @@ class FormAnswerer:
             return
         from IPython.display import display
 
+        from mcp_lab.lab import lab
+
+        if not panel.settled:
+            lab.round_opened(panel)  # the side panel lists it, also after a page reload
         if sink is None:  # a bare `%mcp_call` whose cell has ended: its live area reaches the page
             from mcp_lab.views.live import LIVE_AREA
 

@@ -6,6 +6,7 @@ so a notebook says beforehand what the person would answer::
     mcp_lab.forms.prearrange(ask_region={"region": "eu-west"})          # by the question's key (bare name)
     mcp_lab.forms.prearrange({"n": 3}, mcp_lab.decline())                # or in the order forms appear
     mcp_lab.forms.prearrange(keyed={"__main__:ask_ok": {"ok": True}})    # a full resolver key
+    mcp_lab.forms.unattended(ask_region={"region": "eu-west"})          # only when nobody is there (tests)
 
 When a form is shown it consults this queue and, if an answer is there, fills and submits it through the
 very `fill()` / `submit()` / `decline()` / `cancel()` the buttons use -- right after showing it, never by
@@ -19,6 +20,7 @@ Paths or dicts. `mcp_lab.decline()` / `mcp_lab.cancel()` decline or cancel any k
 
 from __future__ import annotations
 
+import os
 from collections import deque
 from collections.abc import Mapping
 from typing import Any
@@ -28,7 +30,10 @@ import mcp.types as T
 from mcp_lab.errors import LabError
 from mcp_lab.forms.base import Form
 
-__all__ = ["apply", "clear_prearranged", "prearrange", "prearranged", "take"]
+__all__ = ["UNATTENDED", "apply", "clear_prearranged", "prearrange", "prearranged", "take", "unattended"]
+
+UNATTENDED = "MCP_LAB_UNATTENDED"
+"""Set to 1 by the README's test command (and notebooks/build.py): nobody is there to answer a form."""
 
 _ORDERED: deque[Any] = deque()
 _KEYED: dict[str, deque[Any]] = {}
@@ -40,6 +45,18 @@ def prearrange(*in_order: Any, keyed: Mapping[str, Any] | None = None, **by_name
     for key, value in {**(keyed or {}), **by_name}.items():
         _KEYED.setdefault(key, deque()).append(value)
     _ORDERED.extend(in_order)
+
+
+def unattended(*in_order: Any, keyed: Mapping[str, Any] | None = None, **by_name: Any) -> bool:
+    """`prearrange(...)` only when the notebook runs unattended (MCP_LAB_UNATTENDED=1); True if it did.
+
+    A tutorial says what its reader would answer, so the test suite can run it; in JupyterLab the same cell
+    does nothing and the form waits for the reader, also under Run All.
+    """
+    if os.environ.get(UNATTENDED) != "1":
+        return False
+    prearrange(*in_order, keyed=keyed, **by_name)
+    return True
 
 
 def prearranged() -> dict[str, Any]:

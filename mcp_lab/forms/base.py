@@ -1,16 +1,15 @@
-"""One live form for one input request: its widgets, the future it resolves, its headless API, its record.
+"""One form for one input request: the values being answered, their validation, the future it resolves, its record.
 
 Spec: 2026-07-28 multi round-trip requests. Every key of an `InputRequiredResult`'s `input_requests` needs
-an `InputResponse`; a form is how a person gives one. The same four calls serve a browser (the buttons
-call them) and a headless notebook or test: `fill(field=value, ...)`, `submit()`, `decline()`, `cancel()`.
+an `InputResponse`; a form is how a person gives one. A form is plain data -- its fields, the values typed
+so far, the errors to fix, its state -- drawn by the round's widget (`panel.py`, `widget.py`). The same calls
+serve a browser (its Submit message carries every value at once) and a headless notebook or test:
+`fill(field=value, ...)`, `submit()`, `decline()`, `cancel()`.
 
 Why the future is resolved with `loop.call_soon_threadsafe` on the loop captured when the form is shown:
-on ipykernel >= 7.4 a button click is handled on the main thread while the cell awaits, but under
+on ipykernel >= 7.4 a button's message is handled on the main thread while the cell awaits, but under
 JupyterLab's comms-over-subshells (ipykernel 7.0-7.3) it arrives on a subshell thread, and a plain
 `future.set_result` from there would not wake the kernel's loop (jupyter-notes §4). Nothing here blocks.
-
-Once answered, the form's children are replaced by an HTML record of the answer, and its `text/plain` is a
-stable one-line summary, so a saved or nbval-checked notebook shows what was answered.
 """
 
 from __future__ import annotations
@@ -18,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import html
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, Literal, NoReturn
 
 import mcp.types as T
@@ -26,7 +25,7 @@ import mcp.types as T
 from mcp_lab.answers import AnswerContext, CallbackRefused, InputResponse
 from mcp_lab.errors import LabError
 
-__all__ = ["TRUST_NOTE", "Form", "State"]
+__all__ = ["TRUST_NOTE", "Form", "State", "bare_name"]
 
 State = Literal["open", "accepted", "declined", "cancelled", "timed out", "abandoned", "failed"]
 
@@ -37,16 +36,24 @@ _STATE_WORDS = {
     "declined": "declined",
     "cancelled": "cancelled",
     "timed out": "timed out (sent as cancel)",
-    "abandoned": "abandoned (the cell stopped waiting)",
+    "abandoned": "abandoned (the flow stopped waiting)",
     "failed": "not sent",
 }
+
+
+def bare_name(key: str) -> str:
+    """A resolver key `module:outer.<locals>.ask_region` -> `ask_region` (what a person recognises)."""
+    return key.rsplit(":", 1)[-1].rsplit(".", 1)[-1]
 
 
 class Form:
     """Base of the four forms (elicitation, URL, sampling, roots)."""
 
     kind: ClassVar[str] = "input"
-    button_labels: ClassVar[tuple[str, str, str]] = ("Submit", "Decline", "Cancel")
+    """How the form names itself in its record text ("elicitation", "sampling", ...)."""
+    record_kind: ClassVar[str] = "elicitation"
+    """The front end's kind: elicitation | url | sampling | roots."""
+    button_labels: ClassVar[tuple[str, str | None, str | None]] = ("Submit", "Decline", "Cancel")
 
     def __init__(self, key: str, request: T.InputRequest, context: AnswerContext) -> None:
         self.key = key
@@ -54,22 +61,25 @@ class Form:
         self.context = context
         self.state: State = "open"
         self.errors: dict[str, str] = {}
-        """One message per field that must be fixed before the answer can be sent."""
+        """One message per field that must be fixed before the answer can be sent ("" = the whole form)."""
+        self.values: dict[str, Any] = self.initial_values()
+        """What each field holds now: the person's last Submit (or draft), or a headless `fill()`."""
+        self.values_version = 0
+        """Bumped when the kernel sets `values` (defaults, `fill()`): the front end re-applies them only then."""
         self.response: InputResponse | None = None
         self.failure: BaseException | None = None
         self.timeout: float | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._future: asyncio.Future[None] | None = None
         self._listeners: list[Callable[[Form], None]] = []
+        self._changes: list[Callable[[Form], None]] = []
         self._lock = threading.Lock()
-        self._widget: Any = None
-        self._status: Any = None
 
     # ---- identity --------------------------------------------------------------------------------------
     @property
     def name(self) -> str:
-        """The key's bare name (a resolver key `module:qualname` -> `qualname`)."""
-        return self.key.rsplit(":", 1)[-1]
+        """The key's bare name: the resolver's own name for a resolver key."""
+        return bare_name(self.key)
 
     @property
     def server(self) -> str:
@@ -79,53 +89,42 @@ class Form:
     def open(self) -> bool:
         return self.state == "open"
 
-    # ---- widgets ---------------------------------------------------------------------------------------
-    @property
-    def widget(self) -> Any:
-        """The form as an ipywidgets VBox (built on first use)."""
-        if self._widget is None:
-            import ipywidgets as W
+    # ---- what subclasses describe ------------------------------------------------------------------------
+    def initial_values(self) -> dict[str, Any]:
+        return {}
 
-            self._status = W.HTML("")
-            buttons = self._buttons()
-            self._widget = W.VBox(
-                [W.HTML(self.header_html()), *self._build(), W.HBox(buttons), self._status],
-                layout=W.Layout(border="1px solid #ccc", padding="6px", margin="4px 0"),
-            )
-            if not self.open:
-                self._render_record()
-        return self._widget
-
-    def _buttons(self) -> list[Any]:
-        import ipywidgets as W
-
-        actions = (self.submit, self.decline, self.cancel)
-        styles = ("primary", "", "")
-        buttons = []
-        for label, action, style in zip(self.button_labels, actions, styles, strict=True):
-            if not label:
-                continue
-            button = W.Button(description=label, button_style=style)
-            button.on_click(lambda _b, act=action: act())
-            buttons.append(button)
-        return buttons
-
-    def header_html(self) -> str:
-        server = html.escape(self.server)
-        note = html.escape(TRUST_NOTE.format(server=repr(self.server)))
-        return (
-            f"<div><b>{server}</b> asks ({html.escape(self.kind)}, <code>{html.escape(self.key)}</code>):"
-            f"<div style='margin:4px 0'>{self.message_html()}</div>"
-            f"<small style='opacity:.75'>&#9888; {note}</small></div>"
-        )
-
-    def message_html(self) -> str:
-        return html.escape(str(getattr(self.request.params, "message", "") or ""))
-
-    def _build(self) -> list[Any]:
+    def fields(self) -> list[dict[str, Any]]:
+        """The FieldRecords the front end draws."""
         return []
 
-    # ---- the headless API (the buttons call the same methods) --------------------------------------------
+    @property
+    def field_names(self) -> list[str]:
+        return [f["name"] for f in self.fields()]
+
+    def intro(self) -> str:
+        return ""
+
+    def message(self) -> str:
+        return str(getattr(self.request.params, "message", "") or "")
+
+    def details(self) -> list[dict[str, Any]]:
+        return []
+
+    def link(self) -> dict[str, str] | None:
+        return None
+
+    def notes(self) -> list[str]:
+        return []
+
+    def display_values(self) -> dict[str, Any]:
+        """`values` as the front end shows them (JSON values)."""
+        return dict(self.values)
+
+    def check(self, values: Mapping[str, Any]) -> tuple[InputResponse | None, dict[str, str]]:
+        """Read and validate `values`: the response to send, or one message per field to fix."""
+        raise NotImplementedError
+
+    # ---- the headless API (the browser's messages call the same methods) ---------------------------------
     def _check_open(self) -> None:
         if not self.open:
             raise LabError(f"form {self.key!r} was already {_STATE_WORDS[self.state]}; it takes no more input")
@@ -133,19 +132,30 @@ class Form:
     def fill(self, **values: Any) -> Form:
         """Set field values as a person would type them; nothing is validated or sent yet."""
         self._check_open()
-        if values:
-            raise LabError(f"this {self.kind} form has no fields to fill ({', '.join(values)})")
+        names = self.field_names
+        unknown = [name for name in values if name not in names]
+        if unknown:
+            known = ", ".join(names) or "none"
+            raise LabError(f"form {self.key!r} has no field {', '.join(map(repr, unknown))} (fields: {known})")
+        self.values.update(values)
+        self.values_version += 1
+        self._changed()
         return self
 
-    def submit(self) -> bool:
-        """Validate and send; False (with `errors` and inline messages) if something must be fixed."""
+    def submit(self, values: Mapping[str, Any] | None = None) -> bool:
+        """Validate and send; False (with `errors`, shown inline) if something must be fixed.
+
+        `values` is what the browser sent with Submit: every field at once (see widget.py for why).
+        """
         if not self.open:
             return False
-        self.widget  # noqa: B018 -- the fields live in the widgets, even headless
-        response, errors = self._collect()
+        if values is not None:
+            names = set(self.field_names)
+            self.values.update({k: v for k, v in values.items() if k in names})
+        response, errors = self.check(self.values)
         self.errors = errors
-        self._show_errors(errors)
         if errors or response is None:
+            self._changed()
             return False
         return self._settle("accepted", response=response)
 
@@ -155,14 +165,11 @@ class Form:
     def cancel(self) -> bool:
         return self._settle("cancelled")
 
-    def _collect(self) -> tuple[InputResponse | None, dict[str, str]]:
-        raise NotImplementedError
-
-    def _show_errors(self, errors: dict[str, str]) -> None:
-        if self._status is not None:
-            count = len(errors)
-            text = f"{count} field{'s' if count != 1 else ''} to fix before sending" if count else ""
-            self._status.value = f"<span style='color:#b00'>{text}</span>" if text else ""
+    def keep_draft(self, values: Mapping[str, Any]) -> None:
+        """What the person has typed so far (not validated, not sent): shown again if the page reloads."""
+        if self.open:
+            names = set(self.field_names)
+            self.values.update({k: v for k, v in values.items() if k in names})
 
     # ---- settling --------------------------------------------------------------------------------------
     def attach(self, loop: asyncio.AbstractEventLoop) -> asyncio.Future[None]:
@@ -176,6 +183,14 @@ class Form:
     def on_settled(self, listener: Callable[[Form], None]) -> None:
         self._listeners.append(listener)
 
+    def on_change(self, listener: Callable[[Form], None]) -> None:
+        """Call `listener(form)` when values, errors or state change (the round's widget redraws)."""
+        self._changes.append(listener)
+
+    def _changed(self) -> None:
+        for listener in list(self._changes):
+            listener(self)
+
     def _settle(
         self, state: State, *, response: InputResponse | None = None, failure: BaseException | None = None
     ) -> bool:
@@ -183,7 +198,6 @@ class Form:
             if self.state != "open":
                 return False
             self.state, self.response, self.failure = state, response, failure
-        self._render_record()
         loop = self._loop
         if loop is not None and not loop.is_closed():
             loop.call_soon_threadsafe(self._resolve)
@@ -194,6 +208,7 @@ class Form:
     def _resolve(self) -> None:
         if self._future is not None and not self._future.done():
             self._future.set_result(None)
+        self._changed()
         for listener in list(self._listeners):
             listener(self)
 
@@ -231,29 +246,43 @@ class Form:
         return ""
 
     def summary(self) -> str:
-        """A stable one-line text: kind, key, server, and what was answered."""
-        head = f"{self.kind} form {self.key!r} from {self.server!r}"
+        """A stable one-line text: kind, resolver name, server, and what was answered."""
+        head = f"{self.kind} form {self.name!r} from {self.server!r}"
         if self.open:
             return f"{head}: waiting for an answer"
         detail = self.answer_text() if self.state == "accepted" else ""
         reason = f" ({self.failure})" if self.state == "failed" and self.failure is not None else ""
         return f"{head}: {_STATE_WORDS[self.state]}{reason}" + (f" {detail}" if detail else "")
 
+    def record(self) -> dict[str, Any]:
+        """The FormRecord the front end draws (labextension/src/forms/types.ts)."""
+        submit, decline, cancel = self.button_labels
+        return {
+            "key": self.key,
+            "name": self.name,
+            "kind": self.record_kind,
+            "state": self.state,
+            "summary": self.summary(),
+            "server": self.server,
+            "trust": TRUST_NOTE.format(server=repr(self.server)),
+            "intro": self.intro(),
+            "message": self.message(),
+            "details": self.details(),
+            "link": self.link(),
+            "notes": self.notes(),
+            "fields": self.fields(),
+            "buttons": {"submit": submit, "decline": decline, "cancel": cancel},
+            "errors": dict(self.errors),
+            "values": self.display_values(),
+            "values_version": self.values_version,
+        }
+
     def record_html(self) -> str:
-        mark = "&#10003;" if self.state == "accepted" else "&#10007;"
-        return f"<div style='border-left:3px solid #999;padding-left:6px'>{mark} {html.escape(self.summary())}</div>"
-
-    def _render_record(self) -> None:
-        if self._widget is not None:
-            import ipywidgets as W
-
-            self._widget.children = (W.HTML(self.record_html()),)
+        mark = "&#10003;" if self.state == "accepted" else ("&#8230;" if self.open else "&#10007;")
+        return f"<div class='mcp-lab-form-record'>{mark} {html.escape(self.summary())}</div>"
 
     def __repr__(self) -> str:
         return f"<{self.summary()}>"
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
-        bundle: dict[str, Any] = dict(self.widget._repr_mimebundle_())
-        bundle["text/plain"] = self.summary()
-        bundle["text/html"] = self.record_html()
-        return bundle
+        return {"text/plain": self.summary(), "text/html": self.record_html()}

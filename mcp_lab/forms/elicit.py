@@ -19,22 +19,23 @@ A server-side example that produces this form::
     @mcp.tool()
     async def book(trip: Annotated[Trip, Resolve(ask_trip)]) -> str: ...
 
-Headless: `form.fill(city="Oslo", when="2026-08-01", nights=3).submit()`.
+Headless: `form.fill(city="Oslo", when="2026-08-01", nights=3).submit()`; the browser's Submit sends the
+same values, as typed, in one message.
 """
 
 from __future__ import annotations
 
-import html
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import mcp.types as T
 
 from mcp_lab.answers import AnswerContext, InputResponse
-from mcp_lab.errors import LabError
 from mcp_lab.forms.base import Form
-from mcp_lab.forms.schema import MISSING, FormSpec, check_content, parse_schema
+from mcp_lab.forms.fields import default_value, display_value, field_record, read_field
+from mcp_lab.forms.schema import MISSING, FieldSpec, FormSpec, check_content, parse_schema
 
-__all__ = ["ElicitForm"]
+__all__ = ["WHOLE", "ElicitForm"]
 
 WHOLE = ""
 """The field name used for the whole content when the schema is not a flat object."""
@@ -44,75 +45,46 @@ class ElicitForm(Form):
     """Form-mode elicitation."""
 
     kind: ClassVar[str] = "elicitation"
+    record_kind: ClassVar[str] = "elicitation"
 
     def __init__(self, key: str, request: T.InputRequest, context: AnswerContext) -> None:
-        super().__init__(key, request, context)
         params = request.params
         schema = params.requested_schema if isinstance(params, T.ElicitRequestFormParams) else {}
         self.spec: FormSpec = parse_schema(schema)
-        self._fields: dict[str, Any] = {}
+        super().__init__(key, request, context)
 
     @property
-    def fields(self) -> dict[str, Any]:
-        """Field name -> `FieldWidget` (its `.input` is the ipywidget), built on first use."""
-        self.widget  # noqa: B018
-        return self._fields
-
-    def _build(self) -> list[Any]:
-        import ipywidgets as W
-
-        from mcp_lab.forms.fields import build_field
-        from mcp_lab.forms.schema import FieldSpec, format_checker
-
-        format_checker()  # import jsonschema now, while the form appears, not on the first click
-
-        parts: list[Any] = []
-        if self.spec.notes:
-            notes = "".join(f"<li>{html.escape(n)}</li>" for n in self.spec.notes)
-            parts.append(W.HTML(f"<div style='color:#8a5300'>Outside the elicitation subset:<ul>{notes}</ul></div>"))
-        specs = list(self.spec.fields)
+    def specs(self) -> list[FieldSpec]:
         if self.spec.whole_json:
-            specs = [FieldSpec(name=WHOLE, kind="json", title="Answer (JSON object)", schema={}, required=True)]
-        for spec in specs:
-            field = build_field(spec)
-            self._fields[spec.name] = field
-            parts.append(field.box)
-        if any(s.required for s in specs):
-            parts.append(W.HTML("<small><b style='color:#b00'>*</b> required</small>"))
-        return parts
+            return [FieldSpec(name=WHOLE, kind="json", title="Answer (JSON object)", schema={}, required=True)]
+        return list(self.spec.fields)
 
-    @property
-    def field_names(self) -> list[str]:
-        return [WHOLE] if self.spec.whole_json else [f.name for f in self.spec.fields]
+    def initial_values(self) -> dict[str, Any]:
+        return {s.name: value for s in self.specs if (value := default_value(s)) is not MISSING}
+
+    def fields(self) -> list[dict[str, Any]]:
+        return [field_record(s) for s in self.specs]
+
+    def notes(self) -> list[str]:
+        return [f"Outside the elicitation subset: {note}" for note in self.spec.notes]
+
+    def display_values(self) -> dict[str, Any]:
+        return {s.name: display_value(s, self.values[s.name]) for s in self.specs if s.name in self.values}
 
     def fill(self, **values: Any) -> ElicitForm:
-        """Set fields by property name (a value the widget cannot show is still validated on submit)."""
-        self._check_open()
-        self.widget  # noqa: B018 -- build the fields
-        unknown = [name for name in values if name not in self.fields]
+        """Set fields by property name (a value no input could show is still validated on submit)."""
         if self.spec.whole_json and set(values) - {WHOLE}:
-            self.fields[WHOLE].fill(dict(values))
-            return self
-        if unknown:
-            known = ", ".join(self.field_names) or "none"
-            raise LabError(f"form {self.key!r} has no field {', '.join(map(repr, unknown))} (fields: {known})")
-        for name, value in values.items():
-            self.fields[name].fill(value)
+            self._check_open()
+            values = {WHOLE: dict(values)}
+        super().fill(**values)
         return self
 
-    def _collect(self) -> tuple[InputResponse | None, dict[str, str]]:
-        values = {name: field.read() for name, field in self._fields.items()}
-        content, errors = check_content(self.spec, values)
-        for name, field in self._fields.items():
-            field.show_error(errors.get(name))
+    def check(self, values: Mapping[str, Any]) -> tuple[InputResponse | None, dict[str, str]]:
+        read = {s.name: read_field(s, values.get(s.name, MISSING)) for s in self.specs}
+        content, errors = check_content(self.spec, read)
         if errors:
             return None, errors
         return T.ElicitResult(action="accept", content=content), {}
-
-    def values(self) -> dict[str, Any]:
-        """What the fields hold right now (MISSING left out), before validation."""
-        self.widget  # noqa: B018
-        return {name: value for name, field in self.fields.items() if (value := field.read()) is not MISSING}
 
     def answer_text(self) -> str:
         response = self.response

@@ -1,37 +1,32 @@
-"""One ipywidget per elicitation field: build it, read it, fill it without a browser, show its error.
+"""One elicitation field as plain data: what the front end draws, how a value it sends is read, how a
+headless value is shown.
 
-Spec: 2026-07-28 elicitation, form mode (the PrimitiveSchemaDefinition subset, see `schema.py`). Each
-kind gets a widget that fits it and never invents a value the person did not give: text, email and URI
-are `Text`; date is a `DatePicker` and date-time a `DatetimePicker`, both empty without a default (no
-"today"); numbers are typed as text so an empty field stays empty and an integer field can refuse
-decimals instead of silently rounding; a boolean without a default is an unanswered Yes/No choice;
-single-select is a `Dropdown`, multi-select a `SelectMultiple`; anything outside the subset is a JSON
-`Textarea`. Each widget's `description` is the property's title (or its name), so a frontend -- or a test
-playing one -- finds a field by what the person reads.
+Spec: 2026-07-28 elicitation, form mode (the PrimitiveSchemaDefinition subset, see `schema.py`). Each kind
+is drawn by the front end (labextension/src/forms/render.ts) as the input that fits it, and never with a
+value the person did not give: text, email and URI are text inputs; date and date-time are the browser's
+date pickers, empty without a default (no "today"); numbers are typed as text so an empty field stays empty
+and an integer field can refuse "3.5" instead of rounding; a boolean without a default is an unanswered
+Yes/No choice; single-select is a drop-down, multi-select a list of checkboxes; anything outside the subset
+is a JSON text area.
 
-`fill(value)` is the headless path (tests, nbval, pre-arranged answers): a value the widget can show is
-put into it; one it cannot (an impossible date, a choice that is not offered) is kept aside and goes
-through the same validation as a typed answer, so it is refused with the same message.
+Why values are read here and not in the browser: the whole answer arrives in one Submit message (see
+`widget.py` for why per-field updates cannot be trusted while a cell waits), and Python validates it with
+the same rules for a person and for a headless `fill()`, so both get the same inline message.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import html
 import json
 from typing import Any
 
-import ipywidgets as W
-
 from mcp_lab.forms.schema import MISSING, FieldSpec, Invalid, parse_number
 
-__all__ = ["FieldWidget", "build_field"]
-
-STYLE = {"description_width": "initial"}
-WIDE = W.Layout(width="min(36em, 95%)")
+__all__ = ["default_value", "display_value", "field_record", "placeholder", "read_field"]
 
 
-def _placeholder(spec: FieldSpec) -> str:
+def placeholder(spec: FieldSpec) -> str:
+    """A hint inside an empty input: the expected shape and limits."""
     schema = spec.schema
     if spec.kind == "email":
         return "name@example.com"
@@ -59,171 +54,85 @@ def _placeholder(spec: FieldSpec) -> str:
     return ""
 
 
-def _as_date(value: Any) -> dt.date | None:
-    if isinstance(value, dt.datetime):
-        return None
-    if isinstance(value, dt.date):
-        return value
-    if isinstance(value, str):
+def _front_kind(spec: FieldSpec) -> str:
+    if spec.kind == "boolean" and isinstance(spec.default, bool):
+        return "checkbox"  # a default makes the answer a plain on/off switch
+    return spec.kind
+
+
+def field_record(spec: FieldSpec) -> dict[str, Any]:
+    """What the front end needs to draw the field (the FieldRecord of the forms protocol)."""
+    return {
+        "name": spec.name,
+        "label": spec.title,
+        "kind": _front_kind(spec),
+        "required": spec.required,
+        "description": spec.description or "",
+        "note": spec.note or "",
+        "placeholder": placeholder(spec),
+        "options": [[label, value] for label, value in spec.options],
+    }
+
+
+def default_value(spec: FieldSpec) -> Any:
+    """The field's starting value, when the schema gives a usable default (else MISSING)."""
+    default = spec.default
+    if default is MISSING:
+        return MISSING
+    if spec.kind == "choice" and default not in [v for _, v in spec.options]:
+        return MISSING
+    if spec.kind == "choices" and not (
+        isinstance(default, list) and all(d in [v for _, v in spec.options] for d in default)
+    ):
+        return MISSING
+    return default
+
+
+def display_value(spec: FieldSpec, value: Any) -> Any:
+    """`value` (typed by a person or given headless) as the front end shows it (a JSON value)."""
+    kind = spec.kind
+    if value is MISSING or value is None:
+        return None if kind in ("boolean", "choice") else ([] if kind == "choices" else "")
+    if isinstance(value, dt.date):  # also datetime
+        return value.isoformat()
+    if kind == "json" and not isinstance(value, str):
         try:
-            return dt.date.fromisoformat(value) if len(value) == 10 else None
-        except ValueError:
-            return None
-    return None
-
-
-def _as_datetime(value: Any) -> dt.datetime | None:
-    if isinstance(value, str) and "T" in value.upper():
-        try:
-            value = dt.datetime.fromisoformat(value.upper())
-        except ValueError:
-            return None
-    if isinstance(value, dt.datetime) and value.tzinfo is not None:
+            return json.dumps(value)
+        except (TypeError, ValueError):
+            return str(value)
+    if kind in ("integer", "number") and isinstance(value, int | float) and not isinstance(value, bool):
+        return str(value)
+    if isinstance(value, str | bool | int | float) or value is None:
         return value
-    return None
+    if isinstance(value, list | tuple) and all(isinstance(v, str) for v in value):
+        return list(value)
+    return str(value)
 
 
-class FieldWidget:
-    """A field's input widget, its required marker, help text and inline error line."""
+def read_field(spec: FieldSpec, value: Any) -> Any:
+    """The answer for this field: a JSON value, MISSING (left empty) or Invalid (unreadable).
 
-    def __init__(self, spec: FieldSpec) -> None:
-        self.spec = spec
-        self._aside: Any = MISSING
-        """A headless value the widget cannot show; validated like a typed one."""
-        self.input = self._make_input()
-        self.input.observe(self._touched, names="value")
-        self.error = W.HTML("")
-        marker = W.HTML("<b style='color:#b00' title='required'>*</b>" if spec.required else "")
-        rows: list[Any] = [W.HBox([self.input, marker])]
-        help_parts = [html.escape(spec.description)] if spec.description else []
-        if spec.note:
-            help_parts.append(f"<i>{html.escape(spec.note)}</i>")
-        if help_parts:
-            rows.append(W.HTML(f"<small style='opacity:.75'>{' '.join(help_parts)}</small>"))
-        rows.append(self.error)
-        self.box = W.VBox(rows)
-
-    def _make_input(self) -> Any:
-        spec, default = self.spec, self.spec.default
-        common: dict[str, Any] = {"description": spec.title, "style": STYLE}
-        if spec.kind == "date":
-            return W.DatePicker(value=_as_date(default), **common)
-        if spec.kind == "date-time":
-            return W.DatetimePicker(value=_as_datetime(default), **common)
-        if spec.kind == "boolean":
-            if isinstance(default, bool):
-                return W.Checkbox(value=default, indent=False, **common)
-            return W.ToggleButtons(options=[("Yes", True), ("No", False)], value=None, **common)
-        if spec.kind == "choice":
-            options: list[tuple[str, Any]] = list(spec.options)
-            if not spec.required:
-                options.insert(0, ("—", None))
-            value = default if default in [v for _, v in spec.options] else None
-            return W.Dropdown(options=options, value=value, layout=WIDE, **common)
-        if spec.kind == "choices":
-            values = [v for _, v in spec.options]
-            chosen = tuple(default) if isinstance(default, list) and all(d in values for d in default) else ()
-            return W.SelectMultiple(
-                options=list(spec.options), value=chosen, rows=min(6, len(values)), layout=WIDE, **common
-            )
-        if spec.kind == "json":
-            text = "" if default is MISSING else json.dumps(default)
-            return W.Textarea(value=text, placeholder=_placeholder(spec), layout=WIDE, **common)
-        if spec.kind in ("integer", "number"):
-            text = str(default) if isinstance(default, int | float) and not isinstance(default, bool) else ""
-            return W.Text(value=text, placeholder=_placeholder(spec), layout=WIDE, **common)
-        text = default if isinstance(default, str) else ""
-        return W.Text(value=text, placeholder=_placeholder(spec), layout=WIDE, **common)
-
-    def _touched(self, change: Any) -> None:
-        self._aside = MISSING  # the person changed the widget: that is the answer now
-
-    # ---- reading ---------------------------------------------------------------------------------------
-    def read(self) -> Any:
-        """The answer for this field: a JSON value, MISSING (left empty) or Invalid (unreadable)."""
-        if self._aside is not MISSING:
-            return self._aside
-        kind, value = self.spec.kind, self.input.value
-        if kind == "date":
-            return MISSING if value is None else value.isoformat()
-        if kind == "date-time":
-            return MISSING if value is None else value.isoformat()
-        if kind == "boolean":
-            return MISSING if value is None else bool(value)
-        if kind == "choice":
-            return MISSING if value is None else value
-        if kind == "choices":
-            return list(value) if value else MISSING
-        if kind in ("integer", "number"):
-            return parse_number(value, integer=kind == "integer")
-        if kind == "json":
-            if not value.strip():
-                return MISSING
-            try:
-                return json.loads(value)
-            except json.JSONDecodeError as exc:
-                return Invalid(f"not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})")
-        return value if value != "" else MISSING
-
-    # ---- filling (headless) ------------------------------------------------------------------------------
-    def fill(self, value: Any) -> None:
-        """Put `value` in the widget if it can show it, else keep it aside for validation."""
-        kind, aside = self.spec.kind, MISSING
-        if value is None or value is MISSING:
-            self._clear()
-        elif kind == "date":
-            day = _as_date(value)
-            self.input.value = day
-            if day is None:
-                aside = value.isoformat() if isinstance(value, dt.date) else value
-        elif kind == "date-time":
-            moment = _as_datetime(value)
-            self.input.value = moment
-            if moment is None:
-                aside = value.isoformat() if isinstance(value, dt.datetime) else value
-        elif kind == "boolean":
-            if isinstance(value, bool):
-                self.input.value = value
-            else:
-                aside = value
-        elif kind == "choice":
-            if isinstance(value, str) and value in [v for _, v in self.spec.options]:
-                self.input.value = value
-            else:
-                aside = value
-        elif kind == "choices":
-            values = [v for _, v in self.spec.options]
-            if isinstance(value, list | tuple) and all(isinstance(v, str) and v in values for v in value):
-                self.input.value = tuple(value)
-            else:
-                aside = list(value) if isinstance(value, list | tuple) else value
-        elif kind in ("integer", "number"):
-            if isinstance(value, str) or (isinstance(value, int | float) and not isinstance(value, bool)):
-                self.input.value = str(value)
-            else:
-                aside = value
-        elif kind == "json":
-            self.input.value = value if isinstance(value, str) else json.dumps(value)
-        elif isinstance(value, str):
-            self.input.value = value
-        else:
-            aside = value
-        self._aside = aside  # after the widget changed: its observer clears `_aside`
-
-    def _clear(self) -> None:
-        kind = self.spec.kind
-        if kind in ("date", "date-time", "choice") or (kind == "boolean" and not isinstance(self.input, W.Checkbox)):
-            self.input.value = None
-        elif kind == "choices":
-            self.input.value = ()
-        elif kind == "boolean":
-            self.input.value = False
-        else:
-            self.input.value = ""
-
-    def show_error(self, message: str | None) -> None:
-        self.error.value = f"<span style='color:#b00'>{html.escape(message)}</span>" if message else ""
-
-
-def build_field(spec: FieldSpec) -> FieldWidget:
-    return FieldWidget(spec)
+    `value` is what the front end sent (strings for typed fields) or what a headless `fill()` gave (any
+    Python value); a value of the wrong type is passed on as is, so validation names what is wrong.
+    """
+    kind = spec.kind
+    if value is MISSING or value is None:
+        return MISSING
+    if isinstance(value, str) and value == "" and kind not in ("choice",):
+        return MISSING
+    if kind in ("date", "date-time") and isinstance(value, dt.date):
+        return value.isoformat()
+    if kind == "choices" and isinstance(value, list | tuple):
+        return list(value) if value else MISSING
+    if kind in ("integer", "number") and isinstance(value, str | int | float) and not isinstance(value, bool):
+        return parse_number(str(value), integer=kind == "integer")  # 3.25 for an integer: "no decimals"
+    if kind == "json" and isinstance(value, str):
+        if not value.strip():
+            return MISSING
+        try:
+            return json.loads(value)
+        except json.JSONDecodeError as exc:
+            return Invalid(f"not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})")
+    if kind == "date-time" and isinstance(value, str):
+        return value.strip()
+    return value

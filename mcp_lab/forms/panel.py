@@ -1,22 +1,26 @@
-"""One panel per round: every question a server asked in one InputRequiredResult, shown together.
+"""One panel per round: every question a server asked in one InputRequiredResult, shown and answered together.
 
 Spec: 2026-07-28 multi round-trip requests. Independent questions arrive together in one
 `InputRequiredResult` (the SDK batches independent resolvers) and all their answers travel together in
 the next request's `input_responses`, so the lab shows them as one panel and the round is sent once every
 form in it is answered. "Submit all" submits each open form, and only if every one of them is valid.
 
-The panel is displayed once, with a display id; when the last form is answered the display is updated so
-its `text/plain` and `text/html` become the record of the whole round (stable text, for nbval and for a
-saved notebook) while the widget view shows each form's own record.
+While the round waits it is one live widget (`widget.py`) and is listed in the kernel's Lab, where the
+JupyterLab side panel finds it after a page reload (`waiting.py`). Once every form is settled, the display
+is replaced by a static record -- text/plain and HTML, no widget model -- so a saved notebook reopened
+without its kernel shows what was answered, never "model not found".
 """
 
 from __future__ import annotations
 
 import html
+import threading
+from collections.abc import Mapping
 from typing import Any
 
 from mcp_lab.errors import LabError
 from mcp_lab.forms.base import Form
+from mcp_lab.lab import lab
 
 __all__ = ["Panel"]
 
@@ -24,65 +28,116 @@ __all__ = ["Panel"]
 class Panel:
     """The forms of one round of one flow."""
 
-    def __init__(self, server: str, round_index: int) -> None:
+    def __init__(self, server: str, round_index: int, flow: Any = None) -> None:
         self.server = server
         self.round_index = round_index
+        self.flow = flow
         self.forms: list[Form] = []
         self.notice: str | None = None
         """A one-line notice shown above the forms (e.g. that the cell will not wait)."""
-        self._widget: Any = None
-        self._title: Any = None
-        self._submit_all: Any = None
         self.handle: Any = None
         """The IPython DisplayHandle, when the panel was displayed in a cell."""
         self.shown_text: str | None = None
         """The text/plain the display carries now (updated only when the record says something new)."""
         self.revealed = False
+        self._widget: Any = None
+        self._loop: Any = None
+        self._thread: int | None = None
 
     # ---- building --------------------------------------------------------------------------------------
     def add(self, form: Form) -> Form:
         self.forms.append(form)
         form.on_settled(self._settled)
-        if self._widget is not None:
-            self._refresh()
+        form.on_change(lambda _form: self.refresh())
+        self.refresh()
         return form
+
+    def bind_loop(self, loop: Any) -> None:
+        """The kernel's loop: messages from another thread (comm subshells) are handled there."""
+        self._loop, self._thread = loop, threading.get_ident()
 
     @property
     def widget(self) -> Any:
+        """The live widget (built on first use)."""
         if self._widget is None:
-            import ipywidgets as W
+            from mcp_lab.forms.widget import RoundWidget
 
-            self._title = W.HTML("")
-            self._submit_all = W.Button(description="Submit all", button_style="primary")
-            self._submit_all.on_click(lambda _b: self.submit_all())
-            self._widget = W.VBox([])
-            self._refresh()
+            self._widget = RoundWidget(round=self.record())
+            self._widget.on_msg(lambda _w, content, _buffers: self.receive(content))
         return self._widget
 
-    def _title_html(self) -> str:
-        count = len(self.forms)
-        waiting = sum(1 for f in self.forms if f.open)
-        state = f"{waiting} waiting" if waiting else "all answered"
-        notice = f"<div style='color:#8a5300'>{html.escape(self.notice)}</div>" if self.notice else ""
-        return (
-            f"{notice}<b>Round {self.round_index + 1}</b>: {count} question{'s' if count != 1 else ''} "
-            f"from <b>{html.escape(self.server)}</b> ({state})"
-        )
+    def refresh(self) -> None:
+        if self._widget is not None:
+            self._widget.round = self.record()
+        if self in lab.waiting:
+            lab.waiting_changed()
 
-    def _refresh(self) -> None:
-        if self._widget is None:
+    # ---- the record ------------------------------------------------------------------------------------
+    @property
+    def flow_id(self) -> str | None:
+        return getattr(self.flow, "id", None)
+
+    def record(self) -> dict[str, Any]:
+        """The RoundRecord the front end draws (labextension/src/forms/types.ts)."""
+        flow = self.flow
+        return {
+            "version": 1,
+            "flow": {
+                "id": self.flow_id or "",
+                "server": self.server,
+                "method": getattr(flow, "method", ""),
+                "target": getattr(flow, "target", ""),
+            },
+            "round": self.round_index + 1,
+            "state": "settled" if self.settled else "open",
+            "notice": self.notice,
+            "stoppable": self.flow_id is not None and self.flow_id in lab.running,
+            "forms": [form.record() for form in self.forms],
+        }
+
+    # ---- messages from the front end (the widget, or the side panel) --------------------------------------
+    def receive(self, content: Any) -> None:
+        """One message from a front end; handled on the kernel's loop, whatever thread it arrived on."""
+        loop = self._loop
+        if loop is not None and threading.get_ident() != self._thread and not loop.is_closed():
+            loop.call_soon_threadsafe(self.handle_event, content)
+        else:
+            self.handle_event(content)
+
+    def handle_event(self, content: Any) -> None:
+        if not isinstance(content, Mapping):
             return
-        self._title.value = self._title_html()
-        children = [self._title, *(f.widget for f in self.forms)]
-        if sum(1 for f in self.forms if f.open) > 1:
-            children.append(self._submit_all)
-        self._widget.children = tuple(children)
+        event, key = content.get("event"), content.get("key")
+        values = content.get("values")
+        try:
+            if event == "submit_all":
+                self.submit_all(values if isinstance(values, Mapping) else None)
+            elif event == "stop":
+                from mcp_lab.interrupts import stop
+
+                if self.flow_id is not None:
+                    stop(self.flow_id, "stopped (Stop flow pressed)")
+            elif isinstance(key, str) and event in ("submit", "decline", "cancel", "draft"):
+                form = self[key]
+                if event == "submit":
+                    form.submit(values if isinstance(values, Mapping) else None)
+                elif event == "draft" and isinstance(values, Mapping):
+                    form.keep_draft(values)
+                elif event == "decline":
+                    form.decline()
+                elif event == "cancel":
+                    form.cancel()
+        except LabError:
+            pass  # a message about a form that is gone (an old page): nothing to do
 
     def _settled(self, form: Form) -> None:
-        self._refresh()
-        if self.settled and self.handle is not None and self.shown_text != self.summary():
+        self.refresh()
+        if not self.settled:
+            return
+        lab.round_closed(self)
+        if self.handle is not None and self.shown_text != self.summary():
             self.shown_text = self.summary()
-            self.handle.update(self)
+            self.handle.update(self)  # the live widget becomes a static record in the notebook
 
     @property
     def settled(self) -> bool:
@@ -122,20 +177,24 @@ class Panel:
     def cancel(self) -> bool:
         return self._only().cancel()
 
-    def submit_all(self) -> bool:
-        """Submit every open form, but only if all of them are valid (else none is sent)."""
+    def submit_all(self, values: Mapping[str, Any] | None = None) -> bool:
+        """Submit every open form, but only if all of them are valid (else none is sent).
+
+        `values` (from the browser) maps each form's key to all its field values.
+        """
         waiting = [f for f in self.forms if f.open]
+        checks = []
         for form in waiting:
-            form.widget  # noqa: B018 -- headless too, the fields live in the widgets
-        checks = [(f, f._collect()) for f in waiting]
-        problems = False
-        for form, (_, errors) in checks:
+            given = values.get(form.key) if values is not None else None
+            if isinstance(given, Mapping):
+                form.keep_draft(given)
+            response, errors = form.check(form.values)
             form.errors = errors
-            form._show_errors(errors)
-            problems = problems or bool(errors)
-        if problems:
+            checks.append((form, response))
+        if any(form.errors for form in waiting):
+            self.refresh()
             return False
-        return all(form._settle("accepted", response=response) for form, (response, _) in checks)
+        return all(form._settle("accepted", response=response) for form, response in checks)
 
     # ---- views -------------------------------------------------------------------------------------------
     def summary(self) -> str:
@@ -146,8 +205,14 @@ class Panel:
     def __repr__(self) -> str:
         return self.summary()
 
+    def record_html(self) -> str:
+        rows = "".join(form.record_html() for form in self.forms)
+        title = f"Round {self.round_index + 1} from <b>{html.escape(self.server)}</b>"
+        return f"<div class='mcp-lab-round-record'><div>{title}</div>{rows}</div>"
+
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
-        bundle: dict[str, Any] = dict(self.widget._repr_mimebundle_())
-        bundle["text/plain"] = self.summary()
-        bundle["text/html"] = "".join(f"<div>{html.escape(line)}</div>" for line in self.summary().splitlines())
+        bundle: dict[str, Any] = {"text/plain": self.summary(), "text/html": self.record_html()}
+        if not self.settled:
+            data, _metadata = self.widget._repr_mimebundle_()
+            bundle["application/vnd.jupyter.widget-view+json"] = data["application/vnd.jupyter.widget-view+json"]
         return bundle

@@ -20,7 +20,6 @@ Headless: `form.fill(roots=["file:///data", {"uri": "file:///tmp", "name": "scra
 
 from __future__ import annotations
 
-import html
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -60,66 +59,42 @@ class RootsForm(Form):
     """Edit the list of roots; Send or Refuse."""
 
     kind: ClassVar[str] = "roots"
-    button_labels: ClassVar[tuple[str, str, str]] = ("Send", "Refuse", "")
+    record_kind: ClassVar[str] = "roots"
+    button_labels: ClassVar[tuple[str, str | None, str | None]] = ("Send", "Refuse", None)
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._rows: list[tuple[Any, Any, Any]] = []
-        self._list: Any = None
-        self._error: Any = None
+    def initial_values(self) -> dict[str, Any]:
+        return {"roots": [{"uri": uri, "name": name} for uri, name in default_roots()]}
 
     @property
-    def rows(self) -> list[tuple[Any, Any, Any]]:
-        """(URI Text, Name Text, Remove Button) per root, built on first use."""
-        self.widget  # noqa: B018
-        return self._rows
+    def rows(self) -> list[tuple[str, str]]:
+        """(uri, name) per row, as the editor holds them now."""
+        return [_row(item) for item in self.values.get("roots") or []]
 
-    def message_html(self) -> str:
+    def fields(self) -> list[dict[str, Any]]:
+        return [
+            {
+                "name": "roots",
+                "label": "Roots",
+                "kind": "roots",
+                "required": False,
+                "description": "",
+                "note": "",
+                "placeholder": "file:///path/to/folder",
+                "options": [],
+            }
+        ]
+
+    def intro(self) -> str:
         return (
             "The server asks which folders it may work in (its roots). Share only folders you want this server to see."
         )
 
-    def _build(self) -> list[Any]:
-        import ipywidgets as W
-
-        self._list = W.VBox([])
-        self._error = W.HTML("")
-        add = W.Button(description="Add root", icon="plus")
-        add.on_click(lambda _b: self.add_row("", ""))
-        for uri, name in default_roots():
-            self.add_row(uri, name)
-        return [self._list, add, self._error]
-
-    def add_row(self, uri: str, name: str) -> None:
-        import ipywidgets as W
-
-        style = {"description_width": "initial"}
-        uri_box = W.Text(
-            description="URI",
-            value=uri,
-            placeholder="file:///path/to/folder",
-            layout=W.Layout(width="26em"),
-            style=style,
-        )
-        name_box = W.Text(description="Name", value=name, layout=W.Layout(width="14em"), style=style)
-        remove = W.Button(description="Remove", icon="trash")
-        row = (uri_box, name_box, remove)
-        remove.on_click(lambda _b: self.remove_row(row))
-        self._rows.append(row)
-        self._list.children = (*self._list.children, W.HBox(list(row)))
-
-    def remove_row(self, row: tuple[Any, Any, Any]) -> None:
-        if row in self._rows:
-            index = self._rows.index(row)
-            self._rows.pop(index)
-            children = list(self._list.children)
-            children.pop(index)
-            self._list.children = tuple(children)
+    def message(self) -> str:
+        return ""
 
     def fill(self, **values: Any) -> RootsForm:
         """`roots=[...]`: replaces every row (file:// URI strings, Paths, dicts with uri and name)."""
         self._check_open()
-        self.widget  # noqa: B018
         if set(values) - {"roots"}:
             raise LabError(f"a roots form has one field, roots, not {', '.join(sorted(set(values) - {'roots'}))}")
         if "roots" in values:
@@ -127,31 +102,33 @@ class RootsForm(Form):
             if not isinstance(items, list | tuple):
                 raise LabError("roots must be a list of file:// URIs, Paths or dicts")
             rows = [_row(item) for item in items]
-            for row in list(self.rows):
-                self.remove_row(row)
-            for uri, name in rows:
-                self.add_row(uri, name)
+            super().fill(roots=[{"uri": uri, "name": name} for uri, name in rows])
         return self
 
-    def _collect(self) -> tuple[InputResponse | None, dict[str, str]]:
+    def check(self, values: Mapping[str, Any]) -> tuple[InputResponse | None, dict[str, str]]:
+        items = values.get("roots") or []
+        if not isinstance(items, list):
+            return None, {"roots": "a list of roots"}
         roots: list[T.Root] = []
-        errors: dict[str, str] = {}
-        for i, (uri_box, name_box, _) in enumerate(self._rows):
-            uri, name = uri_box.value.strip(), name_box.value.strip()
+        problems: list[str] = []
+        for i, item in enumerate(items):
+            try:
+                uri, name = _row(item)
+            except LabError as exc:
+                problems.append(f"root {i + 1}: {exc}")
+                continue
+            uri, name = uri.strip(), name.strip()
             if not uri and not name:
                 continue
             if not uri.startswith("file://"):
-                errors[f"root {i + 1}"] = f"{uri or '(empty)'!r} is not a file:// URI"
+                problems.append(f"root {i + 1}: {uri or '(empty)'!r} is not a file:// URI")
                 continue
             try:
                 roots.append(T.Root(uri=uri, name=name or None))  # type: ignore[arg-type]
             except ValidationError:
-                errors[f"root {i + 1}"] = f"{uri!r} is not a valid file:// URI"
-        self._error.value = "".join(
-            f"<div style='color:#b00'>{html.escape(k)}: {html.escape(v)}</div>" for k, v in errors.items()
-        )
-        if errors:
-            return None, errors
+                problems.append(f"root {i + 1}: {uri!r} is not a valid file:// URI")
+        if problems:
+            return None, {"roots": "; ".join(problems)}
         return T.ListRootsResult(roots=roots), {}
 
     def refuse(self) -> bool:

@@ -23,8 +23,8 @@ Headless: `form.fill(reply="old pond / a frog jumps in", model="me", stop_reason
 
 from __future__ import annotations
 
-import html
 import inspect
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import mcp.types as T
@@ -76,32 +76,57 @@ class SamplingForm(Form):
     """Write the assistant's reply; Send or Reject."""
 
     kind: ClassVar[str] = "sampling"
-    button_labels: ClassVar[tuple[str, str, str]] = ("Send", "Reject", "")
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._reply: Any = None
-        self._model: Any = None
-        self._stop: Any = None
-        self._error: Any = None
+    record_kind: ClassVar[str] = "sampling"
+    button_labels: ClassVar[tuple[str, str | None, str | None]] = ("Send", "Reject", None)
 
     @property
     def params(self) -> T.CreateMessageRequestParams:
         assert isinstance(self.request, T.CreateMessageRequest)
         return self.request.params
 
-    def message_html(self) -> str:
+    def initial_values(self) -> dict[str, Any]:
+        return {"reply": "", "model": "human", "stop_reason": "endTurn"}
+
+    def fields(self) -> list[dict[str, Any]]:
+        reasons = list(STOP_REASONS)
+        chosen = self.values.get("stop_reason")
+        if isinstance(chosen, str) and chosen not in reasons:
+            reasons.append(chosen)  # a stop reason the protocol allows beyond the usual three
+        blank = {"description": "", "note": "", "options": []}
+        return [
+            {
+                **blank,
+                "name": "reply",
+                "label": "Reply",
+                "kind": "textarea",
+                "required": True,
+                "placeholder": "the assistant's reply",
+            },
+            {**blank, "name": "model", "label": "Model", "kind": "text", "required": True, "placeholder": "human"},
+            {
+                **blank,
+                "name": "stop_reason",
+                "label": "Stop reason",
+                "kind": "choice",
+                "required": True,
+                "placeholder": "",
+                "options": [[r, r] for r in reasons],
+            },
+        ]
+
+    def intro(self) -> str:
+        return "The server asks your client to run a language model. You are the model: write the reply."
+
+    def message(self) -> str:
+        return ""
+
+    def details(self) -> list[dict[str, Any]]:
         p = self.params
-        rows = []
+        rows: list[dict[str, Any]] = []
         if p.system_prompt:
-            rows.append(
-                f"<div><b>system</b>: <pre style='white-space:pre-wrap;margin:0'>{html.escape(p.system_prompt)}</pre></div>"
-            )
+            rows.append({"label": "system", "text": p.system_prompt, "pre": True})
         for m in p.messages:
-            text = html.escape(message_text(m))
-            rows.append(
-                f"<div><b>{html.escape(m.role)}</b>: <pre style='white-space:pre-wrap;margin:0'>{text}</pre></div>"
-            )
+            rows.append({"label": m.role, "text": message_text(m), "pre": True})
         facts = [f"max tokens: {p.max_tokens}"]
         if p.temperature is not None:
             facts.append(f"temperature: {p.temperature}")
@@ -123,61 +148,30 @@ class SamplingForm(Form):
                     facts.append(f"{label} priority: {value}")
         if p.tools:
             facts.append(f"tools offered: {', '.join(t.name for t in p.tools)}")
-        return (
-            "The server asks your client to run a language model. You are the model: write the reply.<br>"
-            + "".join(rows)
-            + f"<small>{html.escape(' · '.join(facts))}</small>"
-        )
-
-    def _build(self) -> list[Any]:
-        import ipywidgets as W
-
-        style = {"description_width": "initial"}
-        self._reply = W.Textarea(
-            description="Reply",
-            placeholder="the assistant's reply",
-            layout=W.Layout(width="min(40em, 95%)", height="6em"),
-            style=style,
-        )
-        self._model = W.Text(description="Model", value="human", style=style)
-        self._stop = W.Dropdown(description="Stop reason", options=list(STOP_REASONS), value="endTurn", style=style)
-        self._error = W.HTML("")
-        return [self._reply, W.HBox([self._model, self._stop]), self._error]
+        rows.append({"label": "asked", "text": " · ".join(facts), "pre": False})
+        return rows
 
     def fill(self, **values: Any) -> SamplingForm:
         """`reply=`, `model=`, `stop_reason=` (any stop reason string the protocol allows)."""
         self._check_open()
-        self.widget  # noqa: B018
         unknown = set(values) - {"reply", "model", "stop_reason"}
         if unknown:
             raise LabError(f"a sampling form has reply, model and stop_reason, not {', '.join(sorted(unknown))}")
-        if "reply" in values:
-            self._reply.value = str(values["reply"])
-        if "model" in values:
-            self._model.value = str(values["model"])
-        if "stop_reason" in values:
-            reason = str(values["stop_reason"])
-            if reason not in self._stop.options:
-                self._stop.options = [*self._stop.options, reason]
-            self._stop.value = reason
+        super().fill(**{k: str(v) for k, v in values.items()})
         return self
 
-    def _collect(self) -> tuple[InputResponse | None, dict[str, str]]:
+    def check(self, values: Mapping[str, Any]) -> tuple[InputResponse | None, dict[str, str]]:
+        reply, model = str(values.get("reply") or ""), str(values.get("model") or "").strip()
+        stop = str(values.get("stop_reason") or "endTurn")
         errors = {}
-        if not self._reply.value.strip():
+        if not reply.strip():
             errors["reply"] = "write the assistant's reply (or Reject)"
-        if not self._model.value.strip():
+        if not model:
             errors["model"] = "name the model that answered (e.g. human)"
-        self._error.value = "".join(
-            f"<div style='color:#b00'>{html.escape(k)}: {html.escape(v)}</div>" for k, v in errors.items()
-        )
         if errors:
             return None, errors
         return T.CreateMessageResult(
-            role="assistant",
-            content=T.TextContent(type="text", text=self._reply.value),
-            model=self._model.value.strip(),
-            stop_reason=self._stop.value,
+            role="assistant", content=T.TextContent(type="text", text=reply), model=model, stop_reason=stop
         ), {}
 
     def reject(self) -> bool:

@@ -23,7 +23,7 @@ Headless: `form.submit()` (I've finished), `form.decline()`, `form.cancel()`.
 
 from __future__ import annotations
 
-import html
+from collections.abc import Mapping
 from typing import Any, ClassVar
 from urllib.parse import urlsplit
 
@@ -32,41 +32,43 @@ import mcp.types as T
 from mcp_lab.answers import InputResponse
 from mcp_lab.forms.base import Form
 
-__all__ = ["UrlForm", "link_html"]
+__all__ = ["UrlForm", "link_facts"]
 
 
-def link_html(url: str) -> str:
-    """A link that opens only when the person clicks it (in a new tab), with the host spelled out."""
+def link_facts(url: str) -> dict[str, str]:
+    """The link and its host spelled out; an empty host means it is not an http(s) link (not clickable)."""
     parts = urlsplit(url)
-    shown = html.escape(url)
-    if parts.scheme in ("http", "https") and parts.hostname:
-        host = html.escape(parts.hostname)
-        warn = "" if parts.scheme == "https" else " <b style='color:#b00'>(not https)</b>"
-        return (
-            f'<a href="{shown}" target="_blank" rel="noopener noreferrer">{shown}</a>'
-            f"<br><small>host: <b>{host}</b>{warn}</small>"
-        )
-    return f"<code>{shown}</code><br><small><b style='color:#b00'>not an http(s) link: not clickable</b></small>"
+    host = parts.hostname or "" if parts.scheme in ("http", "https") else ""
+    return {"url": url, "host": host}
 
 
 class UrlForm(Form):
     """URL-mode elicitation: I've finished / Decline / Cancel."""
 
     kind: ClassVar[str] = "url elicitation"
-    button_labels: ClassVar[tuple[str, str, str]] = ("I've finished", "Decline", "Cancel")
+    record_kind: ClassVar[str] = "url"
+    button_labels: ClassVar[tuple[str, str | None, str | None]] = ("I've finished", "Decline", "Cancel")
 
     @property
     def url(self) -> str:
         params = self.request.params
         return params.url if isinstance(params, T.ElicitRequestURLParams) else ""
 
-    def message_html(self) -> str:
-        return (
-            f"{super().message_html()}<div style='margin-top:4px'>{link_html(self.url)}</div>"
-            "<small>mcp_lab does not open this link; follow it yourself, then press I've finished.</small>"
-        )
+    def link(self) -> dict[str, str] | None:
+        return link_facts(self.url)
 
-    def _collect(self) -> tuple[InputResponse | None, dict[str, str]]:
+    def notes(self) -> list[str]:
+        notes = ["mcp_lab does not open this link; follow it yourself, then press I've finished."]
+        if urlsplit(self.url).scheme == "http":
+            notes.insert(0, "This link is not https: what you send there can be read on the way.")
+        if not self.link_is_web():
+            notes.insert(0, "This is not an http(s) link: it is not clickable.")
+        return notes
+
+    def link_is_web(self) -> bool:
+        return bool(link_facts(self.url)["host"])
+
+    def check(self, values: Mapping[str, Any]) -> tuple[InputResponse | None, dict[str, str]]:
         return T.ElicitResult(action="accept"), {}
 
     def finish(self) -> bool:
@@ -75,6 +77,3 @@ class UrlForm(Form):
 
     def answer_text(self) -> str:
         return f"(finished at {self.url})"
-
-    def _build(self) -> list[Any]:
-        return []

@@ -27,6 +27,7 @@ _STATUS_TEXT = {
     "done": "done",
     "error": "failed",
     "stopped": "stopped",
+    "interrupted": "interrupted",
 }
 
 

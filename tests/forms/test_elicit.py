@@ -1,14 +1,14 @@
-"""Every schema kind of the elicitation subset -> the widget it gets -> the content the server receives.
+"""Every schema kind of the elicitation subset -> the input the front end draws -> the content the server receives.
 
-Each case plays the browser: it sets the widget's value as JupyterLab would (or leaves the pre-filled
-default), presses Submit, and checks what a real in-process server received.
+Each case plays the browser at the protocol level: it sends the Submit message the front end sends (every
+field's value as typed, in one message -- labextension/src/forms/render.ts), or leaves the pre-filled
+default, and checks what a real in-process server received. tests/browser types into the real page.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,80 +28,81 @@ class Case:
     id: str
     prop: dict[str, Any]
     widget: str
-    act: Callable[[Any], None] | None
-    """Sets the input widget's value as the browser would; None submits what is pre-filled."""
+    """The front end's input kind (FieldRecord.kind)."""
+    act: Any
+    """What the browser sends for the field on Submit; None submits what is pre-filled."""
     sent: Any
     """The value the server must receive; `...` for "left out of the content"."""
     required: bool = False
     description: str | None = None
 
 
-def put(value: Any) -> Callable[[Any], None]:
-    def act(widget: Any) -> None:
-        widget.value = value
-
-    return act
+def put(value: Any) -> Any:
+    """The value as the browser's Submit message carries it (JSON: dates as ISO text, lists)."""
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    if isinstance(value, tuple):
+        return list(value)
+    return value
 
 
 CASES = [
-    Case("string", {"type": "string", "title": "Name"}, "Text", put("Ada"), "Ada", True, "Name"),
-    Case("string, no title", {"type": "string"}, "Text", put("Ada"), "Ada", description="f"),
-    Case("string default", {"type": "string", "default": "Bob"}, "Text", None, "Bob"),
-    Case("string lengths", {"type": "string", "minLength": 2, "maxLength": 4}, "Text", put("abcd"), "abcd"),
-    Case("email", {"type": "string", "format": "email"}, "Text", put("ada@example.org"), "ada@example.org"),
+    Case("string", {"type": "string", "title": "Name"}, "text", put("Ada"), "Ada", True, "Name"),
+    Case("string, no title", {"type": "string"}, "text", put("Ada"), "Ada", description="f"),
+    Case("string default", {"type": "string", "default": "Bob"}, "text", None, "Bob"),
+    Case("string lengths", {"type": "string", "minLength": 2, "maxLength": 4}, "text", put("abcd"), "abcd"),
+    Case("email", {"type": "string", "format": "email"}, "email", put("ada@example.org"), "ada@example.org"),
     Case(
         "uri",
         {"type": "string", "format": "uri"},
-        "Text",
+        "uri",
         put("https://example.org/x?y=1"),
         "https://example.org/x?y=1",
     ),
-    Case("date", {"type": "string", "format": "date"}, "DatePicker", put(dt.date(2026, 7, 28)), "2026-07-28"),
-    Case(
-        "date default", {"type": "string", "format": "date", "default": "2026-01-02"}, "DatePicker", None, "2026-01-02"
-    ),
-    Case("date left empty", {"type": "string", "format": "date"}, "DatePicker", None, ...),
+    Case("date", {"type": "string", "format": "date"}, "date", put(dt.date(2026, 7, 28)), "2026-07-28"),
+    Case("date default", {"type": "string", "format": "date", "default": "2026-01-02"}, "date", None, "2026-01-02"),
+    Case("date left empty", {"type": "string", "format": "date"}, "date", None, ...),
     Case(
         "date-time",
         {"type": "string", "format": "date-time"},
-        "DatetimePicker",
+        "date-time",
         put(dt.datetime(2026, 7, 28, 9, 30, tzinfo=UTC)),
         "2026-07-28T09:30:00+00:00",
     ),
     Case(
         "date-time default",
         {"type": "string", "format": "date-time", "default": "2026-07-28T09:30:00Z"},
-        "DatetimePicker",
+        "date-time",
         None,
-        "2026-07-28T09:30:00+00:00",
+        "2026-07-28T09:30:00Z",
     ),
-    Case("integer", {"type": "integer", "minimum": 1, "maximum": 99}, "Text", put("42"), 42, True),
-    Case("integer default", {"type": "integer", "default": 3}, "Text", None, 3),
-    Case("number", {"type": "number", "minimum": 0}, "Text", put("2.5"), 2.5),
-    Case("number, whole", {"type": "number"}, "Text", put(" 7 "), 7),
-    Case("number left empty", {"type": "number"}, "Text", None, ...),
-    Case("boolean, unanswered choice", {"type": "boolean", "title": "OK?"}, "ToggleButtons", put(True), True, True),
-    Case("boolean no", {"type": "boolean"}, "ToggleButtons", put(False), False, True),
-    Case("boolean default", {"type": "boolean", "default": False}, "Checkbox", None, False),
-    Case("boolean default ticked", {"type": "boolean", "default": False}, "Checkbox", put(True), True),
-    Case("enum", {"type": "string", "enum": ["a", "b", "c"]}, "Dropdown", put("b"), "b", True),
-    Case("enum default", {"type": "string", "enum": ["a", "b"], "default": "b"}, "Dropdown", None, "b"),
-    Case("enum optional empty", {"type": "string", "enum": ["a", "b"]}, "Dropdown", None, ...),
+    Case("integer", {"type": "integer", "minimum": 1, "maximum": 99}, "integer", put("42"), 42, True),
+    Case("integer default", {"type": "integer", "default": 3}, "integer", None, 3),
+    Case("number", {"type": "number", "minimum": 0}, "number", put("2.5"), 2.5),
+    Case("number, whole", {"type": "number"}, "number", put(" 7 "), 7),
+    Case("number left empty", {"type": "number"}, "number", None, ...),
+    Case("boolean, unanswered choice", {"type": "boolean", "title": "OK?"}, "boolean", put(True), True, True),
+    Case("boolean no", {"type": "boolean"}, "boolean", put(False), False, True),
+    Case("boolean default", {"type": "boolean", "default": False}, "checkbox", None, False),
+    Case("boolean default ticked", {"type": "boolean", "default": False}, "checkbox", put(True), True),
+    Case("enum", {"type": "string", "enum": ["a", "b", "c"]}, "choice", put("b"), "b", True),
+    Case("enum default", {"type": "string", "enum": ["a", "b"], "default": "b"}, "choice", None, "b"),
+    Case("enum optional empty", {"type": "string", "enum": ["a", "b"]}, "choice", None, ...),
     Case(
         "oneOf",
         {"type": "string", "oneOf": [{"const": "x", "title": "Ex"}, {"const": "y", "title": "Why"}]},
-        "Dropdown",
+        "choice",
         put("y"),
         "y",
         True,
     ),
     Case(
-        "enumNames", {"type": "string", "enum": ["s", "m"], "enumNames": ["Small", "Medium"]}, "Dropdown", put("m"), "m"
+        "enumNames", {"type": "string", "enum": ["s", "m"], "enumNames": ["Small", "Medium"]}, "choice", put("m"), "m"
     ),
     Case(
         "multi enum",
         {"type": "array", "items": {"type": "string", "enum": ["a", "b", "c"]}, "minItems": 1, "maxItems": 2},
-        "SelectMultiple",
+        "choices",
         put(("a", "c")),
         ["a", "c"],
         True,
@@ -109,21 +110,19 @@ CASES = [
     Case(
         "multi anyOf",
         {"type": "array", "items": {"anyOf": [{"const": "r", "title": "Red"}, {"const": "g", "title": "Green"}]}},
-        "SelectMultiple",
+        "choices",
         put(("g",)),
         ["g"],
     ),
     Case(
         "multi default",
         {"type": "array", "items": {"type": "string", "enum": ["a", "b"]}, "default": ["b"]},
-        "SelectMultiple",
+        "choices",
         None,
         ["b"],
     ),
-    Case(
-        "outside: free array", {"type": "array", "items": {"type": "string"}}, "Textarea", put('["p", "q"]'), ["p", "q"]
-    ),
-    Case("outside: uuid format", {"type": "string", "format": "uuid"}, "Text", put(UUID), UUID),
+    Case("outside: free array", {"type": "array", "items": {"type": "string"}}, "json", put('["p", "q"]'), ["p", "q"]),
+    Case("outside: uuid format", {"type": "string", "format": "uuid"}, "text", put(UUID), UUID),
 ]
 
 
@@ -132,12 +131,13 @@ async def test_schema_kind_to_widget_to_content(probe: Probe, case: Case) -> Non
     task, panel = await ask_with_form(obj(*(["f"] if case.required else []), f=case.prop))
     form = panel[0]
     assert isinstance(form, ElicitForm)
-    widget = form.fields["f"].input
-    assert type(widget).__name__ == case.widget
-    assert widget.description == (case.description or case.prop.get("title") or "f")
+    field = form.fields()[0]
+    assert field["kind"] == case.widget
+    assert field["label"] == (case.description or case.prop.get("title") or "f")
+    values = dict(form.display_values())  # what the page shows before the person types: the defaults
     if case.act is not None:
-        case.act(widget)
-    assert form.submit(), form.errors
+        values["f"] = case.act
+    assert form.submit(values), form.errors
     flow = await task
     assert flow.status == "done", flow.summary()
     sent = json.loads(flow.text)
@@ -174,14 +174,14 @@ async def test_choice_labels_required_markers_and_the_trust_note(probe: Probe) -
     task, panel = await ask_with_form(spec)
     form = panel[0]
     assert isinstance(form, ElicitForm)
-    size, color = form.fields["size"].input, form.fields["color"].input
-    assert [label for label, _ in size.options] == ["Small", "Medium"] and size.value is None  # required: no "—"
-    assert [label for label, _ in color.options] == ["—", "Red"] and color.value is None  # optional: can stay empty
-    header = form.header_html()
-    assert "probe" in header and "Tell me" in header and "Answer only what you would tell this server" in header
-    assert "required" in form.fields["size"].box.children[0].children[1].value
-    assert form.fields["color"].box.children[0].children[1].value == ""
-    assert [b.description for b in form.widget.children[-2].children] == ["Submit", "Decline", "Cancel"]
+    record = form.record()
+    size, color = record["fields"]
+    assert size["options"] == [["Small", "s"], ["Medium", "m"]] and "size" not in record["values"]  # nothing chosen
+    assert color["options"] == [["Red", "r"]] and not color["required"]  # optional: the page offers "—"
+    assert size["required"] and size["label"] == "Size"
+    assert record["server"] == "probe" and record["message"] == "Tell me"
+    assert "Answer only what you would tell this server" in record["trust"]
+    assert record["buttons"] == {"submit": "Submit", "decline": "Decline", "cancel": "Cancel"}
     form.fill(size="m").submit()
     assert json.loads((await task).text)["content"] == {"size": "m"}
 
@@ -201,8 +201,8 @@ async def test_a_schema_outside_the_subset_gets_a_note_and_raw_json_not_a_crash(
     task, panel = await ask_with_form(spec)
     form = panel[0]
     assert isinstance(form, ElicitForm)
-    assert "nested objects are outside the elicitation subset" in form.widget.children[1].value
-    assert type(form.fields["where"].input).__name__ == "Textarea"
+    assert any("nested objects are outside the elicitation subset" in note for note in form.notes())
+    assert form.fields()[0]["kind"] == "json"
     assert not form.fill(where={"lat": 1.5}, nick="n").submit()  # the protocol cannot carry an object: said, not sent
     assert "only carry text, numbers" in form.errors["where"]
     assert not form.fill(where='"north"').submit() and form.errors["where"] == "must be of type object"
@@ -218,7 +218,7 @@ def test_a_schema_that_is_not_an_object_is_one_json_answer(schema: Any) -> None:
     context = AnswerContext(server="s", method="tools/call", target="t", round_index=0)
     form = ElicitForm("k", T.ElicitRequest.model_construct(params=params, method="elicitation/create"), context)
     assert form.spec.whole_json
-    assert "JSON object" in form.widget.children[1].value or "not object" in form.widget.children[1].value
+    assert any("JSON object" in note or "not object" in note for note in form.notes())
     assert not form.fill(**{"": "[1]"}).submit() and form.errors == {"": "enter one JSON object"}
     assert not form.fill(**{"": "{oops"}).submit() and form.errors[""].startswith("not valid JSON")
     assert form.fill(a="b").submit()
@@ -230,10 +230,11 @@ async def test_after_submitting_the_form_is_a_read_only_record(probe: Probe) -> 
     form = panel[0]
     form.fill(city="Oslo").submit()
     await task
-    assert len(form.widget.children) == 1 and "answered city=&#x27;Oslo&#x27;" in form.widget.children[0].value
+    assert form.record()["state"] == "accepted" and "answered city='Oslo'" in form.record()["summary"]
     assert form.summary() == "elicitation form 'q' from 'probe': answered city='Oslo'"
     bundle = panel._repr_mimebundle_()
     assert bundle["text/plain"] == "round 1 from 'probe':\n  elicitation form 'q' from 'probe': answered city='Oslo'"
-    assert "application/vnd.jupyter.widget-view+json" in bundle
+    assert "application/vnd.jupyter.widget-view+json" not in bundle  # a static record: no widget model to lose
+    assert "answered city=&#x27;Oslo&#x27;" in bundle["text/html"]
     assert not form.submit() and not form.cancel()  # settled once: further clicks do nothing
     assert isinstance(form.outcome(), T.ElicitResult)

@@ -39,18 +39,22 @@ async def test_two_questions_of_one_round_share_one_panel_and_are_sent_together(
     assert sent["tests.conftest:write_haiku"]["model"] == "me"
     assert sent["tests.conftest:my_roots"]["roots"][0]["uri"].startswith("file:///")
     assert flow.rounds[1].answered_by == {"tests.conftest:write_haiku": "form", "tests.conftest:my_roots": "form"}
-    assert panel.settled and "all answered" in panel.widget.children[0].value
+    assert panel.settled and panel.record()["state"] == "settled"
 
 
 async def test_the_form_shows_what_the_server_wants_sampled(demo: LabServer) -> None:
     task, panel = await poem()
     form = panel["write_haiku"]
     assert isinstance(form, SamplingForm)
-    shown = form.header_html()
-    assert "a haiku" in shown and "max tokens: 20" in shown and "You are the model" in shown
-    form.widget  # noqa: B018
-    assert [type(w).__name__ for w in (form._reply, form._model, form._stop)] == ["Textarea", "Text", "Dropdown"]
-    assert [b.description for b in form.widget.children[-2].children] == ["Send", "Reject"]
+    record = form.record()
+    shown = " ".join(d["text"] for d in record["details"])
+    assert "a haiku" in shown and "max tokens: 20" in shown and "You are the model" in record["intro"]
+    assert [(f["name"], f["kind"]) for f in record["fields"]] == [
+        ("reply", "textarea"),
+        ("model", "text"),
+        ("stop_reason", "choice"),
+    ]
+    assert record["buttons"] == {"submit": "Send", "decline": "Reject", "cancel": None}
     form.fill(reply="x", stop_reason="custom-reason").submit()
     panel["my_roots"].submit()
     flow = await task

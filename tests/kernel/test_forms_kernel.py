@@ -1,8 +1,9 @@
 """A real ipykernel, driven over the kernel protocol by a test playing the browser (jupyter-notes §4).
 
-A cell awaits `mcp_lab.call(...)` while the form is live; the test reads the widget models from iopub
-(comm_open) and sends what JupyterLab sends -- a state update for a field, a click on a button -- and the
-flow must finish with what was answered. The deferred mode (a kernel that cannot dispatch comms during
+A cell awaits `mcp_lab.call(...)` while the form is live; the test reads the round's widget model from iopub
+(comm_open) and sends what the form's front end sends (labextension/src/forms/render.ts) -- one custom
+message carrying every value of the form -- and the flow must finish with what was answered. (Per-field
+`update` messages are exactly what the front end must not rely on: tests/browser types into the real page.) The deferred mode (a kernel that cannot dispatch comms during
 a cell) is forced with MCP_LAB_FORMS_MODE and must complete without hanging.
 """
 
@@ -45,8 +46,10 @@ async def where(city: str, region: Annotated[ElicitationResult[Region], Resolve(
 class Browser:
     """Plays the frontend: runs cells, keeps the widget models' state, sends comm messages."""
 
-    def __init__(self, kc: Any) -> None:
+    def __init__(self, kc: Any, manager: Any = None) -> None:
         self.kc = kc
+        self.manager = manager
+        """The KernelManager: interrupts go through it, as JupyterLab's go through the server."""
         self.models: dict[str, dict[str, Any]] = {}
         self.updates: list[dict[str, Any]] = []
         """Every state update the kernel sent, in order."""
@@ -98,22 +101,28 @@ class Browser:
             with contextlib.suppress(queue.Empty):
                 self._track(self.kc.get_iopub_msg(timeout=0.05))
 
-    def find(self, model: str, description: str) -> str:
+    def round_model(self) -> str:
+        """The comm id of the newest round widget (its state carries the round record)."""
         for comm_id, state in reversed(list(self.models.items())):
-            if state.get("_model_name") == model and state.get("description") == description:
+            if state.get("_anywidget_id") == "mcp_lab.forms.widget.RoundWidget":
                 return comm_id
-        raise AssertionError(f"no {model} {description!r} among {len(self.models)} widget models")
+        raise AssertionError(f"no round widget among {len(self.models)} widget models")
+
+    def round(self) -> dict[str, Any]:
+        return dict(self.models[self.round_model()].get("round") or {})
 
     def send(self, comm_id: str, data: dict[str, Any]) -> None:
         msg = self.kc.session.msg("comm_msg", {"comm_id": comm_id, "data": data})
         self.kc.shell_channel.send(msg)
 
-    def type_into(self, description: str, value: Any) -> None:
-        comm_id = self.find("TextModel", description)
-        self.send(comm_id, {"method": "update", "state": {"value": value}, "buffer_paths": []})
+    def event(self, event: str, **content: Any) -> None:
+        """A button of the form, as the front end sends it: one custom message."""
+        round_ = self.round()
+        key = round_["forms"][0]["key"]
+        self.send(self.round_model(), {"method": "custom", "content": {"event": event, "key": key, **content}})
 
-    def click(self, description: str) -> None:
-        self.send(self.find("ButtonModel", description), {"method": "custom", "content": {"event": "click"}})
+    def submit(self, **values: Any) -> None:
+        self.event("submit", values=values)
 
 
 def text_of(outputs: list[dict[str, Any]]) -> str:
@@ -141,7 +150,7 @@ def start_browser(tmp: Path, **env: str) -> Iterator[Browser]:
     kc.start_channels()
     try:
         kc.wait_for_ready(timeout=60)
-        browser = Browser(kc)
+        browser = Browser(kc, km)
         reply, outputs = browser.run("%load_ext mcp_lab\nimport mcp_lab")
         assert reply["status"] == "ok", text_of(outputs)
         reply, outputs = browser.run(SERVER_CELL)
@@ -179,10 +188,8 @@ CALL = 'flow = await mcp_lab.call("quiz", "where", {"city": "Paris"})\nprint(flo
 
 def test_submit_while_the_cell_awaits(browser: Browser) -> None:
     def act(b: Browser) -> None:
-        b.type_into("Region", "x")  # too short: refused in the form, the cell keeps waiting
-        b.click("Submit")
-        b.type_into("Region", "eu-west")
-        b.click("Submit")
+        b.submit(region="x")  # too short: refused in the form, the cell keeps waiting
+        b.submit(region="eu-west")
 
     updates: list[str] = []
     shown = answer_when_shown(browser, act)
@@ -196,27 +203,25 @@ def test_submit_while_the_cell_awaits(browser: Browser) -> None:
     assert reply["status"] == "ok", text_of(outputs)
     assert "Paris: accept eu-west {'__main__:ask_region': 'form'}" in text_of(outputs)
     # The panel's display became the record of the round: what a saved notebook keeps.
-    assert updates == [
-        "round 1 from 'quiz':\n  elicitation form '__main__:ask_region' from 'quiz': answered region='eu-west'"
+    assert updates == ["round 1 from 'quiz':\n  elicitation form 'ask_region' from 'quiz': answered region='eu-west'"]
+    form = browser.round()["forms"][0]
+    assert form["state"] == "accepted" and "answered region='eu-west'" in form["summary"]
+    errors = [
+        u["round"]["forms"][0]["errors"] for u in browser.updates if "round" in u and u["round"]["forms"][0]["errors"]
     ]
-    record = [
-        s for s in browser.models.values() if s.get("_model_name") == "HTMLModel" and "&#10003;" in s.get("value", "")
-    ]
-    assert record and "answered region=&#x27;eu-west&#x27;" in record[-1]["value"]
-    errors = [u["value"] for u in browser.updates if "must be at least 2 characters" in str(u.get("value"))]
-    assert errors  # the too-short answer got its inline message while the cell waited
+    assert errors and "at least 2 characters" in errors[0]["region"]  # the inline message while the cell waited
     reply, outputs = browser.run("print(mcp_lab.forms.last().summary())")
     assert "answered region='eu-west'" in text_of(outputs)
 
 
 def test_decline_while_the_cell_awaits(browser: Browser) -> None:
-    reply, outputs = browser.run(CALL, answer_when_shown(browser, lambda b: b.click("Decline")))
+    reply, outputs = browser.run(CALL, answer_when_shown(browser, lambda b: b.event("decline")))
     assert reply["status"] == "ok", text_of(outputs)
     assert "Paris: decline -" in text_of(outputs)
 
 
 def test_cancel_while_the_cell_awaits(browser: Browser) -> None:
-    reply, outputs = browser.run(CALL, answer_when_shown(browser, lambda b: b.click("Cancel")))
+    reply, outputs = browser.run(CALL, answer_when_shown(browser, lambda b: b.event("cancel")))
     assert reply["status"] == "ok", text_of(outputs)
     assert "Paris: cancel -" in text_of(outputs)
 
@@ -226,8 +231,7 @@ def test_forced_deferred_mode_continues_after_the_cell(tmp_path: Path) -> None:
         reply, outputs = b.run('flow = await mcp_lab.call("quiz", "where", {"city": "Oslo"})\nprint(flow.status)')
         assert reply["status"] == "ok", text_of(outputs)
         assert "input_required" in text_of(outputs)  # the cell returned instead of waiting
-        b.type_into("Region", "north")
-        b.click("Submit")
+        b.submit(region="north")
         code = (
             "import asyncio\nfor _ in range(400):\n    if flow.done: break\n    await asyncio.sleep(0.025)\n"
             "print(flow.text)"
@@ -254,6 +258,6 @@ def test_prearranged_answers_show_only_the_record_so_nbval_can_compare(browser: 
     assert reply["status"] == "ok", text_of(outputs)
     shown = [m["content"]["data"]["text/plain"] for m in outputs if m["header"]["msg_type"] == "display_data"]
     assert shown == [
-        "round 1 from 'quiz':\n  elicitation form '__main__:ask_region' from 'quiz': answered region='eu-north'"
+        "round 1 from 'quiz':\n  elicitation form 'ask_region' from 'quiz': answered region='eu-north'"
     ]
     assert updates == [] and "Paris: accept eu-north" in text_of(outputs)

@@ -49,7 +49,7 @@ def test_bad_input_is_one_line_and_the_kernel_keeps_working() -> None:
     cells = run_cells(
         "%load_ext mcp_lab",
         SERVER_CELL,
-        SERVER_CELL,  # duplicate name
+        SERVER_CELL,  # re-running the cell replaces the server, as re-running a `def` would
         "%%mcp_server broken\nraise ValueError('oops')",
         "%mcp_call nope book",
         "x = await %mcp_call demo nope",
@@ -66,7 +66,7 @@ def test_bad_input_is_one_line_and_the_kernel_keeps_working() -> None:
     expected = [
         None,
         None,
-        "a server named 'demo' already exists",
+        None,
         "the cell raised ValueError: oops; the server was not registered",
         "no server named 'nope'",
         "server 'demo' has no tool 'nope' (tools: book)",

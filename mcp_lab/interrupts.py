@@ -1,0 +1,148 @@
+"""Ending a wait on the person's request: Interrupt (■) and the Stop button end a running flow at once.
+
+Spec context: a multi round-trip request waits -- for a person's answer, or for a tool -- and the person must
+always be able to end that wait. Two things stood in the way in a kernel (jupyter-notes §4):
+
+- ipykernel turns Interrupt into `future.cancel()` scheduled with a plain `call_soon` from its SIGINT
+  handler. While the loop sleeps in `select` waiting for a form, nothing wakes it, so the interrupt lands
+  only when some other message arrives (minutes later, or never). The guard below adds one
+  `call_soon_threadsafe`, which writes to the loop's self-pipe and wakes it at once.
+- A cancelled cell raised `CancelledError` through the SDK's internals (a 216-line traceback), and
+  `f = await mcp_lab.call(...)` never assigned `f`. Here the flow runs as a child task; when the wait is
+  ended the flow is marked *interrupted* (its legs kept, resumable with `mcp_lab.resume`), the kernel's
+  `mcp_lab.flows` still holds it, and the cell ends with one line (`FlowInterrupted`).
+
+A tool stuck in a thread cannot be cancelled; the flow is ended anyway after a short grace period and a leg
+that comes back later is not written into it (flow.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import threading
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from mcp_lab.errors import FlowInterrupted
+from mcp_lab.flow import Flow
+from mcp_lab.lab import lab
+
+__all__ = ["GRACE", "run_interruptibly", "stop", "stop_all"]
+
+GRACE = 0.5
+"""Seconds a cancelled flow gets to finish its current step before it is declared interrupted anyway."""
+
+_guard: dict[str, Any] = {"depth": 0, "handler": None, "previous": None}
+
+
+def _in_kernel() -> bool:
+    try:
+        from IPython import get_ipython
+    except ImportError:  # pragma: no cover - IPython is a dependency
+        return False
+    return getattr(get_ipython(), "kernel", None) is not None
+
+
+def _install_guard(loop: asyncio.AbstractEventLoop) -> None:
+    """Wrap the kernel's SIGINT handler while flows run in the main thread (reference counted)."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    _guard["depth"] += 1
+    if _guard["depth"] > 1:
+        return
+    previous = signal.getsignal(signal.SIGINT)
+
+    def on_sigint(signum: int, frame: Any) -> None:
+        reason = "interrupted (Interrupt pressed)"
+        loop.call_soon_threadsafe(stop_all, reason)  # wakes the loop now: the kernel's own handler does not
+        if callable(previous) and previous is not signal.default_int_handler:
+            previous(signum, frame)  # the kernel cancels the cell as usual
+
+    _guard["handler"], _guard["previous"] = on_sigint, previous
+    signal.signal(signal.SIGINT, on_sigint)
+
+
+def _remove_guard() -> None:
+    if threading.current_thread() is not threading.main_thread() or _guard["depth"] == 0:
+        return
+    _guard["depth"] -= 1
+    if _guard["depth"] == 0:
+        if signal.getsignal(signal.SIGINT) is _guard["handler"]:  # the kernel may have moved on already
+            signal.signal(signal.SIGINT, _guard["previous"])
+        _guard["handler"] = _guard["previous"] = None
+
+
+def stop(flow_id: str, reason: str = "stopped (Stop pressed)") -> bool:
+    """End the running flow `flow_id` as interrupted; False if it is not running."""
+    entry = lab.running.get(flow_id)
+    if entry is None:
+        return False
+    _flow, task = entry
+    lab.stop_requested.setdefault(flow_id, reason)
+    task.cancel()
+    return True
+
+
+def stop_all(reason: str = "stopped") -> int:
+    """End every running flow of this kernel; how many were running."""
+    return sum(stop(flow_id, reason) for flow_id in list(lab.running))
+
+
+async def run_interruptibly(flow: Flow, drive: Callable[[], Awaitable[Any]]) -> Flow:
+    """Run `drive()` (which drives `flow`) so that Interrupt or Stop end it promptly and one-line."""
+    lab.remember(flow)
+    if not _in_kernel():
+        await drive()
+        return flow
+    loop = asyncio.get_running_loop()
+    task: asyncio.Task[Any] = loop.create_task(_drive(drive))
+    finished: asyncio.Future[None] = loop.create_future()
+
+    def settle(_task: asyncio.Task[Any]) -> None:
+        if not finished.done():
+            finished.set_result(None)
+
+    task.add_done_callback(settle)
+    lab.running[flow.id] = (flow, task)
+    _install_guard(loop)
+    cancelled_here = False
+    try:
+        try:
+            await finished  # a plain future: cancelling the cell ends this await at once, whatever the task does
+        except asyncio.CancelledError:
+            cancelled_here = True
+            task.cancel()
+            await asyncio.wait({task}, timeout=GRACE)
+    finally:
+        _remove_guard()
+        lab.running.pop(flow.id, None)
+    requested = lab.stop_requested.pop(flow.id, None)
+    if task.done() and not task.cancelled() and not cancelled_here:
+        error = task.exception()
+        if error is not None:
+            raise error
+        return flow
+    if requested is None and cancelled_here:
+        # Cancelled by the code around the call (a timeout scope, a task group), not by the person: the
+        # flow is kept as interrupted, and the cancellation goes on as that code expects.
+        flow.interrupt("cancelled")
+        raise asyncio.CancelledError
+    flow.interrupt(requested or "stopped")
+    current = asyncio.current_task()
+    if cancelled_here and current is not None:
+        current.uncancel()  # the cancellation is answered by the one-line error below
+    raise FlowInterrupted(flow, _message(flow))
+
+
+async def _drive(drive: Callable[[], Awaitable[Any]]) -> None:
+    await drive()
+
+
+def _message(flow: Flow) -> str:
+    legs = len(flow.rounds)
+    return (
+        f"flow {flow.id} ({flow.method} {flow.target} on {flow.server!r}) {flow.stop_reason} after "
+        f"{legs} leg{'s' if legs != 1 else ''}; mcp_lab.last() holds it -- continue with "
+        "`await mcp_lab.resume(mcp_lab.last())`"
+    )
