@@ -1,0 +1,120 @@
+/**
+ * The side panel "MCP Lab: waiting questions": the current notebook's waiting rounds, answerable here.
+ *
+ * Spec context: a 2026-07-28 multi round-trip request that waits for a person must never strand the
+ * kernel when the page that showed its form goes away (issue 12, item 4). The panel draws every waiting
+ * round of the current notebook's kernel with the same renderer as the cell's widget, sends answers over
+ * the `mcp_lab.waiting` comm (each event addressed to its flow and round), and offers "Cancel every
+ * waiting flow". Typed values survive the kernel's updates because each round keeps its renderer.
+ */
+
+import { Widget } from '@lumino/widgets';
+
+import { el } from './html';
+import { renderRound, Update } from './render';
+import { RoundRecord, WaitingEvent } from './types';
+import { WaitingQuestions } from './waiting';
+
+export const PANEL_ID = 'mcp-lab-waiting-questions';
+
+const STATE_TEXT = {
+  connecting: 'Asking the kernel for waiting questions…',
+  'no kernel': "This notebook's kernel is not connected.",
+  unavailable: 'mcp_lab is not loaded in this notebook’s kernel (%load_ext mcp_lab), so nothing waits here.',
+  open: 'No question is waiting in this notebook’s kernel.'
+};
+
+export class WaitingPanel extends Widget {
+  private source: WaitingQuestions | null = null;
+  private notebook = '';
+  private readonly rounds = new Map<string, { node: HTMLElement; update: Update }>();
+  private readonly heading = el('div', { class: 'mcp-lab-waiting-for' });
+  private readonly status = el('div', { class: 'mcp-lab-waiting-status', role: 'status', 'aria-live': 'polite' });
+  private readonly list = el('div', { class: 'mcp-lab-waiting-rounds' });
+  private readonly cancelAll = el('button', { type: 'button', class: 'mcp-lab-button mcp-lab-warn' }, 'Cancel every waiting flow');
+
+  constructor(private readonly onShow: () => void) {
+    super();
+    this.id = PANEL_ID;
+    this.addClass('mcp-lab-waiting');
+    this.title.caption = 'MCP Lab: waiting questions';
+    this.title.label = 'Waiting questions';
+    this.node.setAttribute('role', 'region');
+    this.node.setAttribute('aria-label', 'MCP Lab: waiting questions');
+    this.cancelAll.addEventListener('click', () => this.send({ event: 'cancel_all' }));
+    this.node.append(
+      el(
+        'div',
+        { class: 'mcp-lab-waiting-header' },
+        el('h2', { class: 'mcp-lab-waiting-title' }, 'Waiting questions'),
+        this.heading
+      ),
+      this.status,
+      this.list,
+      el('div', { class: 'mcp-lab-waiting-footer' }, this.cancelAll)
+    );
+    this.redraw();
+  }
+
+  /** Show this notebook's subscription (null: no notebook is current). */
+  follow(source: WaitingQuestions | null, notebook: string): void {
+    if (source !== this.source) {
+      this.source?.changed.disconnect(this.redraw, this);
+      this.source = source;
+      source?.changed.connect(this.redraw, this);
+      this.rounds.forEach(entry => entry.node.remove());
+      this.rounds.clear();
+    }
+    this.notebook = notebook;
+    this.redraw();
+  }
+
+  send(event: WaitingEvent): boolean {
+    const sent = this.source?.send(event) ?? false;
+    if (!sent) {
+      this.status.textContent = 'Not sent: the kernel is not listening for answers (see the line above).';
+    }
+    return sent;
+  }
+
+  protected onAfterShow(): void {
+    this.onShow();
+  }
+
+  private redraw(): void {
+    const source = this.source;
+    const rounds = source?.rounds ?? [];
+    this.heading.textContent = this.notebook ? `in ${this.notebook}` : 'No notebook is open.';
+    const waiting = rounds.filter(r => r.state === 'open').length;
+    this.status.textContent = !source
+      ? ''
+      : waiting
+        ? `${waiting === 1 ? 'One round waits' : `${waiting} rounds wait`} for an answer.`
+        : STATE_TEXT[source.state];
+    this.cancelAll.hidden = !waiting;
+    const seen = new Set<string>();
+    rounds.forEach((record: RoundRecord, index: number) => {
+      const key = `${record.flow.id}#${record.round}`;
+      seen.add(key);
+      let entry = this.rounds.get(key);
+      if (entry) {
+        entry.update(record);
+      } else {
+        const node = el('div', { class: 'mcp-lab-waiting-round' });
+        const address = { flow: record.flow.id, round: record.round };
+        const update = renderRound(node, record, event => this.send({ ...event, ...address }));
+        entry = { node, update };
+        this.rounds.set(key, entry);
+      }
+      if (this.list.children[index] !== entry.node) {
+        this.list.insertBefore(entry.node, this.list.children[index] ?? null);
+      }
+    });
+    for (const [key, entry] of this.rounds) {
+      if (!seen.has(key)) {
+        entry.node.remove();
+        this.rounds.delete(key);
+      }
+    }
+  }
+}

@@ -1,0 +1,360 @@
+/**
+ * The one renderer of a round of live forms, shared by the anywidget in the awaiting cell and the
+ * JupyterLab side panel of waiting questions.
+ *
+ * Spec context: a 2026-07-28 `InputRequiredResult` asks one or more questions at once (elicitation, URL,
+ * sampling, roots); the client answers all of them in the retry. Why it works the way it does
+ * (briefs/forms-protocol.md): a form's values travel whole, in ONE event per Submit, because per-field
+ * widget updates are held back while a cell awaits; validation is the kernel's, and its verdict comes
+ * back as a new record. A new record never erases what the person typed: inputs are kept, error lines
+ * and states are updated, and the kernel's `values` are re-applied only when `values_version` moved.
+ */
+
+import { buildField, FieldControl } from './fields';
+import { el, nextId } from './html';
+import { FormEvent, FormRecord, FormValues, RoundRecord } from './types';
+
+export type Send = (event: FormEvent) => void;
+export type Update = (record: RoundRecord) => void;
+
+const DRAFT_DELAY_MS = 400;
+/** After this long without a new record, a "Sending…" line gives way to what the record says. */
+const SENDING_MS = 2500;
+
+const KIND_WORDS: Record<FormRecord['kind'], string> = {
+  elicitation: 'question',
+  url: 'page to open',
+  sampling: 'sampling request',
+  roots: 'roots request'
+};
+
+/** Fields are kept across records while this stays the same (same names, kinds and options). */
+const signature = (form: FormRecord): string => JSON.stringify(form.fields);
+const infoKey = (form: FormRecord): string =>
+  JSON.stringify([form.name, form.kind, form.server, form.trust, form.intro, form.message, form.details, form.link, form.notes]);
+
+function safeLink(url: string): string | null {
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? parsed.href : null;
+  } catch {
+    return null;
+  }
+}
+
+function info(form: FormRecord, titleId: string): HTMLElement {
+  const box = el(
+    'div',
+    { class: 'mcp-lab-form-info' },
+    el(
+      'div',
+      { class: 'mcp-lab-form-title', id: titleId },
+      el('span', { class: 'mcp-lab-form-name' }, form.name),
+      el('span', { class: 'mcp-lab-form-kind' }, ` ${KIND_WORDS[form.kind]}`),
+      form.server ? el('span', { class: 'mcp-lab-form-server' }, ` from ${form.server}`) : null
+    ),
+    form.trust ? el('div', { class: 'mcp-lab-form-trust' }, form.trust) : null,
+    form.intro ? el('div', { class: 'mcp-lab-form-intro' }, form.intro) : null,
+    form.message ? el('div', { class: 'mcp-lab-form-message' }, form.message) : null
+  );
+  for (const detail of form.details) {
+    box.append(
+      el(
+        'div',
+        { class: 'mcp-lab-form-detail' },
+        detail.label ? el('div', { class: 'mcp-lab-form-detail-label' }, detail.label) : null,
+        el(detail.pre ? 'pre' : 'div', { class: 'mcp-lab-form-detail-text' }, detail.text)
+      )
+    );
+  }
+  if (form.link) {
+    const href = safeLink(form.link.url);
+    const host = form.link.host || form.link.url;
+    box.append(
+      el(
+        'div',
+        { class: 'mcp-lab-form-link' },
+        href
+          ? el('a', { href, target: '_blank', rel: 'noopener noreferrer' }, `Open ${host} ↗`)
+          : el('span', {}, `Not a web address, not opened: ${host}`),
+        el('div', { class: 'mcp-lab-form-url' }, form.link.url)
+      )
+    );
+  }
+  if (form.notes.length) {
+    box.append(el('ul', { class: 'mcp-lab-form-notes' }, ...form.notes.map(note => el('li', {}, note))));
+  }
+  return box;
+}
+
+class FormView {
+  readonly node = el('section', { class: 'mcp-lab-form' });
+  private record: FormRecord;
+  private controls: FieldControl[] = [];
+  private status = el('div', { class: 'mcp-lab-form-status', role: 'status', 'aria-live': 'polite' });
+  private draftTimer: number | undefined;
+  private sendingTimer: number | undefined;
+  private submitted = false;
+  private drawnOpen = false;
+
+  constructor(
+    record: FormRecord,
+    private readonly send: Send
+  ) {
+    this.record = record;
+    this.node.id = nextId();
+    this.node.dataset.key = record.key;
+    this.draw(record, true);
+  }
+
+  get key(): string {
+    return this.record.key;
+  }
+
+  get open(): boolean {
+    return this.record.state === 'open';
+  }
+
+  values(): FormValues {
+    const values: FormValues = {};
+    for (const control of this.controls) {
+      values[control.field.name] = control.read();
+    }
+    return values;
+  }
+
+  /** The person pressed Submit (or Enter): mark the form as sending; the caller sends the event. */
+  sending(): void {
+    window.clearTimeout(this.draftTimer);
+    this.submitted = true;
+    this.status.className = 'mcp-lab-form-status mcp-lab-sending';
+    this.status.textContent = 'Sending…';
+    window.clearTimeout(this.sendingTimer);
+    // The kernel answers by changing the record; an identical verdict changes nothing, so the line
+    // falls back to what the current record says.
+    this.sendingTimer = window.setTimeout(() => this.showStatus(), SENDING_MS);
+  }
+
+  update(record: FormRecord): void {
+    const versionMoved = record.values_version !== this.record.values_version;
+    if (this.drawnOpen && record.state === 'open' && signature(record) === signature(this.record)) {
+      // Same inputs: keep them (and the focus); redraw only what changed around them.
+      const infoChanged = infoKey(record) !== infoKey(this.record);
+      const buttonsChanged = JSON.stringify(record.buttons) !== JSON.stringify(this.record.buttons);
+      this.record = record;
+      if (infoChanged) {
+        this.node.querySelector('.mcp-lab-form-info')?.replaceWith(info(record, this.titleId()));
+      }
+      if (buttonsChanged) {
+        this.node.querySelector('.mcp-lab-form-buttons')?.replaceWith(this.buttons());
+      }
+      if (versionMoved) {
+        this.applyValues();
+      }
+      this.showErrors();
+      return;
+    }
+    // Other inputs (or a closed form): redraw, carrying over what was typed into fields that remain,
+    // unless the kernel just set that field's value.
+    const typed = this.drawnOpen ? this.values() : {};
+    this.draw(record, versionMoved);
+    for (const control of this.controls) {
+      const name = control.field.name;
+      if (name in typed && !(versionMoved && name in record.values)) {
+        control.write(typed[name]);
+      }
+    }
+  }
+
+  private titleId(): string {
+    return `${this.node.id}-title`;
+  }
+
+  private draw(record: FormRecord, applyValues: boolean): void {
+    this.record = record;
+    this.node.dataset.state = record.state;
+    this.node.dataset.kind = record.kind;
+    this.drawnOpen = record.state === 'open';
+    if (!this.drawnOpen) {
+      window.clearTimeout(this.draftTimer);
+      window.clearTimeout(this.sendingTimer);
+      this.controls = [];
+      this.node.removeAttribute('role');
+      this.node.removeAttribute('aria-labelledby');
+      const ok = record.state === 'accepted';
+      this.node.replaceChildren(
+        el(
+          'div',
+          { class: `mcp-lab-form-record ${ok ? 'mcp-lab-ok' : 'mcp-lab-not-ok'}` },
+          el('span', { class: 'mcp-lab-mark', 'aria-hidden': 'true' }, ok ? '✓' : '✗'),
+          el('span', { class: 'mcp-lab-form-name' }, record.name),
+          ` ${record.summary || record.state}`
+        )
+      );
+      return;
+    }
+    this.node.setAttribute('role', 'form');
+    this.node.setAttribute('aria-labelledby', this.titleId());
+    this.controls = record.fields.map(f =>
+      buildField(f, { changed: () => this.scheduleDraft(), submit: () => this.submit() })
+    );
+    this.node.replaceChildren(
+      info(record, this.titleId()),
+      el('div', { class: 'mcp-lab-form-fields' }, ...this.controls.map(c => c.node)),
+      this.status,
+      this.buttons()
+    );
+    if (applyValues) {
+      this.applyValues();
+    }
+    this.showErrors();
+  }
+
+  private applyValues(): void {
+    for (const control of this.controls) {
+      if (control.field.name in this.record.values) {
+        control.write(this.record.values[control.field.name]);
+      }
+    }
+  }
+
+  private showErrors(): void {
+    const errors = this.record.errors;
+    let firstInvalid: FieldControl | undefined;
+    for (const control of this.controls) {
+      const message = errors[control.field.name] ?? '';
+      control.setError(message);
+      firstInvalid = firstInvalid ?? (message ? control : undefined);
+    }
+    window.clearTimeout(this.sendingTimer);
+    this.showStatus();
+    if (this.submitted && firstInvalid) {
+      // Only after this form's own Submit, and only if the person is not already elsewhere.
+      const active = document.activeElement;
+      if (!active || active === document.body || this.node.contains(active)) {
+        firstInvalid.focus();
+      }
+    }
+    this.submitted = false;
+  }
+
+  private showStatus(): void {
+    const errors = this.record.errors;
+    const fieldErrors = this.controls.filter(c => errors[c.field.name]).length;
+    const unknown = Object.keys(errors).filter(k => k && !this.controls.some(c => c.field.name === k));
+    const lines = [errors[''] ?? '', ...unknown.map(k => `${k}: ${errors[k]}`)].filter(Boolean);
+    if (!lines.length && fieldErrors) {
+      lines.push(fieldErrors === 1 ? 'Fix the marked field, then submit again.' : `Fix the ${fieldErrors} marked fields, then submit again.`);
+    }
+    this.status.className = `mcp-lab-form-status${lines.length ? ' mcp-lab-error' : ''}`;
+    this.status.textContent = lines.join(' ');
+  }
+
+  private buttons(): HTMLElement {
+    const { submit, decline, cancel } = this.record.buttons;
+    const button = (label: string, cls: string, click: () => void): HTMLButtonElement => {
+      const b = el('button', { type: 'button', class: `mcp-lab-button ${cls}` }, label);
+      b.addEventListener('click', click);
+      return b;
+    };
+    return el(
+      'div',
+      { class: 'mcp-lab-form-buttons' },
+      button(submit || 'Submit', 'mcp-lab-primary', () => this.submit()),
+      decline ? button(decline, 'mcp-lab-secondary', () => this.close('decline')) : null,
+      cancel ? button(cancel, 'mcp-lab-secondary', () => this.close('cancel')) : null
+    );
+  }
+
+  private submit(): void {
+    this.sending();
+    this.send({ event: 'submit', key: this.key, values: this.values() });
+  }
+
+  private close(event: 'decline' | 'cancel'): void {
+    window.clearTimeout(this.draftTimer);
+    this.send({ event, key: this.key });
+  }
+
+  private scheduleDraft(): void {
+    window.clearTimeout(this.draftTimer);
+    this.draftTimer = window.setTimeout(() => {
+      if (this.open) {
+        this.send({ event: 'draft', key: this.key, values: this.values() });
+      }
+    }, DRAFT_DELAY_MS);
+  }
+}
+
+function roundTitle(record: RoundRecord): string {
+  const { method, target, server } = record.flow;
+  return `${method} ${target}${server ? ` on ${server}` : ''} · round ${record.round}`;
+}
+
+/** Draw `record` into `host`; the returned function redraws it from a newer record of the same round. */
+export function renderRound(host: HTMLElement, record: RoundRecord, send: Send): Update {
+  const title = el('div', { class: 'mcp-lab-forms-title' });
+  const notice = el('div', { class: 'mcp-lab-forms-notice', role: 'note' });
+  const list = el('div', { class: 'mcp-lab-forms-list' });
+  const actions = el('div', { class: 'mcp-lab-forms-actions' });
+  const root = el('div', { class: 'mcp-lab-forms' }, title, notice, list, actions);
+  const views = new Map<string, FormView>();
+
+  const submitAll = el('button', { type: 'button', class: 'mcp-lab-button mcp-lab-primary' }, 'Submit all');
+  submitAll.addEventListener('click', () => {
+    const values: Record<string, FormValues> = {};
+    for (const view of views.values()) {
+      if (view.open) {
+        view.sending();
+        values[view.key] = view.values();
+      }
+    }
+    send({ event: 'submit_all', values });
+  });
+  const stop = el('button', { type: 'button', class: 'mcp-lab-button mcp-lab-warn' }, 'Stop flow');
+  stop.title = 'End the whole flow now, as interrupted; it can be resumed later';
+  stop.addEventListener('click', () => send({ event: 'stop' }));
+
+  const update: Update = next => {
+    root.dataset.flow = next.flow.id;
+    root.dataset.round = String(next.round);
+    root.dataset.state = next.state;
+    title.textContent = roundTitle(next);
+    notice.textContent = next.notice ?? '';
+    notice.hidden = !next.notice || next.state !== 'open';
+    const seen = new Set<string>();
+    for (const shown of next.forms) {
+      // A settled round draws only records, even if a form's own state lagged behind.
+      const form: FormRecord =
+        next.state === 'settled' && shown.state === 'open'
+          ? { ...shown, state: 'abandoned', summary: shown.summary || 'no longer waiting' }
+          : shown;
+      seen.add(form.key);
+      const view = views.get(form.key);
+      if (view) {
+        view.update(form);
+      } else {
+        views.set(form.key, new FormView(form, send));
+      }
+    }
+    for (const [key, view] of views) {
+      if (!seen.has(key)) {
+        view.node.remove();
+        views.delete(key);
+      }
+    }
+    // Keep the record's order without re-inserting nodes that are already in place (focus survives).
+    next.forms.forEach((form, i) => {
+      const node = views.get(form.key)!.node;
+      if (list.children[i] !== node) {
+        list.insertBefore(node, list.children[i] ?? null);
+      }
+    });
+    const open = next.state === 'open' ? next.forms.filter(f => f.state === 'open').length : 0;
+    actions.replaceChildren(...(open > 1 ? [submitAll] : []), ...(open && next.stoppable ? [stop] : []));
+    actions.hidden = !actions.childElementCount;
+  };
+  update(record);
+  host.append(root);
+  return update;
+}

@@ -1,0 +1,159 @@
+/**
+ * One notebook's subscription to its kernel's waiting questions, over the comm target `mcp_lab.waiting`.
+ *
+ * Spec context: while a 2026-07-28 multi round-trip request waits for a person's answer (an
+ * `InputRequiredResult` being answered in an awaiting cell), reloading the page loses the cell's live
+ * form but not the kernel's wait. This subscription is how the questions come back: the front end opens
+ * the comm with `{request: "list"}`, the kernel answers `{rounds: [...]}` at once and again on every
+ * change (briefs/forms-protocol.md), and answers go back on the same comm addressed to a flow's round.
+ * A kernel without the target (mcp_lab not loaded) closes the comm at once: that is "unavailable",
+ * shown as such, never an error.
+ */
+
+import { ISessionContext } from '@jupyterlab/apputils';
+import { Kernel, KernelMessage } from '@jupyterlab/services';
+import { ISignal, Signal } from '@lumino/signaling';
+
+import { asRoundRecord } from './record';
+import { RoundRecord, WAITING_TARGET, WaitingEvent } from './types';
+
+export type WaitingState = 'connecting' | 'open' | 'unavailable' | 'no kernel';
+
+/** Kernel states after which its comms are gone (Lab disposes them on restart). */
+const GONE = new Set(['restarting', 'autorestarting', 'dead']);
+
+export class WaitingQuestions {
+  private comm: Kernel.IComm | null = null;
+  private kernel: Kernel.IKernelConnection | null = null;
+  private listed = false;
+  private readonly changedSignal = new Signal<this, void>(this);
+  private readonly listedSignal = new Signal<this, RoundRecord[]>(this);
+  state: WaitingState = 'no kernel';
+  rounds: RoundRecord[] = [];
+
+  constructor(private readonly session: ISessionContext) {
+    session.kernelChanged.connect(this.onKernelChanged, this);
+    session.statusChanged.connect(this.onStatus, this);
+    session.connectionStatusChanged.connect(this.onConnection, this);
+    this.onKernelChanged();
+  }
+
+  /** Something to redraw: rounds or state changed. */
+  get changed(): ISignal<this, void> {
+    return this.changedSignal;
+  }
+
+  /** The kernel's first answer after (re)connecting: the rounds a reloaded page must show again. */
+  get listedOnConnect(): ISignal<this, RoundRecord[]> {
+    return this.listedSignal;
+  }
+
+  /** Try again (e.g. mcp_lab was loaded since): opens the comm unless it is open. */
+  retry(): void {
+    if (this.state !== 'open' && this.state !== 'connecting') {
+      this.open();
+    }
+  }
+
+  send(event: WaitingEvent): boolean {
+    if (!this.comm || this.state !== 'open') {
+      return false;
+    }
+    this.comm.send(event);
+    return true;
+  }
+
+  dispose(): void {
+    Signal.clearData(this);
+    this.drop();
+  }
+
+  private onKernelChanged(): void {
+    this.drop();
+    this.kernel = this.session.session?.kernel ?? null;
+    this.open();
+  }
+
+  private onStatus(_: unknown, status: Kernel.Status): void {
+    if (GONE.has(status)) {
+      this.drop();
+    } else if (this.kernel && this.state === 'no kernel' && (status === 'idle' || status === 'busy')) {
+      this.open(); // back after a restart
+    }
+  }
+
+  private onConnection(_: unknown, status: Kernel.ConnectionStatus): void {
+    if (status === 'connected' && this.state === 'no kernel') {
+      this.open();
+    }
+  }
+
+  private open(): void {
+    const kernel = this.kernel;
+    if (!kernel || kernel.isDisposed || kernel.connectionStatus !== 'connected' || GONE.has(kernel.status)) {
+      this.set('no kernel', []);
+      return;
+    }
+    let comm: Kernel.IComm;
+    try {
+      comm = kernel.createComm(WAITING_TARGET);
+    } catch {
+      this.set('unavailable', []); // a kernel without comms
+      return;
+    }
+    this.comm = comm;
+    this.listed = false;
+    comm.onMsg = msg => this.onMessage(comm, msg);
+    comm.onClose = () => {
+      if (this.comm === comm) {
+        this.comm = null;
+        // Closed before any answer: the kernel has no such target (mcp_lab is not loaded); closed later:
+        // the kernel ended the subscription. Either way, only `retry()` opens it again.
+        this.set('unavailable', []);
+      }
+    };
+    this.set('connecting', []);
+    try {
+      comm.open({ request: 'list' });
+    } catch {
+      this.comm = null;
+      this.set('unavailable', []);
+    }
+  }
+
+  private onMessage(comm: Kernel.IComm, msg: KernelMessage.ICommMsgMsg): void {
+    if (this.comm !== comm) {
+      return;
+    }
+    const data = msg.content.data as { rounds?: unknown };
+    if (!Array.isArray(data.rounds)) {
+      return;
+    }
+    const rounds = data.rounds.map(asRoundRecord).filter((r): r is RoundRecord => r !== null);
+    const first = !this.listed;
+    this.listed = true;
+    this.set('open', rounds);
+    if (first) {
+      this.listedSignal.emit(rounds);
+    }
+  }
+
+  private drop(): void {
+    const comm = this.comm;
+    this.comm = null;
+    if (comm && !comm.isDisposed) {
+      try {
+        comm.close();
+      } catch {
+        // the kernel is gone already; nothing to tell it
+      }
+    }
+    this.set('no kernel', []);
+  }
+
+  private set(state: WaitingState, rounds: RoundRecord[]): void {
+    this.state = state;
+    this.rounds = rounds;
+    this.changedSignal.emit();
+  }
+}
