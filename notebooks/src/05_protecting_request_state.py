@@ -229,59 +229,172 @@ print(flow.text)
 # ## Bound to the principal
 #
 # When a request carries an OAuth access token that the SDK verified, the state is bound to that
-# token's **client, issuer and subject**. The SDK's default `bind_principal=authenticated_principal`
-# computes this identity. You can call it yourself with the access tokens a verifier would produce:
+# token's **client, issuer and subject**. To see it, give a server real authentication, the SDK's own way:
+# `MCPServer(..., token_verifier=..., auth=AuthSettings(...))`. For every HTTP request the SDK's bearer
+# middleware hands the `Authorization: Bearer ...` token to the verifier, which answers with an
+# `AccessToken` (client id, subject, and claims such as `iss`). The default
+# `bind_principal=authenticated_principal` turns that into the principal the seal carries.
+#
+# Our verifier plays the authorization server's introspection endpoint. It knows four bearer tokens: Alice
+# and Bob through the same notes app, Alice through another app, and Alice signed in at another issuer.
+# `notes_server` builds a small server whose `delete_note` asks for a confirmation first; the lab adopts it
+# (so that it can open its tokens) and serves it over loopback HTTP. Nothing of the lab's own identity
+# helpers is involved: the policy is the SDK's default.
 
-# %%
-from mcp.server.auth.middleware.auth_context import auth_context_var
-from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
+# %% id=principal-server
+import mcp.types as T
 from mcp.server.auth.provider import AccessToken
-from mcp.server.mcpserver import authenticated_principal
+from mcp.server.auth.settings import AuthSettings
+from mcp.server.mcpserver import Context, MCPServer, authenticated_principal
+
+NOTES_APP = "https://notes.example/client.json"  # a URL-based OAuth client id: every user of the app has it
+ISSUER = "https://id.example"
+GRANTS = {  # bearer token -> (client id, issuer, subject), as the authorization server knows them
+    "token-alice": (NOTES_APP, ISSUER, "alice"),
+    "token-bob": (NOTES_APP, ISSUER, "bob"),
+    "token-alice-other-app": ("https://other.example/client.json", ISSUER, "alice"),
+    "token-alice-other-issuer": (NOTES_APP, "https://id.other.example", "alice"),
+}
 
 
-CLIENT = "https://notes.example/client.json"  # a URL-based OAuth client id, shared by every user of the app
+class Introspection:
+    """A token verifier (the SDK's `TokenVerifier` protocol): what a bearer token stands for."""
+
+    gives_subject = True  # some verifiers leave the subject out
+
+    async def verify_token(self, token: str) -> AccessToken | None:
+        if token not in GRANTS:
+            return None
+        client_id, issuer, subject = GRANTS[token]
+        return AccessToken(token=token, client_id=client_id, scopes=[], claims={"iss": issuer},
+                           subject=subject if self.gives_subject else None)
 
 
-def principal_of(user, *, verifier_gives_subject=True):
-    """The principal the SDK binds for `user`'s verified access token (as AuthContextMiddleware sets it)."""
-    access = AccessToken(token=f"token-of-{user}", client_id=CLIENT, scopes=[],
-                         subject=user if verifier_gives_subject else None, claims={"iss": "https://id.example"})
-    reset = auth_context_var.set(AuthenticatedUser(access))
-    try:
-        return authenticated_principal(None)
-    finally:
-        auth_context_var.reset(reset)
+CONFIRM_FORM = {"type": "object", "properties": {"yes": {"type": "boolean"}}, "required": ["yes"]}
 
 
-print("alice:", principal_of("alice"))
-print("bob:  ", principal_of("bob"))
-alice, bob = (principal_of(u, verifier_gives_subject=False) for u in ("alice", "bob"))
-print("without a subject, alice:", alice)
-print("alice and bob told apart without a subject?", alice != bob)
+def notes_server(name: str, **auth) -> MCPServer:
+    notes = MCPServer(name, log_level="WARNING", **auth)
+
+    @notes.tool()
+    async def delete_note(note: str, ctx: Context) -> str | T.InputRequiredResult:
+        if ctx.input_responses is None:
+            ask = T.ElicitRequest(params=T.ElicitRequestFormParams(message=f"Delete {note}?", requested_schema=CONFIRM_FORM))
+            return T.InputRequiredResult(input_requests={"confirm": ask}, request_state=f"delete:{note}")
+        return f"{note} deleted; the SDK's principal: {authenticated_principal(ctx.request_context)}"
+
+    return notes
+
+
+verifier = Introspection()
+mcp_lab.sandbox.add(notes_server("notes", token_verifier=verifier,
+                                 auth=AuthSettings(issuer_url=ISSUER, resource_server_url=None)))
+notes_url = mcp_lab.serve("notes")
 
 # %% [markdown]
-# With a subject, Alice and Bob are different principals even though they share one OAuth client. If
-# the verifier supplies no subject, the binding weakens to the client id. With a URL-based client id
-# like this one, every user of that client software then shares the same principal.
-#
-# The lab's servers run in-process or over unauthenticated HTTP, so `authenticated_principal` returns
-# `None` and there is nothing to bind. The check is then inactive, just as when authentication ends in a
-# proxy in front of the server. The `bank` server binds no principal: a flow started "as Alice" finishes
-# "as Bob" without complaint.
+# A leg is a plain SDK `Client` over HTTP whose requests carry one user's bearer token. The server's log
+# (the SDK's `mcp.server.request_state` logger) is where a rejection's reason goes, so we listen to it.
+# Alice starts a deletion; the token she holds now carries `p`, a salted tag of her principal:
 
-# %%
-mcp_lab.set_principal("alice")
-as_alice = await mcp_lab.start("bank", "tools/call", "approve", {"ticket": "T-2"})
-await as_alice.step()
-mcp_lab.set_principal("bob")
-await as_alice.run(answers={"approve": {"yes": True}})
-print(as_alice.status, "-", as_alice.text)
+# %% id=principal-first-leg
+import logging
+
+import httpx2
+from mcp import Client, MCPError
+from mcp.client.streamable_http import streamable_http_client
+
+
+class ServerLog(logging.Handler):
+    def __init__(self):
+        super().__init__(logging.WARNING)
+        self.reasons = []
+
+    def emit(self, record):
+        self.reasons.append(record.getMessage().rsplit(": ", 1)[-1])
+
+
+server_log = ServerLog()
+logging.getLogger("mcp.server.request_state").addHandler(server_log)
+CONFIRMED = {"confirm": T.ElicitResult(action="accept", content={"yes": True})}
+
+
+async def leg(url, bearer, **retry):
+    """One `tools/call delete_note` over HTTP with `Authorization: Bearer <bearer>`: a result or the wire error."""
+    async with httpx2.AsyncClient(headers={"Authorization": f"Bearer {bearer}"}) as http:
+        async with Client(streamable_http_client(url, http_client=http)) as client:
+            try:
+                return await client.session.call_tool("delete_note", {"note": "groceries"},
+                                                       allow_input_required=True, **retry)
+            except MCPError as exc:
+                return exc
+
+
+async def retry(url, bearer, state):
+    """The second leg, confirmed: what the wire said, and what the server logged."""
+    server_log.reasons.clear()
+    outcome = await leg(url, bearer, input_responses=CONFIRMED, request_state=state)
+    if isinstance(outcome, MCPError):
+        return f"{outcome.error.code} {outcome.error.message} | server logged: {', '.join(server_log.reasons)}"
+    return outcome.content[0].text
+
+
+started = await leg(notes_url, "token-alice")
+print(type(started).__name__, "| claims:", sorted(mcp_lab.inspect_token(started.request_state, server="notes").claims))
+
+# %% [markdown]
+# Now send Alice's token back: as Bob (same app, same issuer), as Alice through another app, as Alice from
+# another issuer, as Alice after the verifier has stopped supplying her subject, and finally as Alice,
+# unchanged:
+
+# %% id=principal-retries
+for label, bearer, with_subject in [
+    ("bob, same app and issuer", "token-bob", True),
+    ("alice, another app", "token-alice-other-app", True),
+    ("alice, another issuer", "token-alice-other-issuer", True),
+    ("alice, subject dropped", "token-alice", False),
+    ("alice", "token-alice", True),
+]:
+    verifier.gives_subject = with_subject
+    print(f"{label:25} -> {await retry(notes_url, bearer, started.request_state)}")
+
+# %% [markdown]
+# Each of the three components counts: changing any one of them (the subject, the client, the issuer) is
+# a different principal, so the round is refused, with the same frozen error on the wire and `principal`
+# in the log. A verifier that supplies the subject on one request and not on the next changes the
+# principal in the middle of the flow, and the round in flight is refused the same way. The untouched
+# token still works for Alice afterwards.
+#
+# If the verifier **never** supplies a subject, the binding weakens to the client id (and issuer). With a
+# URL-based client id like this one, every user of the notes app then shares one principal: Bob can finish
+# what Alice started. Another app still cannot.
+
+# %% id=principal-no-subject
+verifier.gives_subject = False
+started = await leg(notes_url, "token-alice")
+for label, bearer in [("bob, same app", "token-bob"), ("alice, another app", "token-alice-other-app")]:
+    print(f"{label:19} -> {await retry(notes_url, bearer, started.request_state)}")
+verifier.gives_subject = True
+
+# %% [markdown]
+# When authentication ends outside the SDK (a proxy in front) or the transport is unauthenticated, there
+# is no principal to bind, and the check does nothing. Here is the same tool on a server without `auth`:
+# the `Authorization` header still travels, but nothing in the SDK reads it. The token carries no `p`,
+# and Bob finishes Alice's deletion.
+
+# %% id=principal-unauthenticated
+mcp_lab.sandbox.add(notes_server("notes-open"))
+open_url = mcp_lab.serve("notes-open")
+started = await leg(open_url, "token-alice")
+print("claims:", sorted(mcp_lab.inspect_token(started.request_state, server="notes-open").claims))
+print("bob ->", await retry(open_url, "token-bob", started.request_state))
+await mcp_lab.sandbox.stop("notes")
+await mcp_lab.sandbox.stop("notes-open")
 
 # %% [markdown]
 # `RequestStateSecurity(bind_principal=...)` fixes that with your own identity signal. The lab's signal is
-# `mcp_lab.lab_principal`, the user name set by `mcp_lab.set_principal(...)`. We re-seal `bank` with the
-# same key ring and that binding. The token now carries `p`, a salted tag of the principal (never the name
-# itself).
+# `mcp_lab.lab_principal`, the user name set by `mcp_lab.set_principal(...)` (the lab's servers run
+# in-process or over unauthenticated HTTP, where `authenticated_principal` finds nobody). We re-seal `bank`
+# with the same key ring and that binding. The token now carries `p` again.
 
 # %%
 bank = mcp_lab.sandbox.lab_server("bank")
@@ -453,7 +566,83 @@ for label, bad in [("an SDK v1. token", token), ("upper-case hex", sealed[:5] + 
         print(f"{label}: InvalidRequestState({exc})")
 
 # %% [markdown]
-# Install it on a server with `mcp_lab.use_codec(...)`, which builds
+# That is the shape; here are the docs' own lines, run exactly as written. They end with the constructor
+# that installs a codec: `MCPServer("Deployer", request_state_security=RequestStateSecurity(codec=...))`.
+
+# %% id=docs-codec-server
+import os
+
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+from mcp.server import MCPServer
+from mcp.server.mcpserver import InvalidRequestState, RequestStateSecurity
+
+PREFIX = "kms1."  # format version; fed to GCM as associated data, so it is bound under the tag
+
+
+def unwrap_data_key() -> bytes:
+    """One KMS call at process start, kms.decrypt(CiphertextBlob=...); every token after that is local crypto."""
+    return os.urandom(32)  # stand-in for the unwrapped 32-byte data key
+
+
+class EnvelopeCodec:
+    def __init__(self, data_key: bytes) -> None:
+        self._aesgcm = AESGCM(data_key)
+
+    def seal(self, payload: bytes) -> str:
+        nonce = os.urandom(12)
+        return PREFIX + (nonce + self._aesgcm.encrypt(nonce, payload, PREFIX.encode())).hex()
+
+    def unseal(self, token: str) -> bytes:
+        if not token.startswith(PREFIX):
+            raise InvalidRequestState("unknown token format")
+        body = token[len(PREFIX) :]
+        try:
+            raw = bytes.fromhex(body)
+            if raw.hex() != body:  # only the exact string seal() produced verifies
+                raise ValueError("non-canonical hex")
+            return self._aesgcm.decrypt(raw[:12], raw[12:], PREFIX.encode())
+        except (ValueError, InvalidTag) as exc:
+            raise InvalidRequestState("token failed verification") from exc
+
+
+mcp = MCPServer("Deployer", request_state_security=RequestStateSecurity(codec=EnvelopeCodec(unwrap_data_key())))
+
+# %% [markdown]
+# Give that server one hand-made question and drive it with the SDK's `Client`, in memory. The token on
+# the wire is the docs' codec's (`kms1.` + hex). A retry with one hex digit changed, or with the same token
+# in upper case, is refused (the log shows the codec's own reason); the token as sealed finishes the call.
+
+# %% id=docs-codec-run
+STAGE = T.ElicitRequest(params=T.ElicitRequestFormParams(
+    message="Release to which stage?", requested_schema={"type": "object", "properties": {"stage": {"type": "string"}}}))
+
+
+@mcp.tool()
+async def release(version: str, ctx: Context) -> str | T.InputRequiredResult:
+    if ctx.input_responses is None:
+        return T.InputRequiredResult(input_requests={"stage": STAGE}, request_state=f"release:{version}")
+    return f"{version} released to {ctx.input_responses['stage'].content['stage']} ({ctx.request_state})"
+
+
+stage = {"stage": T.ElicitResult(action="accept", content={"stage": "prod"})}
+async with Client(mcp) as client:
+    first = await client.session.call_tool("release", {"version": "1.2"}, allow_input_required=True)
+    token = first.request_state
+    print("on the wire:", token[:5], "+", len(token) - 5, "hex digits")
+    flipped = token[:-1] + ("0" if token[-1] != "0" else "1")
+    for label, echoed in [("one digit changed", flipped), ("upper-case hex", PREFIX + token[5:].upper()), ("as sealed", token)]:
+        server_log.reasons.clear()
+        try:
+            done = await client.session.call_tool("release", {"version": "1.2"}, input_responses=stage,
+                                                  request_state=echoed, allow_input_required=True)
+            print(f"{label:17} -> {done.content[0].text}")
+        except MCPError as exc:
+            print(f"{label:17} -> {exc.error.code} {exc.error.message} | server logged: {', '.join(server_log.reasons)}")
+
+# %% [markdown]
+# Install the lab's codec on a server with `mcp_lab.use_codec(...)`, which builds
 # `RequestStateSecurity(codec=codec, bind_principal=...)` for the server. The codec knows nothing about time, requests or principals. The SDK still stamps the
 # claims into the payload before `seal()` and checks them after `unseal()`, for every codec:
 
