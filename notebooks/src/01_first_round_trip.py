@@ -26,9 +26,12 @@ import mcp_lab
 # %% [markdown]
 # ## The Provisioner
 #
-# This is the SDK docs' lowlevel example, unchanged except for one line that records what each leg
-# brought in (`legs_seen`). `%%mcp_server NAME --lowlevel` builds `Server(NAME, on_list_tools=...,
-# on_call_tool=...)` from the handlers the cell defines, and starts it in the kernel.
+# This is the SDK docs' lowlevel example with three changes. The handlers are named `on_list_tools` and
+# `on_call_tool` (the docs call them `list_tools` and `call_tool`): those are the `Server` arguments they
+# fill, and `%%mcp_server NAME --lowlevel` finds them by these names. The docs' last line,
+# `server = Server("Provisioner", on_list_tools=list_tools, on_call_tool=call_tool)`, is what the magic
+# runs for you; it also starts the server in the kernel. And two lines of ours record what each leg
+# brought in (`legs_seen`).
 #
 # Everything in it is an ordinary lowlevel server -- an explicit `input_schema`, a hand-made
 # `CallToolResult` -- except for the second return type of `on_call_tool`.
@@ -265,12 +268,45 @@ async def provision(name: str, ctx: Context) -> str | InputRequiredResult:
     states_read.append(ctx.request_state)
     return f"Provisioned {name!r} in {answer.content['region']}."
 
-# %%
+# %% id=sealed-token
 sealed = await mcp_lab.call("Databases", "provision", {"name": "orders"}, answers={"region": {"region": "eu-west-1"}})
 token = sealed.rounds[0].request_state
 print(sealed.text)
-print("on the wire: a sealed token:", token.startswith("v1."), "| readable by the client:", "provision" in token)
-print("the handler read:", states_read)
+print("the handler wrote and read back:", states_read)
+print("on the wire:", token[:3] + "...", "(a few hundred characters)" if len(token) > 200 else len(token))
+
+# %% [markdown]
+# Is the token perhaps just the state in disguise? Its characters after `v1.` are base64url, so decode
+# them and look for `provision-v1` everywhere it could hide: in the token's text, in its decoded bytes,
+# and as base64 at any of the three possible alignments. The decoded bytes are not even text. Only the key
+# holder can open the token; the lab holds this server's key ring, and inside is exactly the state the
+# handler wrote.
+
+# %% id=token-opacity
+import base64
+
+
+def base64_forms(data: bytes) -> list[str]:
+    """The base64url text `data` would show inside a longer base64url string, at each byte alignment."""
+    forms = []
+    for shift in range(3):  # 0, 1 or 2 bytes before it in the encoded stream
+        encoded = base64.urlsafe_b64encode(bytes(shift) + data).decode()
+        forms.append(encoded[-(-8 * shift // 6) : (shift + len(data)) * 8 // 6])  # characters made of data only
+    return forms
+
+
+state = "provision-v1"
+body = token.removeprefix("v1.")
+raw = base64.urlsafe_b64decode(body + "=" * (-len(body) % 4))
+print("after 'v1.', base64url that decodes to", "over a hundred bytes" if len(raw) > 100 else len(raw))
+print("  the state in the token's text:    ", state in token)
+print("  the state in the decoded bytes:   ", state.encode() in raw)
+print("  the state's base64 in the token:  ", any(form in body for form in base64_forms(state.encode())))
+try:
+    print("  the decoded bytes as text:        ", raw.decode("utf-8"))
+except UnicodeDecodeError:
+    print("  the decoded bytes as text:         not UTF-8 (ciphertext)")
+print("opened with the server's key, the state is:", repr(mcp_lab.inspect_token(token, server="Databases").claims["s"]))
 
 # %% [markdown]
 # ## The loop has limits
@@ -322,12 +358,20 @@ async with Client(limits, elicitation_callback=say_yes) as client:
         await client.call_tool("nag", {})
     except InputRequiredRoundsExceededError as exc:
         print(type(exc).__name__, "after", len(leg_times), "legs:", str(exc).split(";")[0])
-    leg_times.clear()
+
+# %% [markdown]
+# Now the backoff. `warm_up` answers five legs with state only, and records when each leg reached the
+# server. The gap between two legs is the client's wait plus the time the call itself took, measured
+# here, not taken from the SDK's source. A wait is never shorter than the client asked for, only a little
+# longer when the machine is busy, so each gap is rounded **down** to a whole number of 50 ms steps:
+
+# %% id=backoff
+leg_times.clear()
+async with Client(limits) as client:
     result = await client.call_tool("warm_up", {})
-    print(result.content[0].text)
-gaps = [later - earlier for earlier, later in zip(leg_times, leg_times[1:])]
-backoff = [0.05, 0.1, 0.2, 0.25, 0.25]
-print("waited at least", [int(b * 1000) for b in backoff], "ms before each retry:", all(g >= b for g, b in zip(gaps, backoff)))
+print(result.content[0].text)
+waits = [later - earlier for earlier, later in zip(leg_times, leg_times[1:])]
+print("measured waits before each retry, rounded down to 50 ms steps:", [50 * int(wait / 0.05) for wait in waits])
 
 # %% [markdown]
 # ## Exercise
