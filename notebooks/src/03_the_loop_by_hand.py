@@ -168,6 +168,78 @@ print(" -> ".join(kinds))
 print(isinstance(result, CallToolResult), result.content[0].text)
 
 # %% [markdown]
+# Our `fulfil` takes the key as well, to answer two different questions. The docs' own `fulfil` answers
+# every elicitation with the same region and **refuses by kind**: anything that is not an `ElicitRequest`
+# (a sampling or a roots request) raises. To run the docs' `fulfil` and `provision` as written, here is a
+# `Provisioner` whose `provision` tool asks which region, of the user by elicitation, or for a database
+# named `auto` of the client's LLM by sampling. The question's words are the same in both.
+
+# %% id=provisioner-two-kinds
+%%mcp_server Provisioner
+import mcp.types as T
+from mcp.server.mcpserver import Context
+
+QUESTION = "Which region should the database live in?"
+REGION = {"type": "object", "properties": {"region": {"type": "string"}}, "required": ["region"]}
+
+
+@mcp.tool()
+async def provision(name: str, ctx: Context) -> str | T.InputRequiredResult:
+    """Provision a database. Asks which region: the user, or (for `auto`) the client's LLM."""
+    answer = (ctx.input_responses or {}).get("region")
+    if answer is None:
+        if name == "auto":
+            text = T.TextContent(type="text", text=QUESTION)
+            ask = T.CreateMessageRequest(params=T.CreateMessageRequestParams(
+                messages=[T.SamplingMessage(role="user", content=text)], max_tokens=20))
+        else:
+            ask = T.ElicitRequest(params=T.ElicitRequestFormParams(message=QUESTION, requested_schema=REGION))
+        return T.InputRequiredResult(input_requests={"region": ask}, request_state="provision-v1")
+    region = answer.content["region"] if isinstance(answer, T.ElicitResult) else answer.content.text
+    return f"Provisioned {name!r} in {region}."
+
+# %% id=docs-fulfil
+from mcp import Client
+from mcp.types import CallToolResult, ElicitRequest, ElicitResult, InputRequest, InputRequiredResult, InputResponse
+
+
+def fulfil(request: InputRequest) -> InputResponse:
+    if not isinstance(request, ElicitRequest):
+        raise NotImplementedError(f"this client cannot answer a {request.method!r} request")
+    return ElicitResult(action="accept", content={"region": "eu-west-1"})
+
+
+async def provision(client: Client, name: str) -> CallToolResult:
+    result = await client.session.call_tool("provision", {"name": name}, allow_input_required=True)
+    while isinstance(result, InputRequiredResult):
+        responses = {key: fulfil(request) for key, request in (result.input_requests or {}).items()}
+        result = await client.session.call_tool(
+            "provision",
+            {"name": name},
+            input_responses=responses,
+            request_state=result.request_state,
+            allow_input_required=True,
+        )
+    return result
+
+# %% [markdown]
+# Both names, with the SDK's `Client` in memory. The first leg of each shows what was asked; then the
+# docs' loop runs. The elicitation is answered and the call finishes; the sampling request, with the very
+# same words, is refused because of its kind.
+
+# %% id=docs-fulfil-run
+async with Client(mcp_lab.sandbox.get("Provisioner").server) as client:
+    for name in ("orders", "auto"):
+        first = await client.session.call_tool("provision", {"name": name}, allow_input_required=True)
+        asked = first.input_requests["region"]
+        words = asked.params.message if isinstance(asked, ElicitRequest) else asked.params.messages[0].content.text
+        print(f"{name}: asked {asked.method} {words!r}")
+        try:
+            print("   ->", (await provision(client, name)).content[0].text)
+        except NotImplementedError as exc:
+            print("   -> NotImplementedError:", exc)
+
+# %% [markdown]
 # ## A retry is the same request again
 #
 # Every leg repeats the original call: the same tool name, the same arguments; only `inputResponses` and
