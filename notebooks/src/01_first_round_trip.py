@@ -36,7 +36,7 @@ import mcp_lab
 # Everything in it is an ordinary lowlevel server -- an explicit `input_schema`, a hand-made
 # `CallToolResult` -- except for the second return type of `on_call_tool`.
 
-# %%
+# %% id=provisioner
 %%mcp_server Provisioner --lowlevel
 from mcp.server import ServerRequestContext
 from mcp.types import (
@@ -94,7 +94,7 @@ async def on_call_tool(ctx: ServerRequestContext, params: CallToolRequestParams)
 # %% [markdown]
 # Returning the second type is the whole server-side API. The handler's annotation says so:
 
-# %%
+# %% id=return-type
 import typing
 
 returns = typing.get_type_hints(on_call_tool)["return"]
@@ -138,7 +138,7 @@ flow
 #   `"region"`); each value is an `ElicitRequest`, a `CreateMessageRequest` or a `ListRootsRequest`;
 # - `request_state`: a token the client must send back unchanged.
 
-# %%
+# %% id=leg-one
 first = flow.rounds[0]
 print(first.outcome)
 for key, request in first.input_requests.items():
@@ -150,7 +150,7 @@ print("request_state:", first.request_state)
 # again, adding its answers as `input_responses` -- under the same keys -- and echoing the token as
 # `request_state`. Now the server had what it lacked and returned a normal `CallToolResult`.
 
-# %%
+# %% id=leg-two
 second = flow.rounds[1]
 print(list(second.sent_input_responses), second.sent_input_responses["region"])
 print("token echoed unchanged:", second.sent_request_state == first.request_state)
@@ -161,7 +161,7 @@ print(second.outcome, flow.result.content[0].text)
 # is `None`, so the guard fires and the handler *asks* instead of answering. On the retry the client's
 # `ElicitResult` sits under the key the server used in `input_requests`, `"region"`.
 
-# %%
+# %% id=legs-seen
 for number, seen in enumerate(legs_seen, 1):
     print(f"leg {number}: input_responses = {seen!r}")
 
@@ -185,12 +185,12 @@ print(scripted.text, "| answered by:", scripted.rounds[1].answered_by)
 # Serve the Provisioner over loopback Streamable HTTP and call it again: every leg is one HTTP `POST` from
 # the client, carrying a `tools/call`. The server never opens a request of its own.
 
-# %%
+# %% id=over-http
 url = mcp_lab.serve("Provisioner")
 over_http = await mcp_lab.call("Provisioner", "provision", {"name": "search"}, answers={"region": {"region": "eu-north-1"}})
 over_http
 
-# %%
+# %% id=over-http-posts
 print([(x["method"], x["rpc"]) for r in over_http.rounds for x in r.http])
 print("server-to-client requests:", sum(len(r.backchannel) for r in over_http.rounds))
 await mcp_lab.sandbox.get("Provisioner").stop_http()
@@ -199,11 +199,11 @@ await mcp_lab.sandbox.get("Provisioner").stop_http()
 # ## Answer it with an SDK-style callback
 #
 # A real client -- the SDK's `Client` -- answers through callbacks: `elicitation_callback`,
-# `sampling_callback`, `list_roots_callback`. Here is the docs' callback, verbatim. mcp_lab's
-# `CallbackAnswerer` takes the SDK's own callbacks unchanged. The callback sees the input-request key as
-# `context.request_id`.
+# `sampling_callback`, `list_roots_callback`. Here is the docs' callback, with one line added that records
+# what it was asked. mcp_lab's `CallbackAnswerer` takes the SDK's own callbacks unchanged. The callback sees
+# the input-request key as `context.request_id`.
 
-# %%
+# %% id=docs-callback
 from mcp.client import ClientRequestContext
 from mcp.types import ElicitRequestParams, ElicitResult
 
@@ -230,7 +230,7 @@ print(asked)
 # `CallToolResult` comes back. `call_tool` returns that plain result: the intermediate legs are invisible
 # to the caller -- only the server's `legs_seen` shows there were two.
 
-# %%
+# %% id=sdk-client-loop
 from mcp import Client
 
 legs_seen.clear()
@@ -251,7 +251,7 @@ print(type(result).__name__, "| legs the server saw:", len(legs_seen))
 # ciphertext) that only the server can read. The client just echoes it. (The lowlevel server above sent
 # `provision-v1` in plain text: it has no sealing until you add it -- notebook 5.)
 
-# %%
+# %% id=databases
 %%mcp_server Databases
 from mcp.server.mcpserver import Context
 from mcp.types import InputRequiredResult
@@ -316,7 +316,7 @@ print("opened with the server's key, the state is:", repr(mcp_lab.inspect_token(
 # `request_state` -- no questions, just "not done yet" -- makes the client **wait** before retrying,
 # 50 ms doubling up to 250 ms, so it does not busy-poll. (Notebook 3 shows both on mcp_lab's own loop.)
 
-# %%
+# %% id=limits
 %%mcp_server Limits
 import time
 
@@ -340,7 +340,7 @@ async def warm_up(ctx: Context) -> str | InputRequiredResult:
         return InputRequiredResult(request_state=str(seen + 1))
     return f"warm after {seen} state-only rounds"
 
-# %%
+# %% id=round-cap
 import inspect
 
 from mcp import InputRequiredRoundsExceededError

@@ -30,7 +30,7 @@ import mcp_lab
 # The key ring is shared through an environment variable: both processes must seal and unseal with the
 # same key, and the notebook never prints it (mcp_lab only ever shows key *ids*).
 
-# %% nbval-ignore-output
+# %% nbval-ignore-output id=tickets-server
 %%writefile tickets_server.py
 """The tutorial's ticket office: the same code runs in the notebook and in a second process."""
 import os
@@ -88,7 +88,7 @@ def build():
 
     return mcp_lab.sandbox.register(entry)
 
-# %%
+# %% id=tickets-built
 import os
 import secrets
 
@@ -103,7 +103,7 @@ tickets_server.build()
 #
 # `--step` performs only the first leg. The flow stops with the server's questions pending.
 
-# %%
+# %% id=step-one
 flow = await %mcp_call tickets book_ticket event=Tosca --step
 flow
 
@@ -111,7 +111,7 @@ flow
 # The question's key is the resolver's `module:qualname`; mcp_lab lets you answer it by the bare name
 # after the colon. The token is sealed (`v1.` + key id + nonce + ciphertext): the client only echoes it.
 
-# %%
+# %% id=pending-keys
 print(list(flow.pending_requests))
 print(flow.rounds[0].request_state[:3], len(flow.rounds[0].request_state) > 100)
 
@@ -119,11 +119,11 @@ print(flow.rounds[0].request_state[:3], len(flow.rounds[0].request_state) > 100)
 # Each `await flow.step(...)` answers the pending questions and sends the next leg, with the token echoed
 # byte for byte. The answer to the first question unlocks the second question.
 
-# %%
+# %% id=step-two
 second = await flow.step(answers={"ask_seat": {"seat": "A12"}})
 second
 
-# %%
+# %% id=token-echoed
 print(second.sent_request_state == flow.rounds[0].request_state)
 
 # %% [markdown]
@@ -134,7 +134,7 @@ print(second.sent_request_state == flow.rounds[0].request_state)
 # `CallToolResult | InputRequiredResult`, and `isinstance` narrows it again. Every key of `input_requests`
 # gets its `InputResponse` under the same key of `input_responses`; `fulfil` is where a UI would go.
 
-# %%
+# %% id=sdk-manual-loop
 from mcp import Client
 from mcp.types import CallToolResult, ElicitRequest, ElicitResult, InputRequest, InputRequiredResult, InputResponse
 
@@ -245,7 +245,7 @@ async with Client(mcp_lab.sandbox.get("Provisioner").server) as client:
 # Every leg repeats the original call: the same tool name, the same arguments; only `inputResponses` and
 # `requestState` are added. A small server middleware shows what the server received on each leg.
 
-# %%
+# %% id=same-request
 received = []
 
 
@@ -269,7 +269,7 @@ for leg in received:
 # seat question for an event it does not like. mcp_lab stops the flow with the refusal, as the SDK does
 # for a callback that returns `ErrorData`.
 
-# %%
+# %% id=auditor
 from mcp.types import ErrorData
 
 from mcp_lab.answers import CallbackRefused, to_input_response
@@ -298,7 +298,7 @@ print(ok.text, "|", refused.status, "-", refused.error["message"])
 # A `Flow` is plain JSON. Write it to a file: it holds the arguments, every round, and the latest sealed
 # token -- never a key.
 
-# %%
+# %% id=write-down
 with open("tickets_flow.json", "w") as f:
     f.write(flow.to_json())
 print(flow.status, len(flow.rounds), "rounds written down")
@@ -307,7 +307,7 @@ print(flow.status, len(flow.rounds), "rounds written down")
 # Now a **separate Python process** -- think of another worker of a distributed client -- loads the file,
 # runs the same server code with the same key, answers the remaining question and finishes the call.
 
-# %% nbval-ignore-output
+# %% nbval-ignore-output id=finish-elsewhere-script
 %%writefile finish_elsewhere.py
 import asyncio
 import sys
@@ -324,7 +324,7 @@ async def main(path):
 
 asyncio.run(main(sys.argv[1]))
 
-# %%
+# %% id=finished-elsewhere
 import subprocess
 import sys
 
@@ -341,7 +341,7 @@ print(done.stdout or done.stderr)
 # A server that never stops asking is cut off: like the SDK's `input_required_max_rounds=10`, the flow
 # stops once the server has asked more than `max_rounds` times.
 
-# %%
+# %% id=lab-round-cap
 capped = await mcp_lab.call("tickets", "nag", answers={"again": {"yes": True}}, max_rounds=3)
 print(capped.status, "after", len(capped.rounds), "legs")
 print(capped.stop_reason)
@@ -352,7 +352,7 @@ print(capped.stop_reason)
 # An `InputRequiredResult` may carry only `request_state` -- "not done yet". The client then waits before
 # retrying: 50 ms, doubling up to 250 ms, exactly as the SDK's driver does, so it does not busy-poll.
 
-# %%
+# %% id=lab-backoff
 polled = await mcp_lab.call("tickets", "warm_up")
 print(polled.text)
 print([int(r.backoff * 1000) for r in polled.rounds])
@@ -363,7 +363,7 @@ print([int(r.backoff * 1000) for r in polled.rounds])
 # Rounds are not the only budget: `timeout=` stops the flow after that many seconds, cleanly, with the
 # last token still in hand -- so it can be resumed later.
 
-# %%
+# %% id=wall-clock
 slow = await mcp_lab.call("tickets", "warm_up", timeout=0.1)
 print(slow.status, "-", slow.stop_reason.split(" after")[0])
 await mcp_lab.resume(slow)
@@ -373,7 +373,7 @@ print(slow.status, "-", slow.text)
 # The SDK docs put it in their own words: with the manual loop, wrap it in `anyio.fail_after(...)`
 # instead of relying on `input_required_max_rounds`. The same, bare:
 
-# %%
+# %% id=fail-after
 import anyio
 
 async with Client(server, elicitation_callback=noop) as client:

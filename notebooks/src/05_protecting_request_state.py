@@ -34,7 +34,7 @@ import mcp_lab
 # the first question are kept in a dictionary so that we can "redeploy" them later on. `approve` builds
 # its `InputRequiredResult` by hand and writes its own plaintext state. `balance` never asks anything.
 
-# %%
+# %% id=bank
 %%mcp_server bank
 import json
 from typing import Annotated
@@ -120,7 +120,7 @@ async def approve(ticket: str, ctx: Context) -> str | T.InputRequiredResult:
 # difference is that the lab keeps that key, so it can show you what is inside. Notebook 6 also runs the
 # SDK's bare default.)
 
-# %%
+# %% id=keyless-view
 flow = await %mcp_call bank transfer account=acct-7 amount=100 --step
 token = flow.rounds[0].request_state
 print(token[:3], "...", "(a few hundred characters)" if len(token) > 200 else len(token))
@@ -133,7 +133,7 @@ mcp_lab.inspect_token(token)
 # `iat`/`exp` (time), `m`/`t`/`a` (method, target, arguments digest), `aud` (the server's name), and `p`
 # (a principal, absent here).
 
-# %%
+# %% id=opened-token
 mcp_lab.inspect_token(flow)
 
 # %% [markdown]
@@ -141,7 +141,7 @@ mcp_lab.inspect_token(flow)
 # `{"question": "approve-v1"}`. On the wire it is a sealed `v1.` token. On the retry the handler reads
 # its plaintext back from `ctx.request_state`.
 
-# %%
+# %% id=handmade-sealed
 approval = await mcp_lab.call("bank", "approve", {"ticket": "T-1"}, answers={"approve": {"yes": True}})
 print(approval.rounds[0].request_state.startswith("v1."), "-", approval.text)
 
@@ -153,7 +153,7 @@ print(approval.rounds[0].request_state.startswith("v1."), "-", approval.text)
 # server with a 0.5 s ttl asks three questions. The first two answers come 0.3 s after each question
 # (0.6 s in all, longer than one ttl); the last one comes 0.6 s after its question.
 
-# %%
+# %% id=clerk
 %%mcp_server clerk --ttl 0.5
 import mcp.types as T
 from mcp.server.mcpserver import Context
@@ -169,7 +169,7 @@ async def survey(ctx: Context) -> str | T.InputRequiredResult:
         return T.InputRequiredResult(input_requests={f"q{step + 1}": ask}, request_state=str(step + 1))
     return "survey complete"
 
-# %%
+# %% id=ttl-per-round
 import anyio
 
 survey = await mcp_lab.start("clerk", "tools/call", "survey")
@@ -185,7 +185,7 @@ survey
 # `-32602 Invalid or expired requestState`. The lab owns the server, so it can also show what the server
 # **logged**: `expired`. The inspector shows that each round was sealed again with the same ttl:
 
-# %%
+# %% id=resealed-each-round
 for rnd in survey.rounds[:3]:
     claims = mcp_lab.inspect_token(rnd.request_state, server="clerk").claims
     print(f"round {rnd.index}: exp - iat = {claims['exp'] - claims['iat']:g} s, state {claims['s']!r}")
@@ -197,7 +197,7 @@ for rnd in survey.rounds[:3]:
 # arguments. A saved flow is plain JSON, and the client holds it, so nothing stops a client from editing
 # it. Here is a small forger: it loads a saved flow and changes what the next leg will ask for.
 
-# %%
+# %% id=request-binding
 def forged(flow, state=None, **changes):
     """A saved flow, edited: what a careless or hostile client could send on its next leg."""
     data = json.loads(flow.to_json())
@@ -221,7 +221,7 @@ for label, change in [
 # All three were rejected with the same frozen error, and the server logged `request binding` each time.
 # The untouched flow is still good:
 
-# %%
+# %% id=untouched-flow
 await mcp_lab.resume(flow, answers={"pick_currency": {"code": "EUR"}, "confirm": {"ok": True}})
 print(flow.text)
 
@@ -396,7 +396,7 @@ await mcp_lab.sandbox.stop("notes-open")
 # in-process or over unauthenticated HTTP, where `authenticated_principal` finds nobody). We re-seal `bank`
 # with the same key ring and that binding. The token now carries `p` again.
 
-# %%
+# %% id=bind-principal
 bank = mcp_lab.sandbox.lab_server("bank")
 bank.install_ring(bank.ring, bind_principal=mcp_lab.lab_principal)
 
@@ -412,7 +412,7 @@ stolen
 # The identity signal has to be consistent. A signal that is present on one round and missing on the
 # next changes the principal in the middle of the flow, and the round is rejected as `principal drift`.
 
-# %%
+# %% id=principal-drift
 mcp_lab.set_principal("alice")
 drifting = await mcp_lab.start("bank", "tools/call", "approve", {"ticket": "T-4"})
 await drifting.step()
@@ -428,7 +428,7 @@ mcp_lab.set_principal("alice")
 # round-1 token records the digest of the question it **asked**. The round-2 token keeps the answer
 # together with that same digest:
 
-# %%
+# %% id=question-digest
 pinned = await mcp_lab.start("bank", "tools/call", "transfer", {"account": "acct-7", "amount": 5})
 await pinned.step()
 await pinned.step(answers={"pick_currency": {"code": "CHF"}})
@@ -442,7 +442,7 @@ print(f"round 2 keeps {kept.key!r} = {kept.data}, pinned to the asked question: 
 # would do. The flow above already has the currency answer in its state, and the flow below is still
 # waiting to send its answer. Neither answer is used: the server asks the reworded question again.
 
-# %%
+# %% id=reworded
 waiting = await mcp_lab.start("bank", "tools/call", "transfer", {"account": "acct-8", "amount": 9})
 await waiting.step()
 
@@ -458,7 +458,7 @@ QUESTION["wording"] = "Which currency should {account} pay in?"
 # that changes only the **form** (here, a new optional `note` field) asks again too, with the very same
 # message:
 
-# %%
+# %% id=reformed
 reform = await mcp_lab.start("bank", "tools/call", "transfer", {"account": "acct-9", "amount": 3})
 await reform.step()
 QUESTION["form"] = CurrencyV2  # same words, one more field in the form
@@ -471,7 +471,7 @@ QUESTION["form"] = Currency
 # a timestamp or a live price. Each round renders a different question, so every recorded answer looks
 # out of date. The server asks again until the client's round limit ends the call:
 
-# %%
+# %% id=ticker
 %%mcp_server ticker
 import itertools
 from typing import Annotated
@@ -494,7 +494,7 @@ async def ask_buy(symbol: str) -> Elicit[Buy]:
 async def buy(symbol: str, ok: Annotated[Buy, Resolve(ask_buy)]) -> str:
     return f"bought {symbol}" if ok.ok else "no trade"
 
-# %%
+# %% id=live-price
 chasing = await mcp_lab.call("ticker", "buy", {"symbol": "ACME"}, answers={"ask_buy": {"ok": True}}, max_rounds=3)
 print(chasing.status, "-", chasing.stop_reason)
 print([r.requests()["__main__:ask_buy"].params.message for r in chasing.rounds])
@@ -511,7 +511,7 @@ print([r.requests()["__main__:ask_buy"].params.message for r in chasing.rounds])
 # valid token sent twice. Beside the wire answer it shows what the server logged and what the inspector
 # predicted.
 
-# %%
+# %% id=tamper-lab
 victim = await mcp_lab.start("bank", "tools/call", "approve", {"ticket": "T-5"})
 await victim.step()
 report = await mcp_lab.tamper_lab(victim)
@@ -523,7 +523,7 @@ report
 # WARNING). Note also the last two rows: the seal stops forgery, not **replay**. A valid token can be
 # sent again until it expires.
 
-# %%
+# %% id=one-wire-answer
 wire_answers = {case.wire for case in report.cases if case.logged}
 print("distinct wire answers:", wire_answers)
 print("distinct logged reasons:", sorted({case.logged for case in report.cases if case.logged}))
@@ -534,7 +534,7 @@ print("distinct logged reasons:", sorted({case.logged for case in report.cases i
 # state for `balance` is turned away before `balance` runs, and so is the same invention sent to the
 # `statement` prompt or the static `bank://terms` resource:
 
-# %%
+# %% id=every-method-checked
 plain = await mcp_lab.call("bank", "balance", {"account": "acct-7"})  # a plain result: balance never asks
 invented = await mcp_lab.resume(forged(plain, state='{"role": "admin"}'))
 display(invented.rounds[-1])
@@ -553,7 +553,7 @@ for method, target, arguments in [("prompts/get", "statement", {"account": "acct
 # `mcp_lab.EnvelopeCodec` follows the SDK docs' example: a `kms1.` prefix (bound under the GCM tag as
 # associated data), then hex of nonce + ciphertext, accepted only in the exact spelling `seal()` wrote.
 
-# %%
+# %% id=lab-codec
 from mcp.server.mcpserver import InvalidRequestState
 
 codec = mcp_lab.EnvelopeCodec(mcp_lab.EnvelopeCodec.unwrap_data_key())  # one "KMS call" at start-up
@@ -630,7 +630,7 @@ stage = {"stage": T.ElicitResult(action="accept", content={"stage": "prod"})}
 async with Client(mcp) as client:
     first = await client.session.call_tool("release", {"version": "1.2"}, allow_input_required=True)
     token = first.request_state
-    print("on the wire:", token[:5], "+", len(token) - 5, "hex digits")
+    print("on the wire:", token[:5], "+ hex digits only:", all(c in "0123456789abcdef" for c in token[5:]))
     flipped = token[:-1] + ("0" if token[-1] != "0" else "1")
     for label, echoed in [("one digit changed", flipped), ("upper-case hex", PREFIX + token[5:].upper()), ("as sealed", token)]:
         server_log.reasons.clear()
@@ -646,7 +646,7 @@ async with Client(mcp) as client:
 # `RequestStateSecurity(codec=codec, bind_principal=...)` for the server. The codec knows nothing about time, requests or principals. The SDK still stamps the
 # claims into the payload before `seal()` and checks them after `unseal()`, for every codec:
 
-# %%
+# %% id=deployer
 %%mcp_server deployer
 import mcp.types as T
 from mcp.server.mcpserver import Context
@@ -661,14 +661,14 @@ async def deploy(service: str, ctx: Context) -> str | T.InputRequiredResult:
         return T.InputRequiredResult(input_requests={"stage": ASK}, request_state=f"deploy:{service}")
     return f"{service} deployed to {ctx.input_responses['stage'].content['stage']} ({ctx.request_state})"
 
-# %%
+# %% id=codec-claims
 mcp_lab.use_codec(mcp_lab.sandbox.lab_server("deployer"), codec, bind_principal=mcp_lab.lab_principal)
 rollout = await mcp_lab.start("deployer", "tools/call", "deploy", {"service": "api"})
 await rollout.step()
 print(rollout.request_state[:5], "...")
 mcp_lab.inspect_token(rollout)
 
-# %%
+# %% id=codec-tamper
 codec_report = await mcp_lab.tamper_lab(rollout)
 print({case.case: case.logged for case in codec_report.cases})
 await mcp_lab.resume(rollout, answers={"stage": {"stage": "prod"}})
@@ -687,7 +687,7 @@ print(rollout.text)
 # question id in its state and checks it on the retry. Ship a new version of the question while a flow is
 # waiting, and the old answer is not used:
 
-# %%
+# %% id=question-id
 pending = await mcp_lab.start("bank", "tools/call", "approve", {"ticket": "T-6"})
 await pending.step()
 APPROVAL.update(id="approve-v2", text="Approve ticket {ticket} (now with a budget check)?")
@@ -702,7 +702,7 @@ pending.rounds[-1]
 # wrote it. Here is a provisioner that keeps the customer's tier in its state. It is defined through a
 # factory, so that the same handlers can be started twice.
 
-# %%
+# %% id=plaintext-provisioner
 import mcp.types as T
 
 ASK_REGION = T.ElicitRequest(params=T.ElicitRequestFormParams(
@@ -726,11 +726,11 @@ def provisioner():
 
     return list_tools, call_tool
 
-# %%
+# %% id=lowlevel-plain
 %%mcp_server provisioner --lowlevel
 on_list_tools, on_call_tool = provisioner()
 
-# %%
+# %% id=plaintext-state
 db = await mcp_lab.start("provisioner", "tools/call", "provision", {"name": "orders"})
 await db.step()
 print("on the wire:", db.request_state)
@@ -743,11 +743,11 @@ mcp_lab.inspect_token(db)
 # The client read the state and rewrote it, and the handler believed it. `--seal` adds the boundary
 # (the SDK's one-line opt-in, `server.middleware.append(RequestStateBoundary(...))`, with a lab-held key):
 
-# %%
+# %% id=lowlevel-seal
 %%mcp_server provisioner --lowlevel --seal --replace
 on_list_tools, on_call_tool = provisioner()
 
-# %%
+# %% id=boundary-added
 print([type(m).__name__ for m in server.middleware])
 db = await mcp_lab.start("provisioner", "tools/call", "provision", {"name": "orders"})
 await db.step()

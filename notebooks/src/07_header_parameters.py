@@ -1,4 +1,4 @@
-# %% [markdown]
+# %% [markdown] id=intro
 # # 7 · Header parameters
 #
 # Most servers never need this notebook. It is for servers that sit behind a gateway or a load balancer
@@ -40,7 +40,7 @@ from pydantic import Field, WithJsonSchema
 #
 # `--http` serves the server over Streamable HTTP on 127.0.0.1, on a free port. Headers exist only there.
 
-# %%
+# %% id=bookshop
 %%mcp_server bookshop --http
 from mcp.server.mcpserver import Elicit, Resolve
 from pydantic import BaseModel
@@ -83,7 +83,7 @@ async def ship(title: str, region: Annotated[str, Field(json_schema_extra={"x-mc
 # The marks as the server lists them. `mcp_lab.header_table` reads the raw listing and shows, for each
 # marked argument, the header it becomes and how a few sample values would be written:
 
-# %%
+# %% id=marks-listed
 tools = {tool.name: tool for tool in await mcp.list_tools()}
 print(tools["check_stock"].input_schema["properties"]["region"])
 print(tools["find"].input_schema["properties"]["region"])
@@ -96,7 +96,7 @@ await mcp_lab.header_table("bookshop")
 # and says which argument went into which header and whether the header matches the body. The tool
 # function itself has not changed: `region` still reaches it as an ordinary argument.
 
-# %%
+# %% id=header-on-wire
 flow = await %mcp_call bookshop check_stock title=Dune region=eu-west
 flow
 
@@ -105,7 +105,7 @@ flow
 # server decodes it before comparing. Integers are sent as digits and booleans as `true`/`false`.
 # An optional marked argument that is left out sends no header at all:
 
-# %%
+# %% id=header-encodings
 for tool, arguments in [
     ("check_stock", {"title": "Dune", "region": "São Paulo"}),
     ("reserve", {"title": "Dune", "copies": 2, "gift": True}),
@@ -120,7 +120,7 @@ for tool, arguments in [
 # In a multi round-trip call every leg is a complete `tools/call` with the same arguments, so every leg
 # carries the same header:
 
-# %%
+# %% id=every-leg
 shipped = await mcp_lab.call("bookshop", "ship", {"title": "Dune", "region": "eu-west"},
                              answers={"ask_address": {"street": "1 Main St"}})
 shipped
@@ -130,7 +130,7 @@ shipped
 # (its protocol has none), and the server does not ask for one. An in-process (or stdio) connection has no
 # HTTP headers at all:
 
-# %%
+# %% id=other-connections
 from mcp import Client
 
 old = await mcp_lab.call("bookshop", "check_stock", {"title": "Dune", "region": "eu-west"}, legacy=True)
@@ -151,7 +151,7 @@ print("2026-07-28 in-process:", result.content[0].text)
 # A header naming 2025-11-25 is not checked at all: the server hands the request to its 2025-11-25
 # transport, which wants a session first (the `legacy` row).
 
-# %%
+# %% id=mismatch
 await mcp_lab.mismatch_lab("bookshop", "check_stock", {"title": "Dune", "region": "eu-west"})
 
 # %% [markdown]
@@ -162,7 +162,7 @@ await mcp_lab.mismatch_lab("bookshop", "check_stock", {"title": "Dune", "region"
 # handles this. It lists the tools and sends the call **once** more, so listing first only saves a round
 # trip. The bare session does not retry. `mcp_lab.list_first_lab` tries each client on a fresh connection:
 
-# %%
+# %% id=list-first
 await mcp_lab.list_first_lab("bookshop", "check_stock", {"title": "Dune", "region": "eu-west"})
 
 # %% [markdown]
@@ -173,7 +173,7 @@ await mcp_lab.list_first_lab("bookshop", "check_stock", {"title": "Dune", "regio
 # (without `WithJsonSchema`), a list, a header name that is not an HTTP token, and two marks that differ
 # only in case. The last tool, with one mark of each allowed type, is accepted:
 
-# %%
+# %% id=invalid-signature
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import InvalidSignature
 
@@ -208,7 +208,7 @@ for tool in (by_price, by_optional_region, by_tags, by_bad_name, by_twins, by_al
 # %% [markdown]
 # `mcp_lab.header(...)` applies the same rules and says what to do instead:
 
-# %%
+# %% id=lab-header-error
 try:
     @scratch.tool()
     def price(amount: Annotated[float, mcp_lab.header("Amount")]) -> str:
@@ -290,7 +290,7 @@ await mcp_lab.sandbox.stop("bookshop-lowlevel")
 # marks a **number**, which is not allowed. The server lists `pay` anyway. A 2026-07-28 client drops it
 # from its tool list and logs a warning:
 
-# %%
+# %% id=warehouse
 %%mcp_server warehouse --lowlevel --http
 import mcp.types as T
 
@@ -318,7 +318,7 @@ async def on_call_tool(ctx, params: T.CallToolRequestParams) -> T.CallToolResult
     text = f"{args['title']}: 3 copies in {args['region']}." if params.name == "check_stock" else f"paid {args['amount']}"
     return T.CallToolResult(content=[T.TextContent(type="text", text=text)])
 
-# %%
+# %% id=client-drops
 class Remember(logging.Handler):
     def __init__(self):
         super().__init__(logging.WARNING)
@@ -350,7 +350,7 @@ await mcp_lab.header_table("warehouse")
 # tool with nothing to check. `schema_lookup_lab` serves the docs' lowlevel Bookshop twice, without and
 # with the lookup, makes one `list_tools()` and ten calls, and counts how often `on_list_tools` ran:
 
-# %%
+# %% id=lookup-counts
 await mcp_lab.schema_lookup_lab(calls=10)
 
 # %% [markdown]
@@ -396,7 +396,7 @@ on_list_tools, on_call_tool, lookup_runs = echo_handlers()
 def get_tool_input_schema(name):
     return None  # no tool of this server has a header to check
 
-# %%
+# %% id=echo-counts
 print("without a lookup:", await five_calls_and_one_bare("echo"), echo_runs)
 print("with a lookup:   ", await five_calls_and_one_bare("echo-lookup"), lookup_runs)
 
