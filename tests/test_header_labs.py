@@ -68,7 +68,13 @@ async def test_mismatch_lab_reproduces_the_servers_checks(shop: LabServer) -> No
     )
     assert got["name"] == (400, -32020, "mcp-name header does not match the request body's 'name' parameter")
     assert got["envelope"][:2] == (400, -32020) and "protocol version" in str(got["envelope"][2])
-    assert got["version"] == (400, -32600, "Bad Request: Missing session ID")
+    assert got["version"] == (
+        400,
+        -32020,
+        "mcp-protocol-version header does not match the request envelope's protocol version",
+    )
+    assert got["unsupported"] == (400, -32022, "Unsupported protocol version")
+    assert got["legacy"] == (400, -32600, "Bad Request: Missing session ID")  # routed, not checked
     assert got["no-meta"][:2] == (400, -32602)
     assert "extra" not in got  # 'region' is required in forecast
     for probe in lab.probes:

@@ -126,6 +126,31 @@ async def test_serving_twice_and_moving(http_demo: LabServer) -> None:
         serve("demo", port=_free_port())
 
 
+async def test_serving_the_app_the_callers_code_built() -> None:
+    """`serve(entry, app=...)` serves that very app object (the docs' `app = server.streamable_http_app()`)."""
+    import httpx2
+    from starlette.responses import PlainTextResponse
+
+    entry = build_demo()
+    app = entry.server.streamable_http_app()
+    app.add_route("/built-by-caller", lambda request: PlainTextResponse("the caller's app"))
+    try:
+        url = serve(entry, app=app)
+        flow = await mcp_lab.call("demo", "handmade", {"x": 5}, answers={"q1": {"n": 1}})
+        assert flow.status == "done" and flow.rounds[0].http
+        async with httpx2.AsyncClient() as client:
+            assert (await client.get(url.replace("/mcp", "/built-by-caller"))).text == "the caller's app"
+            with pytest.raises(mcp_lab.LabError, match="stop it first to serve your app"):
+                serve(entry, app=entry.server.streamable_http_app())
+            await sandbox.restart("demo")  # a restarted process builds its app afresh
+            assert entry.url is not None
+            flow = await mcp_lab.call("demo", "handmade", {"x": 5}, answers={"q1": {"n": 1}})
+            assert flow.status == "done"
+            assert (await client.get(entry.url.replace("/mcp", "/built-by-caller"))).status_code == 404
+    finally:
+        await sandbox.stop_all()
+
+
 async def test_a_port_in_use_and_invalid_ports_are_one_line_errors() -> None:
     build_demo()
     try:

@@ -54,7 +54,7 @@ class ServerList:
                     kind=entry.kind,
                     sealing=sealing,
                     key_ids=list(ring.ids) if ring is not None else [],
-                    ttl=entry.ttl,
+                    ttl=entry.ttl if ring is not None else None,
                     where=entry.http.describe() if entry.http is not None else (entry.url or "in-process"),
                     generation=entry.generation,
                 )
