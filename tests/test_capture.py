@@ -1,4 +1,4 @@
-"""Capture details: attribution by context, schema learning, body decoding, pre-2026 requests."""
+"""Capture details: attribution by context, schema learning, body decoding and caps, pre-2026 requests."""
 
 from __future__ import annotations
 
@@ -14,8 +14,9 @@ import pytest
 from mcp import Client
 
 import mcp_lab
-from mcp_lab.capture import _decode, http_hooks, leg_scope
+from mcp_lab.capture import http_hooks, leg_scope
 from mcp_lab.flow import LegCapture
+from mcp_lab.records.http import BODY_CAP, decode_body
 from mcp_lab.sandbox import LabServer, sandbox
 from mcp_lab.serve import serve
 
@@ -38,12 +39,17 @@ async def shop() -> AsyncIterator[LabServer]:
 
 
 def test_bodies_decode_as_json_sse_events_or_text() -> None:
-    assert _decode(b'{"a": 1}') == {"a": 1}
-    assert _decode(b'event: message\r\ndata: {"id": 1}\r\n\r\ndata: oops\n\n', sse=True) == {
-        "events": [{"id": 1}, "oops"]
-    }
-    assert _decode(b"plain") == "plain"
-    assert _decode(b"") is None
+    assert decode_body(b'{"a": 1}', "application/json").value == {"a": 1}
+    sse = decode_body(b'event: message\r\nid: 7\r\ndata: {"id": 1}\r\n\r\ndata: oops\n\n', "text/event-stream")
+    assert [(e.event, e.id, e.data) for e in sse.events] == [("message", "7", {"id": 1}), (None, None, "oops")]
+    assert decode_body(b"plain", "text/plain").text == "plain"
+    assert decode_body(b"", "").kind == "empty"
+
+
+def test_a_capped_body_says_it_was_truncated() -> None:
+    big = b'{"a": "' + b"x" * (2 * BODY_CAP) + b'"}'
+    body = decode_body(big[:BODY_CAP], "application/json", size=len(big))
+    assert body.truncated and body.size == len(big) and body.kind == "text"
 
 
 async def test_untagged_listings_still_teach_the_schemas(shop: LabServer) -> None:
@@ -75,9 +81,10 @@ async def test_pre_2026_calls_have_no_header_verdicts(shop: LabServer) -> None:
     flow = await mcp_lab.call("shop", "forecast", {"region": "eu"}, legacy=True)
     assert flow.status == "done"
     calls = [e for e in flow.rounds[0].http if e["rpc"] == "tools/call"]
-    assert calls and all("param_headers" not in e for e in calls)
+    assert calls and all(e["param_headers"] == [] for e in calls)
     modern = await mcp_lab.call("shop", "forecast", {"region": "eu"})
     assert modern.rounds[0].http[-1]["param_headers"][0]["verdict"] == "ok"
+    assert modern.rounds[0].http[-1]["response"]["status"] == 200
 
 
 def test_interpreter_exit_stops_every_serving_thread() -> None:
