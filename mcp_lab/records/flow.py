@@ -66,7 +66,9 @@ def token_brief(token: str) -> TokenBrief:
     if token.startswith("<") and token.endswith("not saved>"):  # a flow loaded from a collection
         return TokenBrief(kind="not saved", text=token, length=length, label=token)
     if not token.startswith(AES_PREFIX):
-        return TokenBrief(kind="plaintext", text=clip(token), length=length, label=f"PLAINTEXT (not sealed), {length} chars")
+        return TokenBrief(
+            kind="plaintext", text=clip(token), length=length, label=f"PLAINTEXT (not sealed), {length} chars"
+        )
     anatomy = keyless_anatomy(token)
     if anatomy.key_id is None:
         label = f"v1 prefix but malformed, {length} chars"
