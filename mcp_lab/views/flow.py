@@ -8,8 +8,10 @@ can compare it; the HTML and the vendor JSON carry everything (never key materia
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING, Any
 
+from mcp_lab.records.base import Clipped, clipped_text
 from mcp_lab.records.flow import FlowRecord, RoundRecord, flow_record, round_record
 from mcp_lab.records.flow import flow_summary as _flow_summary
 from mcp_lab.records.flow import token_brief as _token_brief
@@ -74,11 +76,27 @@ def _round_row(rnd: RoundRecord) -> str:
     return row
 
 
+def _arguments(arguments: dict[str, Any]) -> str:
+    shown = ", ".join(
+        f"{k}={clipped_text(v) if isinstance(v, str | Clipped) else json.dumps(v, ensure_ascii=False)}"
+        for k, v in _parsed(arguments).items()
+    )
+    return f"<div>arguments {code(shown, 'mcp-lab-long')}</div>" if arguments else ""
+
+
+def _parsed(arguments: dict[str, Any]) -> dict[str, Any]:
+    """Arguments with clipped values as `Clipped` (their head, length and digest read in the view)."""
+    return {
+        k: Clipped.model_validate(v) if isinstance(v, dict) and v.get("clipped") is True else v
+        for k, v in arguments.items()
+    }
+
+
 def flow_html(flow: FlowRecord) -> str:
     rows = "".join(_round_row(r) for r in flow.rounds)
     notes = "".join(f"<div>note: {e(n)}</div>" for n in flow.notes)
     return wrap(
-        f"<div><b>{e(flow.summary)}</b></div>"
+        f"<div><b>{e(flow.summary)}</b></div>{_arguments(flow.arguments)}"
         "<table><thead><tr><th>leg</th><th>client sent</th><th>server answered</th><th>request_state</th>"
         f"<th>time</th></tr></thead><tbody>{rows}</tbody></table>{notes}",
         "mcp-lab-flow",
@@ -96,5 +114,3 @@ def round_bundle(rnd: Round) -> dict[str, Any]:
         "text/plain": "\n".join(_round_lines(record)).strip(),
         "text/html": wrap(f"<table>{_round_row(record)}</table>", "mcp-lab-flow"),
     }
-
-
