@@ -21,7 +21,7 @@ _LIGHT = (
     "--mcp-lab-mark:var(--jp-layout-color2,#eee)"
 )
 _DARK = (
-    "--mcp-lab-ok:var(--jp-success-color2,#81c784);--mcp-lab-err:var(--jp-error-color2,#e57373);"
+    "--mcp-lab-ok:var(--jp-success-color2,#81c784);--mcp-lab-err:var(--jp-error-color3,#ffcdd2);"
     "--mcp-lab-warn:var(--jp-warn-color2,#ffb74d);--mcp-lab-mark:var(--jp-layout-color2,#424242)"
 )
 STYLE = (
@@ -33,7 +33,7 @@ STYLE = (
     ".mcp-lab-html th,.mcp-lab-html td{text-align:left !important;vertical-align:top;padding:2px 8px;"
     "border-bottom:1px solid var(--jp-border-color2,#e0e0e0);background:transparent;color:inherit}"
     ".mcp-lab-html caption{text-align:left;font-weight:600;padding:2px 0}"
-    ".mcp-lab-html code{font-family:var(--jp-code-font-family,monospace);white-space:nowrap;color:inherit;"
+    ".mcp-lab-html code{font-family:var(--jp-code-font-family,monospace);white-space:nowrap !important;color:inherit;"
     "background:transparent}"
     ".mcp-lab-html pre{white-space:pre;overflow:auto;max-height:20em;margin:2px 0;padding:4px;"
     "background:var(--jp-layout-color2,#eee);color:var(--jp-content-font-color1,rgba(0,0,0,.87))}"
@@ -42,7 +42,8 @@ STYLE = (
     ".mcp-lab-html .mcp-lab-err{color:var(--mcp-lab-err)}"
     ".mcp-lab-html .mcp-lab-warn{color:var(--mcp-lab-warn)}"
     ".mcp-lab-html .mcp-lab-mcp{background:var(--mcp-lab-mark)}"
-    ".mcp-lab-html .mcp-lab-muted{color:var(--jp-content-font-color2,rgba(0,0,0,.6))}"
+    # Lab's font-color2 (54%) falls just under 4.5:1 on a marked row; two thirds of color0 does not.
+    ".mcp-lab-html .mcp-lab-muted{color:color-mix(in srgb,var(--jp-content-font-color0,#000) 66%,transparent)}"
     ".mcp-lab-html details{margin:2px 0}.mcp-lab-html summary{cursor:pointer}"
     "</style>"
 )
