@@ -3,33 +3,10 @@ sentinels decoded, no ports or ids, the real status), and HTML that highlights t
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from typing import Annotated
-
-import pytest
-
 import mcp_lab
 from mcp_lab.records.http import HttpExchange
-from mcp_lab.sandbox import LabServer, sandbox
-from mcp_lab.serve import serve
+from mcp_lab.sandbox import LabServer
 from mcp_lab.views.http import exchange_html, exchange_lines, mcp_headers
-
-
-@pytest.fixture
-async def shop() -> AsyncIterator[LabServer]:
-    entry = sandbox.new_mcpserver("shop")
-    mcp = entry.server
-
-    @mcp.tool()  # type: ignore[union-attr]
-    def forecast(region: Annotated[str, mcp_lab.header("Region")]) -> str:
-        return f"sunny in {region}"
-
-    sandbox.register(entry)
-    serve(entry)
-    try:
-        yield entry
-    finally:
-        await sandbox.stop_all()
 
 
 async def _call(region: str) -> HttpExchange:
@@ -38,7 +15,7 @@ async def _call(region: str) -> HttpExchange:
     return HttpExchange.model_validate(flow.rounds[0].http[-1])
 
 
-async def test_text_lists_mcp_headers_sorted_without_ports(shop: LabServer) -> None:
+async def test_text_lists_mcp_headers_sorted_without_ports(served_shop: LabServer) -> None:
     exchange = await _call("São Paulo")
     lines = exchange_lines(exchange, indent="")
     assert lines[0] == "HTTP POST /mcp tools/call -> 200"
@@ -49,11 +26,11 @@ async def test_text_lists_mcp_headers_sorted_without_ports(shop: LabServer) -> N
     assert lines[2] == (
         '  region="São Paulo" -> Mcp-Param-Region: =?base64?U8OjbyBQYXVsbw==?= (decoded "São Paulo") [ok]'
     )
-    assert str(shop.http.port if shop.http else "") not in "\n".join(lines)
+    assert str(served_shop.http.port if served_shop.http else "") not in "\n".join(lines)
     assert next(k for k, _ in mcp_headers(exchange.request.headers)) == "mcp-method"
 
 
-async def test_html_highlights_mcp_headers_and_decodes_beside_the_raw_value(shop: LabServer) -> None:
+async def test_html_highlights_mcp_headers_and_decodes_beside_the_raw_value(served_shop: LabServer) -> None:
     page = exchange_html(await _call("São Paulo"))
     assert "<tr class='mcp-lab-mcp'><th><code>Mcp-Param-Region</code></th>" in page
     assert "<tr><th><code>host</code></th>" in page.lower()
@@ -61,7 +38,7 @@ async def test_html_highlights_mcp_headers_and_decodes_beside_the_raw_value(shop
     assert "200" in page and "✓ ok" in page
 
 
-async def test_a_rejected_call_shows_its_status_and_jsonrpc_error(shop: LabServer) -> None:
+async def test_a_rejected_call_shows_its_status_and_jsonrpc_error(served_shop: LabServer) -> None:
     lab = await mcp_lab.mismatch_lab("shop", "forecast")
     mismatch = lab.record().probes[1]
     head = exchange_lines(mismatch.exchange, indent="")[0]
