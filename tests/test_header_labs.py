@@ -11,6 +11,7 @@ from pydantic import BaseModel
 
 import mcp_lab
 from mcp_lab.sandbox import LabServer, sandbox
+from tests.http_records import sent_headers
 
 
 class Confirm(BaseModel):
@@ -79,7 +80,7 @@ async def test_mismatch_lab_reproduces_the_servers_checks(shop: LabServer) -> No
     assert "extra" not in got  # 'region' is required in forecast
     for probe in lab.probes:
         assert probe.exchange["seen_by"] == ["client", "server"]
-    sent = {k.lower(): v for k, v in lab.probes[3].exchange["request"]["headers"]}
+    sent = sent_headers(lab.probes[3].exchange)
     assert sent["mcp-param-region"] == "=?base64?ZXUtd2VzdA==?="
     text = lab._repr_mimebundle_()["text/plain"]
     assert "mismatch: Mcp-Param-Region disagrees with the body -> 400 -32020" in text
