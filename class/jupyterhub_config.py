@@ -59,7 +59,7 @@ c.Spawner.start_timeout = 120
 c.Spawner.http_timeout = 60
 
 
-def give_course(spawner):  # noqa: ANN001, ANN201 - JupyterHub's hook signature
+def give_course(spawner):
     """A new home gets the course's notebooks; a student's own copies are never overwritten."""
     home = Path(spawner.home_dir) if hasattr(spawner, "home_dir") else None
     if home is None:
