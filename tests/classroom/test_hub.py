@@ -141,7 +141,8 @@ print(json.dumps({{
 """
 
 OWNER_KNOCK = """
-print(json.dumps(await knock({url!r}, mcp_lab.auth_headers("Provisioner"))))
+secret = mcp_lab.auth_headers("Provisioner")
+print(json.dumps([await knock({url!r}, secret), await knock({url!r}, {{**secret, "Origin": {origin!r}}})]))
 """
 
 
@@ -237,7 +238,8 @@ def test_three_students_run_tutorial_1_at_once_each_with_their_own_results(class
 
 def test_a_students_server_refuses_other_students(classroom: dict[str, Any]) -> None:
     """ada serves the Provisioner over HTTP; grace calls it without credentials, with her own server's
-    secret and with her hub token. Only ada's secret gets in (once the lab has per-server secrets)."""
+    secret and with her hub token; ada calls it from a page of the hub (Origin). Only ada's secret, sent by
+    her own code, gets in (checked once the lab has per-server secrets: `mcp_lab.auth_headers`)."""
     log = classroom["say"]
     served = {name: last_json(run(classroom, name, SERVE)) for name in STUDENTS}
     classroom["served"] = served
@@ -248,13 +250,17 @@ def test_a_students_server_refuses_other_students(classroom: dict[str, Any]) -> 
     url = served["ada"]["url"]
     statuses = last_json(run(classroom, "grace", KNOCK.format(url=url, hub_token=classroom["tokens"]["grace"])))
     run(classroom, "ada", KNOCK.format(url=url, hub_token=""))  # defines knock() in ada's kernel too
-    statuses["from its owner"] = last_json(run(classroom, "ada", OWNER_KNOCK.format(url=url)))
+    # A page served by the hub (another student's notebook output, say) sends the hub's Origin: refused even
+    # when it carries the owner's secret.
+    owner, from_a_page = last_json(run(classroom, "ada", OWNER_KNOCK.format(url=url, origin=classroom["hub"].url)))
+    statuses["from its owner"], statuses["from its owner, in a page of the hub"] = owner, from_a_page
     log(f"calls to ada's Provisioner: {statuses}")
     assert statuses == {
         "without credentials": 401,
         "with my own server's secret": 401,
         "with my hub token": 401,
         "from its owner": 200,
+        "from its owner, in a page of the hub": 403,
     }
 
 
