@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from mcp_lab.api import call, flows, get_prompt, last, read_resource, resume, start
     from mcp_lab.collection import load_flows, save_flows
     from mcp_lab.connect import OutsideServer, connect, disconnect
-    from mcp_lab.errors import FlowError, FlowInterrupted, LabError
+    from mcp_lab.errors import ConnectionFailed, FlowError, FlowInterrupted, LabError
     from mcp_lab.exercise import ExerciseIncomplete, exercise_needs
     from mcp_lab.fleet import Fleet
     from mcp_lab.flow import Flow, Round
@@ -54,7 +54,7 @@ if TYPE_CHECKING:
     from mcp_lab.principal import header_principal, lab_principal, set_principal
     from mcp_lab.replay import ReplayReport, replay
     from mcp_lab.sandbox import sandbox
-    from mcp_lab.serve import serve
+    from mcp_lab.serve import auth_headers, client_transport, serve
     from mcp_lab.views.rotation_widget import StepperWidget
 
 __version__ = "0.1.0"
@@ -65,6 +65,7 @@ _SOURCES = {
     "Answerer": "mcp_lab.answers",
     "CallbackAnswerer": "mcp_lab.answers",
     "ChainAnswerer": "mcp_lab.answers",
+    "ConnectionFailed": "mcp_lab.errors",
     "EnvelopeCodec": "mcp_lab.inspect.codecs",
     "ExerciseIncomplete": "mcp_lab.exercise",
     "Fleet": "mcp_lab.fleet",
@@ -85,8 +86,10 @@ _SOURCES = {
     "TamperReport": "mcp_lab.inspect.tamper",
     "TokenReport": "mcp_lab.inspect.report",
     "Unanswered": "mcp_lab.answers",
+    "auth_headers": "mcp_lab.serve",
     "call": "mcp_lab.api",
     "cancel": "mcp_lab.answers",
+    "client_transport": "mcp_lab.serve",
     "connect": "mcp_lab.connect",
     "decline": "mcp_lab.answers",
     "disconnect": "mcp_lab.connect",
@@ -123,6 +126,7 @@ __all__ = [
     "Answerer",
     "CallbackAnswerer",
     "ChainAnswerer",
+    "ConnectionFailed",
     "EnvelopeCodec",
     "ExerciseIncomplete",
     "Fleet",
@@ -144,8 +148,10 @@ __all__ = [
     "TokenReport",
     "Unanswered",
     "__version__",
+    "auth_headers",
     "call",
     "cancel",
+    "client_transport",
     "connect",
     "decline",
     "disconnect",

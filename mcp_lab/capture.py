@@ -191,6 +191,15 @@ def _decode(body: bytes, *, sse: bool = False) -> Any:
         return text + ("..." if truncated else "")
 
 
+REDACTED = "<redacted>"
+_CREDENTIALS = frozenset({b"authorization", b"proxy-authorization", b"cookie", b"set-cookie"})
+
+
+def _shown(name: bytes, value: bytes) -> str:
+    """A header value as recorded: credentials (the server's bearer secret) are never kept."""
+    return REDACTED if name.lower() in _CREDENTIALS else value.decode("latin-1")
+
+
 def http_hooks(book: SchemaBook | None = None) -> dict[str, list[Callable[[Any], Any]]]:
     """httpx2 `event_hooks` that record the exchanges of the leg running in the caller's context."""
 
@@ -203,7 +212,7 @@ def http_hooks(book: SchemaBook | None = None) -> dict[str, list[Callable[[Any],
         except Exception:  # a streaming request body: nothing to show without consuming it
             body = b""
         path = request.url.raw_path.decode("ascii", errors="replace")
-        headers = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in request.headers.raw]  # names as sent
+        headers = [(k.decode("latin-1"), _shown(k, v)) for k, v in request.headers.raw]  # names as sent
         exchange = Exchange(request.method, path, headers, body, leg=leg, book=book)
         exchange.seen_by.add("client")
         tag = str(next(_SEQ))
@@ -219,7 +228,7 @@ def http_hooks(book: SchemaBook | None = None) -> dict[str, list[Callable[[Any],
         exchange = response.request.extensions.get("mcp_lab_exchange")
         if isinstance(exchange, Exchange):
             exchange.status = response.status_code
-            exchange.response_headers = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in response.headers.raw]
+            exchange.response_headers = [(k.decode("latin-1"), _shown(k, v)) for k, v in response.headers.raw]
             exchange.responded = time.perf_counter()
 
     return {"request": [on_request], "response": [on_response]}
@@ -274,7 +283,7 @@ class ExchangeRecorder:
                     exchange.status = int(message.get("status", 0))
                 if not exchange.response_headers:
                     exchange.response_headers = [
-                        (k.decode("latin-1"), v.decode("latin-1")) for k, v in message.get("headers", [])
+                        (k.decode("latin-1"), _shown(k, v)) for k, v in message.get("headers", [])
                     ]
             elif kind == "http.response.body":
                 if len(exchange.response_body) <= BODY_LIMIT:

@@ -23,7 +23,7 @@ import shutil
 import tempfile
 import time
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -36,7 +36,8 @@ from mcp.client.session import ClientSession
 from mcp.client.stdio import stdio_client
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
-from mcp_lab.errors import LabError
+from mcp_lab.call_line import check_timeout
+from mcp_lab.errors import ConnectionFailed, LabError
 from mcp_lab.flow import LEGACY, MODERN
 from mcp_lab.sandbox import _backchannel_callbacks, _check_name, sandbox
 from mcp_lab.transports import (
@@ -54,7 +55,15 @@ from mcp_lab.transports import (
     route_stdio_client_log,
 )
 
-__all__ = ["KEYLESS_NOTE", "OutsideServer", "connect", "connection_log", "disconnect", "open_connection"]
+__all__ = [
+    "KEYLESS_NOTE",
+    "OutsideServer",
+    "connect",
+    "connection_log",
+    "disconnect",
+    "open_connection",
+    "parse_headers",
+]
 
 KEYLESS_NOTE = "not ours: keyless view only"
 """The lab holds no keys for a server it did not start: its tokens show format, key id and size only."""
@@ -79,6 +88,8 @@ class OutsideServer:
     """`--legacy`: speak 2025-11-25 only (flows use the back channel)."""
     env: dict[str, str] = field(default_factory=dict, repr=False)
     """Extra environment for a stdio server (never shown: it may hold the server's own secrets)."""
+    headers: dict[str, str] = field(default_factory=dict, repr=False)
+    """Extra HTTP headers sent with every request, e.g. a bearer secret (never shown or recorded)."""
     cwd: str | None = None
     timeout: float = 30.0
     ring: None = None
@@ -127,7 +138,7 @@ class OutsideServer:
     async def session(self, era: str) -> ClientSession:
         await self.ready()
         if sandbox.servers.get(self.name) is not self:  # never respawn a server after a disconnect
-            raise LabError(f"{self.name!r} was disconnected; connect again with %mcp_connect {self.name} ...")
+            raise ConnectionFailed(f"{self.name!r} was disconnected; connect again with %mcp_connect {self.name} ...")
         owner = await self._owner(LEGACY if self.legacy_only or era == LEGACY else MODERN)
         assert owner.client is not None
         return owner.client.session
@@ -155,6 +166,12 @@ class OutsideServer:
             listing = await session.list_tools()
             self._tools = {t.name for t in listing.tools}
         return self._tools
+
+    async def drop_session(self, era: str) -> None:
+        """Forget a connection that broke (a leg failed in transit): the next leg connects afresh."""
+        owner = self._owners.pop(LEGACY if self.legacy_only or era == LEGACY else MODERN, None)
+        if owner is not None:
+            await self._close_owner(owner)
 
     async def close_clients(self) -> None:
         """Disconnect: every client exits in its owner task; a stdio process is reaped by the SDK's shutdown."""
@@ -201,7 +218,7 @@ class OutsideServer:
             await self._close_owner(owner, abort=True)
             if isinstance(failure, asyncio.CancelledError):
                 raise
-            raise LabError(reason) from None
+            raise ConnectionFailed(reason) from None
         if self.transport == "stdio":
             owner.pids = child_pids(marker)
             _LIVE_PIDS.update(owner.pids)
@@ -248,7 +265,7 @@ class OutsideServer:
             )
             assert owner.log is not None
             return stdio_client(params, errlog=owner.log)
-        return http_transport(self.url or "", self._recorder)
+        return http_transport(self.url or "", self._recorder, self.headers)
 
     async def _dispatch(self, key: str, request: T.InputRequest) -> Any:
         """Back-channel requests go to the leg that holds the legacy lock (none: refused)."""
@@ -299,6 +316,17 @@ def parse_environment(pairs: Sequence[str]) -> dict[str, str]:
     return env
 
 
+def parse_headers(lines: Sequence[str]) -> dict[str, str]:
+    """`Name: value` lines (from `--header`) as a dict; one clear error for anything else."""
+    headers: dict[str, str] = {}
+    for line in lines:
+        key, sep, value = line.partition(":")
+        if not sep or not key.strip() or not all(c.isalnum() or c in "!#$%&'*+-.^_`|~" for c in key.strip()):
+            raise LabError(f'--header takes "Name: value", e.g. "Authorization: Bearer ...", not {line[:40]!r}')
+        headers[key.strip()] = value.strip()
+    return headers
+
+
 def open_connection(
     name: str,
     url: str | None = None,
@@ -308,12 +336,13 @@ def open_connection(
     env: dict[str, str] | None = None,
     cwd: str | None = None,
     timeout: float = 30.0,
+    headers: Mapping[str, str] | None = None,
 ) -> OutsideServer:
     """Register `name` now and connect in the background (needs a running event loop); see `connect`."""
     _check_name(name)
     if (url is None) == (stdio is None):
         raise LabError("give either a URL (Streamable HTTP) or stdio='COMMAND ARGS', not both or neither")
-    if timeout <= 0:
+    if timeout is None or check_timeout(timeout) is None:
         raise LabError("timeout must be a positive number of seconds")
     if name in sandbox.servers:
         raise LabError(f"a server named {name!r} already exists; disconnect it first (%mcp_disconnect {name})")
@@ -321,6 +350,9 @@ def open_connection(
         if not url.startswith(("http://", "https://")):
             raise LabError(f'not an http(s) URL: {url!r} (for a command use --stdio "COMMAND ARGS")')
         entry = OutsideServer(name=name, transport="http", url=url, legacy_only=legacy, timeout=timeout)
+        entry.headers = {str(k): str(v) for k, v in (headers or {}).items()}
+    elif headers:
+        raise LabError("headers are for Streamable HTTP connections (a URL), not --stdio")
     else:
         try:
             command = shlex.split(stdio) if isinstance(stdio, str) else list(stdio or [])
@@ -364,12 +396,14 @@ async def connect(
     env: dict[str, str] | None = None,
     cwd: str | None = None,
     timeout: float = 30.0,
+    headers: Mapping[str, str] | None = None,
 ) -> OutsideServer:
     """Connect to a server the kernel did not start, by URL or `stdio="COMMAND ARGS"`, and register it as `name`.
 
     The client negotiates the era (2026-07-28 when the server offers it); `legacy=True` forces 2025-11-25.
+    `headers` go with every HTTP request (a server's bearer secret: `{"Authorization": "Bearer ..."}`).
     """
-    entry = open_connection(name, url, stdio=stdio, legacy=legacy, env=env, cwd=cwd, timeout=timeout)
+    entry = open_connection(name, url, stdio=stdio, legacy=legacy, env=env, cwd=cwd, timeout=timeout, headers=headers)
     await entry.ready()
     return entry
 

@@ -143,12 +143,13 @@ class HttpRecorder:
 
 
 @contextlib.asynccontextmanager
-async def http_transport(url: str, recorder: HttpRecorder) -> AsyncIterator[Any]:
-    """Streamable HTTP through an httpx2 client carrying the recorder's hooks."""
+async def http_transport(url: str, recorder: HttpRecorder, headers: dict[str, str] | None = None) -> AsyncIterator[Any]:
+    """Streamable HTTP through an httpx2 client carrying the recorder's hooks (and `headers`, e.g. a bearer
+    secret: recorded redacted)."""
     # The SDK leaves a caller-provided httpx2 client to the caller: it is entered here, in the owner task.
     timeout = httpx2.Timeout(30.0, read=300.0)
     async with (
-        httpx2.AsyncClient(event_hooks=recorder.hooks(), timeout=timeout) as http,
+        httpx2.AsyncClient(event_hooks=recorder.hooks(), timeout=timeout, headers=headers) as http,
         streamable_http_client(url, http_client=http) as streams,
     ):
         yield streams

@@ -12,6 +12,7 @@ from typing import Annotated
 import httpx2
 import pytest
 from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
 
 import mcp_lab
 from mcp_lab.capture import _decode, http_hooks, leg_scope
@@ -48,7 +49,9 @@ def test_bodies_decode_as_json_sse_events_or_text() -> None:
 
 async def test_untagged_listings_still_teach_the_schemas(shop: LabServer) -> None:
     assert shop.http is not None and shop.url is not None
-    async with Client(shop.url) as outsider:  # not the lab's client: no hooks, no tag
+    # Not the lab's client: no hooks, no tag -- but it holds the server's secret, as an invited client would.
+    http = httpx2.AsyncClient(headers=mcp_lab.auth_headers(shop))
+    async with http, Client(streamable_http_client(shop.url, http_client=http)) as outsider:
         await outsider.list_tools()
     assert "region" in shop.http.book.schemas["forecast"]["properties"]
 

@@ -1,0 +1,163 @@
+"""Who may call a server the kernel serves over HTTP: a per-server bearer secret and an Origin allowlist.
+
+Spec context: the Streamable HTTP transport's security warning -- a server must validate `Origin` (DNS
+rebinding), should bind to localhost only, and should authenticate its callers. Binding 127.0.0.1 is not
+enough on its own: every process of every user on the machine (a class sharing one JupyterHub host) reaches
+127.0.0.1, and so does every page a browser there opens, which sends an `Origin` header. So each served
+server gets a random secret that callers send as `Authorization: Bearer ...`, and a request that carries an
+`Origin` is refused unless the user allowed that origin.
+
+The SDK's own machinery does the checks. Origins: `TransportSecuritySettings` with an explicit allowlist
+(its default for a loopback host allows every `http://localhost:*` origin -- any local dev server's page).
+The secret: the SDK's `BearerAuthBackend` asks a `TokenVerifier`, and `RequireAuthMiddleware` answers a
+missing or wrong one with its 401. Those two are composed here instead of passing `auth=`/`token_verifier=`
+to `streamable_http_app`, because that path also publishes the caller as the request's authenticated
+principal (`AuthContextMiddleware`), and `RequestStateSecurity`'s default `bind_principal` would then bind
+every token sealed over HTTP to "whoever holds the secret": the secret gates the transport, it is nobody's
+identity, and a flow must stay resumable when its server moves between in-process and HTTP.
+
+The secret is shown only by a fingerprint; it never enters a flow, a capture, a collection or a view (the
+HTTP recorders redact `Authorization`). `%mcp_server url NAME` prints it once, on request, for outside
+clients.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+from mcp_lab.errors import LabError
+
+__all__ = ["Access", "AccessSecret", "SecretGate", "SecretVerifier", "check_origin"]
+
+LOOPBACK_HOSTS = ["127.0.0.1:*", "localhost:*", "[::1]:*"]
+"""Host headers accepted (DNS rebinding protection: a rebound name arrives with its own Host)."""
+
+
+class AccessSecret:
+    """A random bearer secret; its repr is a fingerprint, and it cannot be pickled or saved."""
+
+    __slots__ = ("_value", "fingerprint")
+
+    def __init__(self) -> None:
+        self._value = secrets.token_urlsafe(32)
+        self.fingerprint = hashlib.sha256(b"mcp-lab/access:" + self._value.encode()).hexdigest()[:8]
+        """Eight hex digits that identify the secret without revealing it."""
+
+    def matches(self, token: str) -> bool:
+        return hmac.compare_digest(token.encode("utf-8", "surrogateescape"), self._value.encode())
+
+    def header_value(self) -> str:
+        """`Bearer <secret>`: the value of the `Authorization` header. Never display it in a view."""
+        return f"Bearer {self._value}"
+
+    def __repr__(self) -> str:
+        return f"AccessSecret({self.fingerprint})"
+
+    __str__ = __repr__
+
+    def __getstate__(self) -> None:
+        raise TypeError("an AccessSecret is a credential and cannot be pickled or saved")
+
+
+class SecretVerifier:
+    """The SDK's `TokenVerifier` protocol for one secret (constant-time comparison)."""
+
+    def __init__(self, secret: AccessSecret) -> None:
+        self._secret = secret
+
+    async def verify_token(self, token: str) -> Any:
+        from mcp.server.auth.provider import AccessToken
+
+        if not self._secret.matches(token):
+            return None
+        return AccessToken(token="<mcp_lab access secret>", client_id="mcp-lab", scopes=[])
+
+
+class SecretGate:
+    """ASGI: the SDK's bearer check in front of `app` for HTTP requests; the lifespan passes through."""
+
+    def __init__(self, app: Any, secret: AccessSecret) -> None:
+        from mcp.server.auth.middleware.bearer_auth import BearerAuthBackend, RequireAuthMiddleware
+
+        self.app = app
+        self._backend = BearerAuthBackend(SecretVerifier(secret))
+        # With no authenticated user in the scope it answers 401 + WWW-Authenticate, and never calls the app.
+        self._refuse = RequireAuthMiddleware(app, required_scopes=[])
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope.get("type") != "http":
+            await self.app(scope, receive, send)
+            return
+        from starlette.requests import HTTPConnection
+
+        if await self._backend.authenticate(HTTPConnection(scope)) is None:
+            await self._refuse({k: v for k, v in scope.items() if k != "user"}, receive, send)
+            return
+        await self.app(scope, receive, send)
+
+
+def check_origin(origin: Any) -> str:
+    """`scheme://host[:port]` (a port may be `*`), as browsers send it; one clear error otherwise."""
+    if not isinstance(origin, str) or not origin:
+        raise LabError(f"an allowed origin is text such as 'http://localhost:6274', not {origin!r}")
+    value = origin.rstrip("/")
+    wildcard = value.endswith(":*")
+    parts = urlsplit(value[:-2] if wildcard else value)
+    try:
+        parts.port  # noqa: B018 - raises on a malformed port
+    except ValueError:
+        parts = parts._replace(netloc="")
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.path or parts.query or parts.fragment:
+        raise LabError(
+            f"{origin!r} is not an origin: expected scheme://host[:port] such as 'http://localhost:6274' "
+            "(a port may be '*')"
+        )
+    return value
+
+
+@dataclass(frozen=True)
+class Access:
+    """How one serving admits requests: its secret (None: `--no-auth`) and the origins it allows."""
+
+    secret: AccessSecret | None
+    origins: tuple[str, ...] = ()
+
+    @classmethod
+    def make(cls, *, auth: bool = True, allow_origins: Iterable[str] | str = ()) -> Access:
+        if not isinstance(auth, bool):
+            raise LabError(f"auth must be True or False, not {auth!r}")
+        items = [allow_origins] if isinstance(allow_origins, str) else list(allow_origins)
+        return cls(AccessSecret() if auth else None, tuple(dict.fromkeys(check_origin(o) for o in items)))
+
+    def renewed(self) -> Access:
+        """The same rules with a new secret (a restart, unless the user keeps the secret)."""
+        return Access(AccessSecret() if self.secret is not None else None, self.origins)
+
+    def same_rules(self, other: Access) -> bool:
+        return (self.secret is None) == (other.secret is None) and self.origins == other.origins
+
+    def transport_security(self) -> Any:
+        """The SDK's settings: loopback Host names only, and only the allowed origins."""
+        from mcp.server.transport_security import TransportSecuritySettings
+
+        return TransportSecuritySettings(
+            enable_dns_rebinding_protection=True, allowed_hosts=list(LOOPBACK_HOSTS), allowed_origins=list(self.origins)
+        )
+
+    def wrap(self, app: Any) -> Any:
+        return app if self.secret is None else SecretGate(app, self.secret)
+
+    def headers(self) -> dict[str, str]:
+        """What the lab's own clients send."""
+        return {} if self.secret is None else {"Authorization": self.secret.header_value()}
+
+    def describe(self) -> str:
+        who = f"bearer secret {self.secret.fingerprint}" if self.secret is not None else "no auth: any local process"
+        origins = f"; origins {', '.join(self.origins)}" if self.origins else ""
+        return who + origins
