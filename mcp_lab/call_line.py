@@ -32,12 +32,13 @@ _JSON_AFTER_KEY = re.compile(r"(?:--?[\w-]+|[A-Za-z_][\w.-]*)=(?=[\[{])")
 _DECODER = json.JSONDecoder()
 
 
-def _raw_json(line: str, start: int) -> int:
+def _raw_json(line: str, start: int, what: str) -> int:
     """End of the JSON value typed at `start`; a LabError naming the column when it is not JSON."""
     try:
         _, end = _DECODER.raw_decode(line, start)
     except json.JSONDecodeError as exc:
-        raise LabError(f"arguments are not valid JSON: {exc.msg} (column {exc.pos - start + 1})") from None
+        problem = "it ends before it is closed" if exc.pos >= len(line) else f"{exc.msg} (column {exc.pos - start + 1})"
+        raise LabError(f"{what} not valid JSON: {problem}") from None
     if end < len(line) and not line[end].isspace():
         raise LabError(f"unexpected {line[end:].split()[0]!r} right after the JSON (column {end - start + 1})")
     return end
@@ -53,7 +54,8 @@ def split_line(line: str) -> list[str]:
             continue
         head = _JSON_AFTER_KEY.match(line, i)
         if line[i] in "{[" or head is not None:
-            end = _raw_json(line, head.end() if head is not None else i)
+            option = (head is not None and line[i:].startswith("--answers")) or words[-1:] == ["--answers"]
+            end = _raw_json(line, head.end() if head is not None else i, "--answers is" if option else "arguments are")
             words.append(line[i:end])
             i = end
             continue

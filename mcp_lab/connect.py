@@ -284,6 +284,13 @@ class OutsideServer:
             return head + f"cannot start {(self.command or ['?'])[0]!r}: {exc.strerror or exc}"
         if isinstance(exc, MCPError) and self.transport == "stdio" and exc.error.code == -32000:
             return head + f"the command exited (or closed its stdout) before answering{tail}"
+        refused = self._recorder.last_status
+        if refused in (401, 403) and self.transport == "http":
+            what = "requires a credential" if refused == 401 else "refused the request"
+            return head + (
+                f"{self.where} {what} (HTTP {refused}); send it with --header \"Authorization: Bearer ...\" "
+                "(for a lab server, %mcp_server url NAME shows its header)"
+            )
         if isinstance(exc, MCPError):
             return head + f"{self.where} answered {exc.error.code}: {exc.error.message}{tail}"
         if isinstance(exc, httpx2.HTTPError):

@@ -252,7 +252,8 @@ class Flow:
         """The error that ended the flow: a JSON-RPC error, or a tool's own (`isError: true`) result."""
         last = self.last
         if last is not None and last.outcome == "result" and (last.result or {}).get("isError"):
-            return {"code": None, "message": self.text or "the tool reported an error", "where": "tool"}
+            error = {"code": None, "message": self.text or "the tool reported an error", "where": "tool"}
+            return error | ({"reason": last.server_log[-1]} if last.server_log else {})
         return last.error if last is not None and last.outcome == "error" else None
 
     @property
@@ -273,7 +274,8 @@ class Flow:
         `isError: true` result is a failure too)."""
         if self.status == "done":
             return self
-        raise FlowError(self.summary())
+        reason = (self.error or {}).get("reason") if self.last is not None and self.last.outcome == "result" else None
+        raise FlowError(self.summary() + (f" -- server logged: {reason}" if reason else ""))
 
     def summary(self) -> str:
         from mcp_lab.views.flow import flow_summary

@@ -28,10 +28,15 @@ HANDLER_LOGGERS = (
 
 
 def one_line(record: logging.LogRecord) -> str:
-    """`ValueError: Unknown prompt: nosuch` -- the exception, or the message when there is none."""
+    """`ValueError: Unknown prompt: nosuch` -- the root cause (the SDK wraps a tool's exception in its own
+    `UnexpectedToolError: Error executing tool ...`), or the message when there is no exception."""
     exc = record.exc_info[1] if record.exc_info else None
     if exc is None:
         return record.getMessage().splitlines()[0]
+    seen = {id(exc)}
+    while exc.__cause__ is not None and id(exc.__cause__) not in seen:
+        exc = exc.__cause__
+        seen.add(id(exc))
     text = str(exc).strip().splitlines()
     return f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
 

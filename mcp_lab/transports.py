@@ -106,6 +106,8 @@ class HttpRecorder:
 
     def __init__(self) -> None:
         self.active: list[LegCapture] = []
+        self.last_status: int | None = None
+        """The latest response's HTTP status, in a leg or not: a 401 explains a failed connect."""
 
     def hooks(self) -> dict[str, list[Callable[..., Any]]]:
         return {"request": [self._on_request], "response": [self._on_response]}
@@ -132,6 +134,7 @@ class HttpRecorder:
             capture.http.append(record)
 
     async def _on_response(self, response: httpx2.Response) -> None:
+        self.last_status = response.status_code
         record: dict[str, Any] | None = getattr(response.request, _RECORD, None)
         if record is None:
             return
