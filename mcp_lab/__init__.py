@@ -25,6 +25,7 @@ if "jsonschema" not in sys.modules:
 
 if TYPE_CHECKING:
     from mcp_lab import forms
+    from mcp_lab.access import auth_headers, client_transport
     from mcp_lab.answers import (
         AnswerContext,
         Answerer,
@@ -54,7 +55,7 @@ if TYPE_CHECKING:
     from mcp_lab.principal import header_principal, lab_principal, set_principal
     from mcp_lab.replay import ReplayReport, replay
     from mcp_lab.sandbox import sandbox
-    from mcp_lab.serve import auth_headers, client_transport, serve
+    from mcp_lab.serve import serve
     from mcp_lab.views.rotation_widget import StepperWidget
 
 __version__ = "0.1.0"
@@ -86,10 +87,10 @@ _SOURCES = {
     "TamperReport": "mcp_lab.inspect.tamper",
     "TokenReport": "mcp_lab.inspect.report",
     "Unanswered": "mcp_lab.answers",
-    "auth_headers": "mcp_lab.serve",
+    "auth_headers": "mcp_lab.access",
     "call": "mcp_lab.api",
     "cancel": "mcp_lab.answers",
-    "client_transport": "mcp_lab.serve",
+    "client_transport": "mcp_lab.access",
     "connect": "mcp_lab.connect",
     "decline": "mcp_lab.answers",
     "disconnect": "mcp_lab.connect",

@@ -8,10 +8,12 @@ server gets a random secret that callers send as `Authorization: Bearer ...`, an
 `Origin` is refused unless the user allowed that origin.
 
 The SDK's own machinery does the checks. Origins: `TransportSecuritySettings` with an explicit allowlist
-(its default for a loopback host allows every `http://localhost:*` origin -- any local dev server's page).
-The secret: the SDK's `BearerAuthBackend` asks a `TokenVerifier`, and `RequireAuthMiddleware` answers a
-missing or wrong one with its 401. Those two are composed here instead of passing `auth=`/`token_verifier=`
-to `streamable_http_app`, because that path also publishes the caller as the request's authenticated
+(its default for a loopback host allows every `http://localhost:*` origin -- any local dev server's page),
+checked by its `TransportSecurityMiddleware`. The secret: the SDK's `BearerAuthBackend` asks a
+`TokenVerifier`, and `RequireAuthMiddleware` answers a missing or wrong one with its 401. They are composed
+here, in front of whatever app is served (also an app the user's code built), instead of passing `auth=`/
+`token_verifier=` to `streamable_http_app`, because that path also publishes the caller as the request's
+authenticated
 principal (`AuthContextMiddleware`), and `RequestStateSecurity`'s default `bind_principal` would then bind
 every token sealed over HTTP to "whoever holds the secret": the secret gates the transport, it is nobody's
 identity, and a flow must stay resumable when its server moves between in-process and HTTP.
@@ -33,7 +35,17 @@ from urllib.parse import urlsplit
 
 from mcp_lab.errors import LabError
 
-__all__ = ["Access", "AccessSecret", "SecretGate", "SecretVerifier", "check_origin"]
+__all__ = [
+    "Access",
+    "AccessGate",
+    "AccessSecret",
+    "OpenServerWarning",
+    "SecretVerifier",
+    "auth_headers",
+    "check_origin",
+    "client_transport",
+    "no_auth_warning",
+]
 
 LOOPBACK_HOSTS = ["127.0.0.1:*", "localhost:*", "[::1]:*"]
 """Host headers accepted (DNS rebinding protection: a rebound name arrives with its own Host)."""
@@ -79,14 +91,18 @@ class SecretVerifier:
         return AccessToken(token="<mcp_lab access secret>", client_id="mcp-lab", scopes=[])
 
 
-class SecretGate:
-    """ASGI: the SDK's bearer check in front of `app` for HTTP requests; the lifespan passes through."""
+class AccessGate:
+    """ASGI, in front of any served app (the lab's fresh one or the caller's own): for HTTP requests the
+    SDK's Host/Origin check (`TransportSecurityMiddleware`: 421, 403), then its bearer check
+    (`BearerAuthBackend` + `RequireAuthMiddleware`: 401); the lifespan passes through."""
 
-    def __init__(self, app: Any, secret: AccessSecret) -> None:
+    def __init__(self, app: Any, access: Access) -> None:
         from mcp.server.auth.middleware.bearer_auth import BearerAuthBackend, RequireAuthMiddleware
+        from mcp.server.transport_security import TransportSecurityMiddleware
 
         self.app = app
-        self._backend = BearerAuthBackend(SecretVerifier(secret))
+        self._origins = TransportSecurityMiddleware(access.transport_security())
+        self._backend = BearerAuthBackend(SecretVerifier(access.secret)) if access.secret is not None else None
         # With no authenticated user in the scope it answers 401 + WWW-Authenticate, and never calls the app.
         self._refuse = RequireAuthMiddleware(app, required_scopes=[])
 
@@ -94,9 +110,13 @@ class SecretGate:
         if scope.get("type") != "http":
             await self.app(scope, receive, send)
             return
-        from starlette.requests import HTTPConnection
+        from starlette.requests import HTTPConnection, Request
 
-        if await self._backend.authenticate(HTTPConnection(scope)) is None:
+        refused = await self._origins.validate_request(Request(scope), is_post=False)
+        if refused is not None:
+            await refused(scope, receive, send)
+            return
+        if self._backend is not None and await self._backend.authenticate(HTTPConnection(scope)) is None:
             await self._refuse({k: v for k, v in scope.items() if k != "user"}, receive, send)
             return
         await self.app(scope, receive, send)
@@ -151,7 +171,7 @@ class Access:
         )
 
     def wrap(self, app: Any) -> Any:
-        return app if self.secret is None else SecretGate(app, self.secret)
+        return AccessGate(app, self)
 
     def headers(self) -> dict[str, str]:
         """What the lab's own clients send."""
@@ -161,3 +181,40 @@ class Access:
         who = f"bearer secret {self.secret.fingerprint}" if self.secret is not None else "no auth: any local process"
         origins = f"; origins {', '.join(self.origins)}" if self.origins else ""
         return who + origins
+
+
+class OpenServerWarning(UserWarning):
+    """A server was served with `--no-auth`: every local process may call it."""
+
+
+def no_auth_warning(name: str, url: str, own_app: bool = False) -> str:
+    if own_app:
+        return (
+            f"{name!r} at {url} is served without the lab's secret: only your app's own authentication checks callers"
+        )
+    return (
+        f"{name!r} at {url} accepts calls without a secret (--no-auth): any process on this machine -- "
+        "other users' too -- can call its tools"
+    )
+
+
+def _served(server: Any) -> Any:
+    from mcp_lab.serve import _lab_server
+
+    entry = _lab_server(server)
+    if entry.http is None or not entry.http.alive:
+        raise LabError(f"{entry.name!r} is not served over HTTP; serve it first (mcp_lab.serve({entry.name!r}))")
+    return entry.http
+
+
+def auth_headers(server: Any) -> dict[str, str]:
+    """The headers a client of a served lab server must send (`{}` when served with --no-auth): for your
+    own code in this kernel (raw httpx2); never print them into a notebook you share."""
+    headers: dict[str, str] = _served(server).access.headers()
+    return headers
+
+
+def client_transport(server: Any) -> Any:
+    """The SDK's Streamable HTTP transport to a served lab server, its secret attached:
+    `async with Client(mcp_lab.client_transport("demo")) as client: ...`."""
+    return _served(server).transport()

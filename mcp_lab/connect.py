@@ -37,12 +37,12 @@ from mcp.client.stdio import stdio_client
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from mcp_lab.call_line import check_timeout
+from mcp_lab.capture import SchemaBook
 from mcp_lab.errors import ConnectionFailed, LabError
 from mcp_lab.flow import LEGACY, MODERN
 from mcp_lab.sandbox import _backchannel_callbacks, _check_name, sandbox
 from mcp_lab.transports import (
     ConnectionOwner,
-    HttpRecorder,
     LegRecorder,
     alive,
     child_pids,
@@ -101,7 +101,10 @@ class OutsideServer:
     _owners: dict[str, ConnectionOwner] = field(default_factory=dict, repr=False)
     _starting: dict[str, asyncio.Task[ConnectionOwner]] = field(default_factory=dict, repr=False)
     _ready: asyncio.Task[None] | None = field(default=None, repr=False)
-    _recorder: HttpRecorder = field(default_factory=HttpRecorder, repr=False)
+    _book: SchemaBook = field(default_factory=SchemaBook, repr=False)
+    _last_status: int | None = field(default=None, repr=False)
+    """The latest HTTP status this connection saw, in a leg or not: a 401 explains a failed connect."""
+    """Tool input schemas learnt from this connection's listings (which argument went into which header)."""
     _legacy_lock: asyncio.Lock | None = field(default=None, repr=False)
     _answer: AnswerFn | None = field(default=None, repr=False)
     _tools: set[str] = field(default_factory=set, repr=False)
@@ -144,7 +147,7 @@ class OutsideServer:
         return owner.client.session
 
     def capture(self) -> LegRecorder:
-        return LegRecorder(self._recorder, self.log_path)
+        return LegRecorder(self.log_path)
 
     @contextlib.asynccontextmanager
     async def legacy_session(self, answer: AnswerFn) -> AsyncIterator[ClientSession]:
@@ -265,7 +268,10 @@ class OutsideServer:
             )
             assert owner.log is not None
             return stdio_client(params, errlog=owner.log)
-        return http_transport(self.url or "", self._recorder, self.headers)
+        return http_transport(self.url or "", self._book, self.headers, self._saw_status)
+
+    def _saw_status(self, status: int) -> None:
+        self._last_status = status
 
     async def _dispatch(self, key: str, request: T.InputRequest) -> Any:
         """Back-channel requests go to the leg that holds the legacy lock (none: refused)."""
@@ -284,11 +290,11 @@ class OutsideServer:
             return head + f"cannot start {(self.command or ['?'])[0]!r}: {exc.strerror or exc}"
         if isinstance(exc, MCPError) and self.transport == "stdio" and exc.error.code == -32000:
             return head + f"the command exited (or closed its stdout) before answering{tail}"
-        refused = self._recorder.last_status
+        refused = self._last_status
         if refused in (401, 403) and self.transport == "http":
             what = "requires a credential" if refused == 401 else "refused the request"
             return head + (
-                f"{self.where} {what} (HTTP {refused}); send it with --header \"Authorization: Bearer ...\" "
+                f'{self.where} {what} (HTTP {refused}); send it with --header "Authorization: Bearer ..." '
                 "(for a lab server, %mcp_server url NAME shows its header)"
             )
         if isinstance(exc, MCPError):

@@ -148,7 +148,8 @@ class LabMagics(Magics):
         return Access.make(auth=not args.no_auth, allow_origins=args.allow_origin)
 
     def _serve(self, name: str, port: str | None, access: Any) -> None:
-        from mcp_lab.serve import no_auth_warning, serve_with
+        from mcp_lab.access import no_auth_warning
+        from mcp_lab.serve import serve_with
 
         try:
             url = serve_with(sandbox.lab_server(name), port, access)
@@ -160,7 +161,7 @@ class LabMagics(Magics):
             print(f"serving {name!r} at {url} (callers need its secret: %mcp_server url {name})")
 
     def _show_url(self, name: str) -> None:
-        from mcp_lab.serve import no_auth_warning
+        from mcp_lab.access import no_auth_warning
 
         entry = sandbox.lab_server(name)
         serving = entry.http

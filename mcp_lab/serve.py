@@ -29,7 +29,7 @@ from collections.abc import AsyncIterator, Generator, Iterable
 from contextlib import asynccontextmanager, suppress
 from typing import TYPE_CHECKING, Any
 
-from mcp_lab.access import Access
+from mcp_lab.access import Access, OpenServerWarning, no_auth_warning
 from mcp_lab.capture import ExchangeRecorder, SchemaBook, http_hooks
 from mcp_lab.errors import ConnectionFailed, LabError
 
@@ -39,10 +39,7 @@ if TYPE_CHECKING:
 __all__ = [
     "HOST",
     "HttpServing",
-    "OpenServerWarning",
     "Stopped",
-    "auth_headers",
-    "client_transport",
     "live_servings",
     "restart_serving",
     "serve",
@@ -148,7 +145,7 @@ def _uvicorn_server(app: Any) -> Any:
 class HttpServing:
     """One server served on 127.0.0.1:port by uvicorn in a daemon thread."""
 
-    def __init__(self, name: str, server: Any, port: int, access: Access | None = None) -> None:
+    def __init__(self, name: str, server: Any, port: int, app: Any = None, access: Access | None = None) -> None:
         self.name = name
         self.port = port
         self.access = access if access is not None else Access.make()
@@ -159,10 +156,11 @@ class HttpServing:
         self.bound: concurrent.futures.Future[None] = concurrent.futures.Future()
         """Resolved once the socket listens (at once, or after a deferred bind)."""
         self._sock: socket.socket | None = None
-        # A fresh app every start: a streamable_http_app() can be served only once (sdk-notes §5.1).
-        app = server.streamable_http_app(
-            streamable_http_path=PATH, host=HOST, transport_security=self.access.transport_security()
-        )
+        # Unless the caller built one, a fresh app every start: an app can be served only once (sdk-notes §5.1).
+        if app is None:
+            security = self.access.transport_security()
+            app = server.streamable_http_app(streamable_http_path=PATH, host=HOST, transport_security=security)
+        # The gate checks Origin/Host and the secret in front of any app, the caller's own included.
         self._server = _uvicorn_server(ExchangeRecorder(self.access.wrap(app), self.book))
         self._thread: threading.Thread | None = None
 
@@ -275,21 +273,11 @@ def _stopping_on(port: int) -> list[HttpServing]:
     return [s for s in live_servings() if s.port == port and s._server.should_exit]
 
 
-class OpenServerWarning(UserWarning):
-    """A server was served with `--no-auth`: every local process may call it."""
-
-
-def no_auth_warning(name: str, url: str) -> str:
-    return (
-        f"{name!r} at {url} accepts calls without a secret (--no-auth): any process on this machine -- "
-        "other users' too -- can call its tools"
-    )
-
-
 def serve(
     server: str | LabServer,
     port: int | str | None = None,
     *,
+    app: Any = None,
     auth: bool = True,
     allow_origins: str | Iterable[str] = (),
 ) -> str:
@@ -300,11 +288,16 @@ def serve(
     refused unless `allow_origins` lists that origin. Every call path (magics, `mcp_lab.call`, step mode, both
     protocol eras) then goes over HTTP, and each flow's rounds record the exchanges.
     `%mcp_server stop NAME` or `entry.stop_http()` ends it.
+
+    `app`: the server's ASGI app as your own code built it (the SDK docs end with
+    `app = server.streamable_http_app()`), served as it is instead of a fresh one -- behind the same secret
+    and Origin checks; it must answer at `/mcp`, and it can be served once (a restart builds a fresh app).
     """
     access = Access.make(auth=auth, allow_origins=allow_origins)
-    url = serve_with(_lab_server(server), port, access)
+    url = serve_with(_lab_server(server), port, access, app)
     if access.secret is None:
-        warnings.warn(no_auth_warning(_lab_server(server).name, url), OpenServerWarning, stacklevel=2)
+        warning = no_auth_warning(_lab_server(server).name, url, own_app=app is not None)
+        warnings.warn(warning, OpenServerWarning, stacklevel=2)
     return url
 
 
@@ -318,11 +311,13 @@ def _lab_server(server: Any) -> LabServer:
     return server
 
 
-def serve_with(entry: LabServer, port: int | str | None, access: Access) -> str:
+def serve_with(entry: LabServer, port: int | str | None, access: Access, app: Any = None) -> str:
     """`serve` with the access rules already made (the magics print their own warning)."""
     wanted = _check_port(port)
     current = entry.http
     if current is not None and current.alive and not current._server.should_exit:
+        if app is not None:
+            raise LabError(f"{entry.name!r} is already served at {current.url}; stop it first to serve your app")
         if wanted not in (0, current.port):
             raise LabError(f"{entry.name!r} is already served at {current.url}; stop it first to move it")
         if not current.access.same_rules(access):
@@ -331,7 +326,7 @@ def serve_with(entry: LabServer, port: int | str | None, access: Access) -> str:
                 "stop serving it first (await entry.stop_http()) to change who may call it"
             )
         return current.url
-    serving = HttpServing(entry.name, entry.server, wanted, access)
+    serving = HttpServing(entry.name, entry.server, wanted, app, access)
     serving.start(after=_stopping_on(wanted) if wanted else None)
     _detach_clients(entry)
     entry.http = serving
@@ -362,25 +357,6 @@ def restart_serving(entry: LabServer, *, keep_secret: bool = False) -> str | Non
     access = serving.access if keep_secret else serving.access.renewed()
     stop_serving(entry)
     return serve_with(entry, port, access)
-
-
-def _served(server: str | LabServer) -> HttpServing:
-    entry = _lab_server(server)
-    if entry.http is None or not entry.http.alive:
-        raise LabError(f"{entry.name!r} is not served over HTTP; serve it first (mcp_lab.serve({entry.name!r}))")
-    return entry.http
-
-
-def auth_headers(server: str | LabServer) -> dict[str, str]:
-    """The headers a client of a served lab server must send (`{}` when served with --no-auth): for your
-    own code in this kernel (raw httpx2); never print them into a notebook you share."""
-    return _served(server).access.headers()
-
-
-def client_transport(server: str | LabServer) -> Any:
-    """The SDK's Streamable HTTP transport to a served lab server, its secret attached:
-    `async with Client(mcp_lab.client_transport("demo")) as client: ...`."""
-    return _served(server).transport()
 
 
 _EXIT_HOOK: list[bool] = []

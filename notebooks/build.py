@@ -19,7 +19,9 @@ Run: python notebooks/build.py [NAME ...]   (all sources when no name is given)
 
 from __future__ import annotations
 
+import hashlib
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -30,11 +32,35 @@ HERE = Path(__file__).resolve().parent
 SOURCES = HERE / "src"
 BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
 EXERCISE_TAGS = ("solution", "check")
+CELL_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+"""nbformat's cell id rule (4.5 schema); notebooks/CLAIMS.md cites cells as `notebook:cell-id`."""
+
+
+def stable_ids(cells: list[nbformat.NotebookNode], requested: list[str | None]) -> None:
+    """Give every cell an id that survives rebuilds (nbformat would draw a random one each time).
+
+    `# %% id=NAME` in the source names a cell (the ledger cites it); any other cell gets a digest of its
+    kind and text, so editing one cell leaves the others' ids alone.
+    """
+    taken: set[str] = set()
+    for cell, name in zip(cells, requested, strict=True):
+        if name is not None:
+            if not CELL_ID.match(name) or name in taken:
+                raise SystemExit(f"cell id {name!r}: letters, digits, '-' and '_' (at most 64), once per notebook")
+        else:
+            digest = hashlib.sha256(f"{cell.cell_type}\n{cell.source}".encode()).hexdigest()
+            name, n = f"{cell.cell_type[:2]}-{digest[:8]}", 1
+            while name in taken:
+                n += 1
+                name = f"{cell.cell_type[:2]}-{digest[:8]}-{n}"
+        taken.add(name)
+        cell.id = name
 
 
 def parse(text: str) -> list[nbformat.NotebookNode]:
     cells: list[nbformat.NotebookNode] = []
-    kind, lines, tags = None, [], []
+    kind, lines, tags, name = None, [], [], None
+    names: list[str | None] = []
 
     def flush() -> None:
         if kind is None:
@@ -43,11 +69,13 @@ def parse(text: str) -> list[nbformat.NotebookNode]:
         if kind == "markdown":
             body = "\n".join(line[2:] if line.startswith("# ") else line.lstrip("#") for line in body.splitlines())
             cells.append(nbformat.v4.new_markdown_cell(body))
+            names.append(name)
         elif body:
             cell = nbformat.v4.new_code_cell(body)
             if tags:
                 cell.metadata["tags"] = list(tags)
             cells.append(cell)
+            names.append(name)
 
     for line in text.splitlines():
         if line.startswith("# %%"):
@@ -55,9 +83,11 @@ def parse(text: str) -> list[nbformat.NotebookNode]:
             kind, lines = ("markdown" if "[markdown]" in line else "code"), []
             # "# %% nbval-ignore-output" tags the cell for nbval (a comment would break a leading %%magic).
             tags = [word for word in line.split()[2:] if word.startswith("nbval-") or word in EXERCISE_TAGS]
+            name = next((word[3:] for word in line.split()[2:] if word.startswith("id=")), None)
         elif kind is not None:
             lines.append(line)
     flush()
+    stable_ids(cells, names)
     return cells
 
 

@@ -20,9 +20,9 @@ import pytest
 from IPython.core.interactiveshell import InteractiveShell
 
 import mcp_lab
-from mcp_lab.access import AccessSecret
+from mcp_lab.access import AccessSecret, OpenServerWarning
 from mcp_lab.sandbox import LabServer, sandbox
-from mcp_lab.serve import OpenServerWarning, serve
+from mcp_lab.serve import serve
 from mcp_lab.views.servers import ServerList
 from tests.conftest import build_demo
 
@@ -113,7 +113,7 @@ async def test_a_page_from_another_local_origin_gets_403_unless_allowed(vault: L
     url, auth = vault.url or "", mcp_lab.auth_headers("vault")["Authorization"]
     page = await _post(url, Authorization=auth, Origin="http://localhost:3000")
     assert page.status_code == 403 and page.text == "Invalid Origin header"
-    assert (await _post(url, Origin="http://localhost:3000")).status_code == 401  # and it has no secret anyway
+    assert (await _post(url, Origin="http://localhost:3000")).status_code == 403  # refused before the secret is asked
     assert (await _post(url, Authorization=auth, Origin="http://127.0.0.1:8888")).status_code == 403
     assert (await _post(url, Authorization=auth)).status_code == 200  # no Origin: not a browser page
     await vault.stop_http()
@@ -168,7 +168,7 @@ async def test_no_auth_is_an_explicit_choice_with_a_warning() -> None:
         assert (await _post(url)).status_code == 200
         assert (await _post(url, Origin="http://localhost:3000")).status_code == 403  # origins still checked
         assert mcp_lab.auth_headers("vault") == {}
-        assert "no auth: any local process" in ServerList.from_sandbox(sandbox)._text()
+        assert "no auth: any local process" in ServerList.from_sandbox(sandbox)._repr_mimebundle_()["text/plain"]
         with pytest.raises(mcp_lab.LabError, match="stop serving it first"):
             serve(entry)  # asking for the secret on a server served open: not silently ignored
     finally:
@@ -204,7 +204,7 @@ async def test_the_secret_never_appears_in_flows_collections_views_or_logs(vault
     assert records and not [text for text in shown if secret in text]
     assert vault.http is not None and vault.http.access.secret is not None
     fingerprint = vault.http.access.secret.fingerprint
-    assert f"bearer secret {fingerprint}" in ServerList.from_sandbox(sandbox)._text()
+    assert f"bearer secret {fingerprint}" in ServerList.from_sandbox(sandbox)._repr_mimebundle_()["text/plain"]
     with pytest.raises(TypeError, match="cannot be pickled"):
         pickle.dumps(vault.http.access.secret)
 
@@ -257,7 +257,8 @@ async def test_a_connection_sends_the_header_and_never_records_it(vault: LabServ
     entry = await mcp_lab.connect("outside", vault.url, headers=header)
     flow = await mcp_lab.call("outside", "vault")
     assert flow.text == "the notebook's private data"
-    assert all(e["headers"].get("authorization") == "<redacted>" for r in flow.rounds for e in r.http)
+    sent = [{k.lower(): v for k, v in e["request"]["headers"]} for r in flow.rounds for e in r.http]
+    assert sent and all(h["authorization"] == "<redacted>" for h in sent)
     assert header["Authorization"] not in flow.to_json() + repr(entry)
 
 

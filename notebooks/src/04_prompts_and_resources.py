@@ -27,7 +27,7 @@ import mcp_lab
 # for the cell). We add a template resource, `report://{quarter}`, that asks in the same way and also sets
 # a `request_state` of its own, and a static resource, `doc://handbook`.
 
-# %%
+# %% id=briefing
 %%mcp_server Briefing
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.prompts.base import UserMessage
@@ -101,7 +101,7 @@ prompt_flow = await %mcp_prompt Briefing briefing
 # %%
 prompt_flow
 
-# %%
+# %% id=prompt-rounds
 first = prompt_flow.rounds[0]
 print(first.outcome, "->", list(first.input_requests), "| request_state:", first.request_state)
 for message in prompt_flow.result.messages:
@@ -112,11 +112,11 @@ for message in prompt_flow.result.messages:
 #
 # For a template resource the usual result is the resource's contents.
 
-# %%
+# %% id=resource-flow
 report_flow = await %mcp_read Briefing report://2026-Q3 --answers '{"detail": {"detail": "summary"}}'
 report_flow
 
-# %%
+# %% id=resource-contents
 contents = report_flow.result.contents[0]
 print(contents.uri, "|", contents.mime_type, "|", contents.text)
 
@@ -127,7 +127,7 @@ print(contents.uri, "|", contents.mime_type, "|", contents.text)
 # **sealed** before it left: the client only ever held an opaque `v1.` token. The function read back its
 # own plain text.
 
-# %%
+# %% id=resource-sealed
 token = report_flow.rounds[0].request_state
 print("client held a sealed token:", token.startswith("v1."), "| plain text visible:", "2026-Q3" in token)
 print("the function read:", states_read)
@@ -138,7 +138,7 @@ print("the function read:", states_read)
 # requestState`; the real reason goes only to its log (mcp_lab owns the server, so it shows it). Notebook 5
 # takes the seal apart.
 
-# %%
+# %% id=resource-binding
 q4 = await mcp_lab.start("Briefing", "resources/read", "report://2026-Q4")
 await q4.step()
 q4.rounds[-1].request_state = token  # the Q3 token, swapped in
@@ -151,7 +151,7 @@ print(refused.error["code"], refused.error["message"], "| server logged:", refus
 # `get_prompt` and `read_resource` on the SDK's `Client` answer through the same `elicitation_callback` and
 # return the plain result, exactly like `call_tool`.
 
-# %%
+# %% id=sdk-prompt-resource
 from mcp import Client
 from mcp.client import ClientRequestContext
 from mcp.types import ElicitRequestParams
@@ -176,14 +176,14 @@ async with Client(mcp, elicitation_callback=handle_elicitation) as client:
 # A static resource -- a URI with no `{parameters}` -- takes no `Context`, so it would have no way to read
 # a retry's answers. Reading one is always a single round:
 
-# %%
+# %% id=static-resource
 static = await %mcp_read Briefing doc://handbook
 static
 
 # %% [markdown]
 # Try to give a static resource a `Context` and the SDK refuses at registration:
 
-# %%
+# %% id=static-context
 try:
 
     @mcp.resource("doc://asking")
@@ -198,7 +198,7 @@ except ValueError as exc:
 # `Context`) fails when read: the client gets `-32603`, and the server's log says why -- only template
 # functions take part in the multi round-trip flow.
 
-# %%
+# %% id=static-returns
 import logging
 
 
@@ -233,7 +233,7 @@ print(pushed.summary())
 # receive an `InputRequiredResult`, so the prompt's first round fails there with `-32603` -- the same rule
 # as for tools (notebook 8).
 
-# %%
+# %% id=prompt-legacy
 old = await mcp_lab.get_prompt("Briefing", "briefing", legacy=True)
 print(old.summary())
 
