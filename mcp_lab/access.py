@@ -42,6 +42,7 @@ __all__ = [
     "OpenServerWarning",
     "SecretVerifier",
     "auth_headers",
+    "authenticates_itself",
     "check_origin",
     "client_transport",
     "no_auth_warning",
@@ -143,24 +144,43 @@ def check_origin(origin: Any) -> str:
 
 @dataclass(frozen=True)
 class Access:
-    """How one serving admits requests: its secret (None: `--no-auth`) and the origins it allows."""
+    """How one serving admits requests: its secret (None: `--no-auth`, or a server that authenticates its
+    callers itself) and the origins it allows."""
 
     secret: AccessSecret | None
     origins: tuple[str, ...] = ()
+    own_auth: bool = False
+    """The server checks callers itself (an MCPServer built with OAuth `auth=`/`token_verifier=`): its
+    `Authorization` header is its own, so the lab adds no secret of its own."""
 
     @classmethod
-    def make(cls, *, auth: bool = True, allow_origins: Iterable[str] | str = ()) -> Access:
-        if not isinstance(auth, bool):
+    def make(
+        cls, *, auth: bool | None = None, allow_origins: Iterable[str] | str = (), own_auth: bool = False
+    ) -> Access:
+        """`auth=None`: the lab's secret, unless the server authenticates its callers itself (`own_auth`)."""
+        if auth is not None and not isinstance(auth, bool):
             raise LabError(f"auth must be True or False, not {auth!r}")
+        if auth and own_auth:
+            raise LabError(
+                "this server authenticates its callers itself (OAuth); the lab's secret would compete for its "
+                "Authorization header: serve it without auth=True"
+            )
         items = [allow_origins] if isinstance(allow_origins, str) else list(allow_origins)
-        return cls(AccessSecret() if auth else None, tuple(dict.fromkeys(check_origin(o) for o in items)))
+        secret = AccessSecret() if (not own_auth if auth is None else auth) else None
+        return cls(secret, tuple(dict.fromkeys(check_origin(o) for o in items)), own_auth)
+
+    @property
+    def open(self) -> bool:
+        """Nothing checks who calls: any local process can."""
+        return self.secret is None and not self.own_auth
 
     def renewed(self) -> Access:
         """The same rules with a new secret (a restart, unless the user keeps the secret)."""
-        return Access(AccessSecret() if self.secret is not None else None, self.origins)
+        return Access(AccessSecret() if self.secret is not None else None, self.origins, self.own_auth)
 
     def same_rules(self, other: Access) -> bool:
-        return (self.secret is None) == (other.secret is None) and self.origins == other.origins
+        same_secret = (self.secret is None) == (other.secret is None)
+        return same_secret and self.origins == other.origins and self.own_auth == other.own_auth
 
     def transport_security(self) -> Any:
         """The SDK's settings: loopback Host names only, and only the allowed origins."""
@@ -178,7 +198,10 @@ class Access:
         return {} if self.secret is None else {"Authorization": self.secret.header_value()}
 
     def describe(self) -> str:
-        who = f"bearer secret {self.secret.fingerprint}" if self.secret is not None else "no auth: any local process"
+        if self.secret is not None:
+            who = f"bearer secret {self.secret.fingerprint}"
+        else:
+            who = "the server's own authentication" if self.own_auth else "no auth: any local process"
         origins = f"; origins {', '.join(self.origins)}" if self.origins else ""
         return who + origins
 
@@ -195,6 +218,13 @@ def no_auth_warning(name: str, url: str, own_app: bool = False) -> str:
     return (
         f"{name!r} at {url} accepts calls without a secret (--no-auth): any process on this machine -- "
         "other users' too -- can call its tools"
+    )
+
+
+def authenticates_itself(server: Any) -> bool:
+    """An MCPServer built with its own `auth=` (OAuth) or `token_verifier=` checks its callers itself."""
+    return getattr(getattr(server, "settings", None), "auth", None) is not None or (
+        getattr(server, "_token_verifier", None) is not None
     )
 
 

@@ -6,8 +6,10 @@ error` -- handler internals never reach the wire -- and logs the exception with 
 (`logger.exception`) on the server side. For a server the kernel runs, that traceback printed 36 lines into
 the cell while the flow said only "-32603". The lab owns the server, so, as it does for request_state
 rejection reasons, it keeps the server's reason -- `ValueError: Unknown prompt: nosuch` -- with the leg
-that caused it (the flow view shows it beside the wire error) and drops the traceback. Outside a lab leg
-(your own `Client(server)` in a cell) the SDK's logging is left alone.
+that caused it (the flow view shows it beside the wire error) and keeps the traceback away from the root
+logger's handlers (the kernel's stderr). A handler you put on the SDK's loggers yourself (on `mcp.server`,
+say) still gets the record; outside a lab leg (your own `Client(server)` in a cell) the SDK's logging is
+left alone.
 """
 
 from __future__ import annotations
@@ -56,6 +58,7 @@ class HandlerErrorFilter(logging.Filter):
         line = one_line(record)
         for capture in legs:
             capture.server_log.append(line)
+        _to_sdk_handlers(record)
         return False
 
     def install(self) -> None:
@@ -63,3 +66,16 @@ class HandlerErrorFilter(logging.Filter):
             logger = logging.getLogger(name)
             if self not in logger.filters:
                 logger.addFilter(self)
+
+
+def _to_sdk_handlers(record: logging.LogRecord) -> None:
+    """Hand `record` to the handlers on the SDK's own loggers (`mcp`, `mcp.server`, ...) -- someone put
+    them there to see these records -- but not to the root's (or Python's last resort: the cell's stderr)."""
+    logger: logging.Logger | None = logging.getLogger(record.name)
+    while logger is not None and logger is not logging.root:
+        for handler in logger.handlers:
+            if record.levelno >= handler.level:
+                handler.handle(record)
+        if not logger.propagate:
+            break
+        logger = logger.parent

@@ -114,7 +114,7 @@ class LabMagics(Magics):
             raise LabError(f"unexpected argument {args.target!r}; usage: %%mcp_server NAME [--keys VAR] [--ttl S]")
         if not math.isfinite(args.ttl) or args.ttl <= 0:
             raise LabError(f"--ttl must be a positive number of seconds, not {args.ttl!r}")
-        access = self._access(args)
+        rules = self._access(args)
         keys = self._evaluate(args.keys) if args.keys else None
         ns = self.shell.user_ns if self.shell is not None else {}
         if args.lowlevel:
@@ -137,26 +137,31 @@ class LabMagics(Magics):
         # Re-running the cell replaces the server, as re-running a `def` redefines a function.
         sandbox.register(entry)
         if args.http or args.port is not None:
-            self._serve(args.name, args.port, access)
+            self._serve(args.name, args.port, rules)
         return None
 
-    def _access(self, args: Any) -> Any:
-        from mcp_lab.access import Access
+    def _access(self, args: Any) -> dict[str, Any]:
+        """--no-auth / --allow-origin, checked before anything runs."""
+        from mcp_lab.access import check_origin
 
         if (args.no_auth or args.allow_origin) and not (args.http or args.port is not None or args.name == "serve"):
             raise LabError("--no-auth and --allow-origin are for serving: add --http (or use %mcp_server serve NAME)")
-        return Access.make(auth=not args.no_auth, allow_origins=args.allow_origin)
+        return {"auth": False if args.no_auth else None, "allow_origins": [check_origin(o) for o in args.allow_origin]}
 
-    def _serve(self, name: str, port: str | None, access: Any) -> None:
-        from mcp_lab.access import no_auth_warning
+    def _serve(self, name: str, port: str | None, rules: dict[str, Any]) -> None:
+        from mcp_lab.access import Access, authenticates_itself, no_auth_warning
         from mcp_lab.serve import serve_with
 
+        entry = sandbox.lab_server(name)
+        access = Access.make(**rules, own_auth=authenticates_itself(entry.server))
         try:
-            url = serve_with(sandbox.lab_server(name), port, access)
+            url = serve_with(entry, port, access)
         except LabError as exc:
             raise LabError(f"{name!r} is defined (in-process) but not served: {exc}") from None
-        if access.secret is None:
+        if access.open:
             print(f"serving {name!r} at {url}\nwarning: {no_auth_warning(name, url)}")
+        elif access.own_auth:
+            print(f"serving {name!r} at {url} (the server authenticates its callers itself)")
         else:
             print(f"serving {name!r} at {url} (callers need its secret: %mcp_server url {name})")
 
@@ -171,7 +176,9 @@ class LabMagics(Magics):
         if serving.access.origins:
             lines.append(f"browser pages allowed from: {', '.join(serving.access.origins)}")
         header = serving.access.headers().get("Authorization")
-        if header is None:
+        if serving.access.own_auth:
+            lines.append("the server authenticates its callers itself: send its own credentials (OAuth)")
+        elif header is None:
             lines.append(f"warning: {no_auth_warning(name, serving.url)}")
         else:
             lines += [

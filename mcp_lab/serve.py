@@ -29,7 +29,7 @@ from collections.abc import AsyncIterator, Generator, Iterable
 from contextlib import asynccontextmanager, suppress
 from typing import TYPE_CHECKING, Any
 
-from mcp_lab.access import Access, OpenServerWarning, no_auth_warning
+from mcp_lab.access import Access, OpenServerWarning, authenticates_itself, no_auth_warning
 from mcp_lab.capture import ExchangeRecorder, SchemaBook, http_hooks
 from mcp_lab.errors import ConnectionFailed, LabError
 
@@ -278,13 +278,14 @@ def serve(
     port: int | str | None = None,
     *,
     app: Any = None,
-    auth: bool = True,
+    auth: bool | None = None,
     allow_origins: str | Iterable[str] = (),
 ) -> str:
     """Serve a sandbox server over Streamable HTTP on 127.0.0.1 (port 0 or None: any free port); its URL.
 
     Callers must send the server's bearer secret (`mcp_lab.auth_headers(NAME)`; the lab's own clients do);
-    `auth=False` serves it open, with a warning. Requests from browser pages (with an `Origin` header) are
+    `auth=False` serves it open, with a warning. A server that authenticates its callers itself (built with
+    OAuth `auth=`/`token_verifier=`) gets no lab secret: the `Authorization` header is its own. Requests from browser pages (with an `Origin` header) are
     refused unless `allow_origins` lists that origin. Every call path (magics, `mcp_lab.call`, step mode, both
     protocol eras) then goes over HTTP, and each flow's rounds record the exchanges.
     `%mcp_server stop NAME` or `entry.stop_http()` ends it.
@@ -293,10 +294,11 @@ def serve(
     `app = server.streamable_http_app()`), served as it is instead of a fresh one -- behind the same secret
     and Origin checks; it must answer at `/mcp`, and it can be served once (a restart builds a fresh app).
     """
-    access = Access.make(auth=auth, allow_origins=allow_origins)
-    url = serve_with(_lab_server(server), port, access, app)
-    if access.secret is None:
-        warning = no_auth_warning(_lab_server(server).name, url, own_app=app is not None)
+    entry = _lab_server(server)
+    access = Access.make(auth=auth, allow_origins=allow_origins, own_auth=authenticates_itself(entry.server))
+    url = serve_with(entry, port, access, app)
+    if access.open:
+        warning = no_auth_warning(entry.name, url, own_app=app is not None)
         warnings.warn(warning, OpenServerWarning, stacklevel=2)
     return url
 
