@@ -267,3 +267,38 @@ def test_an_access_secret_shows_only_its_fingerprint() -> None:
     assert repr(secret) == f"AccessSecret({secret.fingerprint})" and len(secret.fingerprint) == 8
     assert secret.matches(secret.header_value().split()[1]) and not secret.matches("x")
     assert AccessSecret().fingerprint != secret.fingerprint
+
+
+async def test_a_server_with_its_own_oauth_gets_no_lab_secret_in_the_way() -> None:
+    from mcp.server.auth.provider import AccessToken
+    from mcp.server.auth.settings import AuthSettings
+    from mcp.server.mcpserver import MCPServer
+
+    class Tokens:
+        async def verify_token(self, token: str) -> AccessToken | None:
+            return AccessToken(token=token, client_id="app", scopes=[]) if token == "user-token" else None
+
+    server = MCPServer(
+        "oauth",
+        log_level="WARNING",
+        token_verifier=Tokens(),
+        auth=AuthSettings(issuer_url="https://id.example", resource_server_url=None),
+    )
+
+    @server.tool()
+    def vault() -> str:
+        return "behind OAuth"
+
+    mcp_lab.sandbox.add(server)
+    try:
+        with pytest.raises(mcp_lab.LabError, match="authenticates its callers itself"):
+            serve("oauth", auth=True)
+        url = serve("oauth")  # no warning: the server checks its callers itself
+        assert mcp_lab.auth_headers("oauth") == {}
+        assert "the server's own authentication" in ServerList.from_sandbox(sandbox)._repr_mimebundle_()["text/plain"]
+        assert (await _post(url)).status_code == 401  # the SDK's own OAuth check
+        ok = await _post(url, Authorization="Bearer user-token")
+        assert ok.status_code == 200 and "behind OAuth" in ok.text
+        assert (await _post(url, Authorization="Bearer user-token", Origin="http://localhost:3000")).status_code == 403
+    finally:
+        await sandbox.stop_all()
