@@ -80,13 +80,7 @@ def parse_arguments(words: list[str]) -> dict[str, Any]:
         return {}
     text = " ".join(words)
     if text.lstrip().startswith("{"):
-        try:
-            value = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise LabError(f"arguments are not valid JSON: {exc.msg} (column {exc.colno})") from None
-        if not isinstance(value, dict):
-            raise LabError("JSON arguments must be an object")
-        return value
+        return _json_object(text, "arguments are", "JSON arguments must be an object")
     arguments: dict[str, Any] = {}
     for word in words:
         key, sep, raw = word.partition("=")
@@ -191,10 +185,14 @@ def answers_from(text: str | None, namespace: Mapping[str, Any]) -> Any:
         raise LabError(
             f"--answers {text}: no variable named {text!r} (give a JSON object or a variable holding a dict)"
         )
+    return _json_object(text, "--answers is", "--answers must be a JSON object keyed by input-request key")
+
+
+def _json_object(text: str, what: str, not_an_object: str) -> dict[str, Any]:
     try:
         value = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise LabError(f"--answers is not valid JSON: {exc.msg} (column {exc.colno})") from None
+        raise LabError(f"{what} not valid JSON: {exc.msg} (column {exc.colno})") from None
     if not isinstance(value, dict):
-        raise LabError("--answers must be a JSON object keyed by input-request key")
+        raise LabError(not_an_object)
     return value

@@ -5,7 +5,6 @@ resolver however it is nested, and an answer no question matched is reported how
 """
 
 import json
-from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
 import mcp.types as T
@@ -16,19 +15,8 @@ from pydantic import BaseModel
 import mcp_lab
 from mcp_lab.sandbox import LabServer, sandbox
 from mcp_lab.serve import serve
-from tests.conftest import build_demo
 from tests.servers.booking import build
 from tests.servers.loopback import LoopbackServer
-
-
-@pytest.fixture
-async def served() -> AsyncIterator[LabServer]:
-    entry = build_demo()
-    serve(entry)
-    try:
-        yield entry
-    finally:
-        await sandbox.stop_all()
 
 
 def _answer_then_stop(entry: LabServer, asked: list[str]) -> Any:
@@ -43,10 +31,10 @@ def _answer_then_stop(entry: LabServer, asked: list[str]) -> Any:
     return answer
 
 
-async def test_a_leg_lost_in_transit_ends_the_flow_interrupted_and_resume_retries_it(served: LabServer) -> None:
-    assert served.http is not None
-    port, asked = served.http.port, []
-    flow = await mcp_lab.call("demo", "handmade", {"x": 1}, answers={"q1": _answer_then_stop(served, asked)})
+async def test_a_leg_lost_in_transit_ends_the_flow_interrupted_and_resume_retries_it(http_demo: LabServer) -> None:
+    assert http_demo.http is not None
+    port, asked = http_demo.http.port, []
+    flow = await mcp_lab.call("demo", "handmade", {"x": 1}, answers={"q1": _answer_then_stop(http_demo, asked)})
     assert flow.status == "interrupted", flow.summary()
     assert flow.stop_reason == "leg 2 failed: Connection closed; resume retries it with the last good token"
     assert [r.outcome for r in flow.rounds] == ["input_required", "error"] and flow.rounds[1].transport_failed
@@ -54,7 +42,7 @@ async def test_a_leg_lost_in_transit_ends_the_flow_interrupted_and_resume_retrie
     assert flow.request_state == token and list(flow.pending_requests) == ["q1"]  # the last good round
     with pytest.raises(mcp_lab.FlowError, match=r"interrupted after 2 round.*leg 2 failed"):
         flow.raise_for_status()
-    serve(served, port)  # the server is back at its address, with the same key
+    serve(http_demo, port)  # the server is back at its address, with the same key
     resumed = await mcp_lab.resume(flow)
     assert resumed is flow and flow.status == "done" and flow.text == 'x=1 n=3 state={"x": 1}'
     assert [r.outcome for r in flow.rounds] == ["input_required", "result"]  # the failed attempt was retried
@@ -65,12 +53,12 @@ async def test_a_leg_lost_in_transit_ends_the_flow_interrupted_and_resume_retrie
     assert asked == ["ElicitRequest"]  # the answer was not asked for again
 
 
-async def test_the_retry_works_from_the_written_down_flow_too(served: LabServer) -> None:
-    assert served.http is not None
-    port = served.http.port
-    flow = await mcp_lab.call("demo", "handmade", {"x": 2}, answers={"q1": _answer_then_stop(served, [])})
+async def test_the_retry_works_from_the_written_down_flow_too(http_demo: LabServer) -> None:
+    assert http_demo.http is not None
+    port = http_demo.http.port
+    flow = await mcp_lab.call("demo", "handmade", {"x": 2}, answers={"q1": _answer_then_stop(http_demo, [])})
     text = flow.to_json()  # what another process would be handed
-    serve(served, port)
+    serve(http_demo, port)
     again = await mcp_lab.resume(text)
     assert again.status == "done" and again.text == 'x=2 n=3 state={"x": 2}'
 

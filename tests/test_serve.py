@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import socket
-from collections.abc import AsyncIterator
 
 import psutil
 import pytest
@@ -16,16 +15,6 @@ from tests.conftest import build_demo
 from tests.http_records import request_json, response_messages, sent_headers
 
 ANSWERS = {"ask_region": {"region": "eu"}, "ask_ok": {"ok": True}}
-
-
-@pytest.fixture
-async def http_demo() -> AsyncIterator[LabServer]:
-    entry = build_demo()
-    serve(entry)
-    try:
-        yield entry
-    finally:
-        await sandbox.stop_all()
 
 
 def _listening_ports() -> set[int]:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import pytest
 
 from tests.kernel.harness import errors_of, run_cells, text_of
+from tests.kernel.test_magics_kernel import SERVER_CELL
 
 
 @dataclass(frozen=True)
@@ -27,22 +28,11 @@ class Bad:
 
 SETUP = [
     "%load_ext mcp_lab",
-    """%%mcp_server demo
+    SERVER_CELL
+    + """
 import json
-from typing import Annotated
 import mcp.types as T
-from pydantic import BaseModel
-from mcp.server.mcpserver import Context, Elicit, Resolve
-
-class Region(BaseModel):
-    region: str
-
-async def ask_region(city: str) -> Elicit[Region]:
-    return Elicit(f"Which region for {city}?", Region)
-
-@mcp.tool()
-async def book(city: str, region: Annotated[Region, Resolve(ask_region)]) -> str:
-    return f"Booked {city} in {region.region}"
+from mcp.server.mcpserver import Context
 
 PICK = T.ElicitRequest(params=T.ElicitRequestFormParams(message="pick", requested_schema={
     "type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}))
