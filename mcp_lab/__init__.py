@@ -25,6 +25,7 @@ if "jsonschema" not in sys.modules:
 
 if TYPE_CHECKING:
     from mcp_lab import forms
+    from mcp_lab.access import auth_headers, client_transport
     from mcp_lab.answers import (
         AnswerContext,
         Answerer,
@@ -38,7 +39,7 @@ if TYPE_CHECKING:
     from mcp_lab.api import call, flows, get_prompt, last, read_resource, resume, start
     from mcp_lab.collection import load_flows, save_flows
     from mcp_lab.connect import OutsideServer, connect, disconnect
-    from mcp_lab.errors import FlowError, FlowInterrupted, LabError
+    from mcp_lab.errors import ConnectionFailed, FlowError, FlowInterrupted, LabError
     from mcp_lab.exercise import ExerciseIncomplete, exercise_needs
     from mcp_lab.fleet import Fleet
     from mcp_lab.flow import Flow, Round
@@ -65,6 +66,7 @@ _SOURCES = {
     "Answerer": "mcp_lab.answers",
     "CallbackAnswerer": "mcp_lab.answers",
     "ChainAnswerer": "mcp_lab.answers",
+    "ConnectionFailed": "mcp_lab.errors",
     "EnvelopeCodec": "mcp_lab.inspect.codecs",
     "ExerciseIncomplete": "mcp_lab.exercise",
     "Fleet": "mcp_lab.fleet",
@@ -85,8 +87,10 @@ _SOURCES = {
     "TamperReport": "mcp_lab.inspect.tamper",
     "TokenReport": "mcp_lab.inspect.report",
     "Unanswered": "mcp_lab.answers",
+    "auth_headers": "mcp_lab.access",
     "call": "mcp_lab.api",
     "cancel": "mcp_lab.answers",
+    "client_transport": "mcp_lab.access",
     "connect": "mcp_lab.connect",
     "decline": "mcp_lab.answers",
     "disconnect": "mcp_lab.connect",
@@ -123,6 +127,7 @@ __all__ = [
     "Answerer",
     "CallbackAnswerer",
     "ChainAnswerer",
+    "ConnectionFailed",
     "EnvelopeCodec",
     "ExerciseIncomplete",
     "Fleet",
@@ -144,8 +149,10 @@ __all__ = [
     "TokenReport",
     "Unanswered",
     "__version__",
+    "auth_headers",
     "call",
     "cancel",
+    "client_transport",
     "connect",
     "decline",
     "disconnect",

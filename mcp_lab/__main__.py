@@ -11,11 +11,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import math
 import sys
 from collections.abc import Sequence
 
 from mcp_lab.collection import load_flows
-from mcp_lab.connect import parse_environment
+from mcp_lab.connect import parse_environment, parse_headers
 from mcp_lab.errors import LabError
 from mcp_lab.flow import Flow
 from mcp_lab.replay import DEFAULT_TIMEOUT, ReplayReport, replay
@@ -40,6 +41,13 @@ def _parser() -> argparse.ArgumentParser:
     rp.add_argument("--legacy", action="store_true", help="speak 2025-11-25 only (the pre-2026 back channel)")
     rp.add_argument("--env", action="append", default=[], metavar="KEY=VALUE", help="environment for --stdio")
     rp.add_argument("--cwd", help="working directory for --stdio")
+    rp.add_argument(
+        "--header",
+        action="append",
+        default=[],
+        metavar='"NAME: VALUE"',
+        help='an HTTP header for --server, e.g. "Authorization: Bearer ..." (never printed)',
+    )
     rp.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds each flow may take")
     rp.add_argument("--connect-timeout", type=float, default=30.0, help="seconds to wait for the server")
     rp.add_argument("--json", action="store_true", help="print the report as JSON instead of text")
@@ -59,6 +67,7 @@ async def _replay(args: argparse.Namespace, flows: list[Flow], env: dict[str, st
         env=env,
         cwd=args.cwd,
         timeout=args.connect_timeout,
+        headers=parse_headers(args.header),
     )
     try:
         report = await replay(flows, server=connection, timeout=args.timeout)
@@ -71,14 +80,22 @@ async def _replay(args: argparse.Namespace, flows: list[Flow], env: dict[str, st
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)  # bad usage: argparse prints the usage and one error line, exit 2
     try:
-        if args.timeout <= 0 or args.connect_timeout <= 0:
-            raise LabError("timeouts must be positive numbers of seconds")
+        for timeout in (args.timeout, args.connect_timeout):
+            if not math.isfinite(timeout) or timeout <= 0:
+                raise LabError("timeouts must be positive numbers of seconds")
+        if args.header and not args.server:
+            raise LabError("--header is for --server URL")
+        parse_headers(args.header)
         flows = load_flows(args.collection)  # checked before anything is started
         if not flows:
             raise LabError(f"{args.collection!r} holds no flows")
         report = asyncio.run(_replay(args, flows, parse_environment(args.env)))
     except LabError as exc:
         print(f"mcp_lab replay: error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except Exception as exc:  # whatever else made the collection unusable: one line, never a traceback
+        detail = f"{type(exc).__name__}: {exc}".splitlines()[0][:300]
+        print(f"mcp_lab replay: error: could not replay {args.collection!r}: {detail}", file=sys.stderr)
         return EXIT_BAD_INPUT
     report.source = args.collection
     if args.json:

@@ -142,10 +142,14 @@ def to_input_response(key: str, request: T.InputRequest, value: Any) -> InputRes
 
 
 def _candidates(key: str) -> list[str]:
-    """Exact key first; for resolver keys (`module:qualname`), the bare name after the colon too."""
+    """Exact key first; for resolver keys (`module:qualname`), the qualname and the resolver's bare name --
+    the last segment, as the forms show it -- whatever the qualname (`make_server.<locals>.ask_size`), and
+    without the `#1` the SDK adds to a second closure of one factory."""
     names = [key]
     if ":" in key:
-        names.append(key.rsplit(":", 1)[1])
+        qualname = key.rsplit(":", 1)[1]
+        bare = qualname.rsplit(".", 1)[-1]
+        names += [n for n in dict.fromkeys((qualname, bare, bare.split("#", 1)[0])) if n != key]
     return names
 
 

@@ -11,7 +11,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from mcp import MCPError
+from mcp.types import METHOD_NOT_FOUND
+
 from mcp_lab.answers import Answerer, ChainAnswerer, ScriptedAnswerer
+from mcp_lab.call_line import check_max_rounds, check_timeout
 from mcp_lab.errors import LabError
 from mcp_lab.flow import DEFAULT_MAX_ROUNDS, LEGACY, MODERN, Connection, Flow
 from mcp_lab.interrupts import run_interruptibly
@@ -51,7 +55,31 @@ def _answerer(answers: Mapping[str, Any] | Answerer | None) -> tuple[Answerer | 
 
 
 def _connection(server: str | Connection) -> Connection:
-    return sandbox.get(server) if isinstance(server, str) else server
+    if isinstance(server, str):
+        return sandbox.get(server)
+    if not callable(getattr(server, "session", None)) or not isinstance(getattr(server, "name", None), str):
+        raise LabError(f"server must be a server's name (str) or a connection, not {type(server).__name__}")
+    return server
+
+
+async def _check_tool(connection: Connection, target: str) -> None:
+    """Unknown tool: one line listing the tools. A server that lists none (no handler) is called anyway."""
+    tool_names = getattr(connection, "tool_names", None)
+    if tool_names is None:
+        return
+    try:
+        names: set[str] = await tool_names()
+        if target not in names:
+            names = await tool_names(refresh=True)
+    except MCPError as exc:
+        if exc.error.code == METHOD_NOT_FOUND:  # e.g. a lowlevel Server without on_list_tools
+            return
+        raise LabError(
+            f"could not list the tools of {connection.name!r}: {exc.error.code} {exc.error.message}"
+        ) from None
+    if target not in names:
+        listed = ", ".join(sorted(names)) or "none"
+        raise LabError(f"server {connection.name!r} has no tool {target!r} (tools: {listed})")
 
 
 async def start(
@@ -67,16 +95,12 @@ async def start(
     """A bound, not yet started flow (step it yourself, or `await flow.run()`)."""
     if arguments is not None and not isinstance(arguments, Mapping):
         raise LabError(f"arguments must be a dict, not {type(arguments).__name__}")
+    if not isinstance(target, str) or not target:
+        raise LabError(f"the tool, prompt or URI must be a non-empty str, not {target!r}")
+    check_max_rounds(max_rounds)
     connection = _connection(server)
     if method == "tools/call":
-        tool_names = getattr(connection, "tool_names", None)
-        if tool_names is not None:
-            names: set[str] = await tool_names()
-            if target not in names:
-                names = await tool_names(refresh=True)
-            if target not in names:
-                listed = ", ".join(sorted(names)) or "none"
-                raise LabError(f"server {connection.name!r} has no tool {target!r} (tools: {listed})")
+        await _check_tool(connection, target)
     flow = Flow(
         server=connection.name,
         method=method,
@@ -94,11 +118,25 @@ async def start(
 
 
 async def _run(flow: Flow, timeout: float | None) -> Flow:
-    await run_interruptibly(flow, lambda: flow.run(timeout=timeout))
-    unused = flow.unused_answers()
-    if unused and flow.done:
-        flow.notes.append(f"answers given for keys never asked: {', '.join(unused)}")
+    timeout = check_timeout(timeout)
+    try:
+        await run_interruptibly(flow, lambda: flow.run(timeout=timeout))
+    finally:  # however the flow stopped (done, failed, interrupted, waiting for an answer)
+        note_unused_answers(flow)
     return flow
+
+
+def note_unused_answers(flow: Flow) -> None:
+    """A scripted answer no question matched is usually a typo: say so in the flow's notes, once."""
+    unused = flow.unused_answers()
+    if not unused:
+        return
+    asked = sorted({key for rnd in flow.rounds for key in rnd.input_requests or {}})
+    note = f"answers given for keys never asked: {', '.join(unused)}" + (
+        f" (asked: {', '.join(asked)})" if asked else ""
+    )
+    if note not in flow.notes:
+        flow.notes.append(note)
 
 
 async def call(
@@ -112,6 +150,7 @@ async def call(
     timeout: float | None = None,
 ) -> Flow:
     """Call `tool` on a sandbox server, answering its questions; returns the recorded `Flow`."""
+    timeout = check_timeout(timeout)
     flow = await start(server, "tools/call", tool, arguments, answers=answers, legacy=legacy, max_rounds=max_rounds)
     return await _run(flow, timeout)
 
@@ -127,6 +166,7 @@ async def get_prompt(
     timeout: float | None = None,
 ) -> Flow:
     """`prompts/get`, which may ask like a tool does."""
+    timeout = check_timeout(timeout)
     flow = await start(server, "prompts/get", prompt, arguments, answers=answers, legacy=legacy, max_rounds=max_rounds)
     return await _run(flow, timeout)
 
@@ -141,12 +181,13 @@ async def read_resource(
     timeout: float | None = None,
 ) -> Flow:
     """`resources/read`: template resources may ask; static resources cannot."""
+    timeout = check_timeout(timeout)
     flow = await start(server, "resources/read", uri, None, answers=answers, legacy=legacy, max_rounds=max_rounds)
     return await _run(flow, timeout)
 
 
 async def resume(
-    saved: str | Flow,
+    saved: str | Flow | Mapping[str, Any],
     *,
     answers: Mapping[str, Any] | Answerer | None = None,
     server: str | Connection | None = None,
@@ -157,7 +198,15 @@ async def resume(
 
     The server must accept the echoed token: the same name (audience) and a ring that holds the sealing key.
     """
-    flow = Flow.from_json(saved) if isinstance(saved, str) else saved
+    timeout = check_timeout(timeout)
+    if isinstance(saved, str):
+        flow = Flow.from_json(saved)
+    elif isinstance(saved, Flow):
+        flow = saved
+    elif isinstance(saved, Mapping):
+        flow = Flow.from_dict(saved)
+    else:
+        raise LabError(f"resume takes a Flow, flow.to_dict() or the text of flow.to_json(), not {type(saved).__name__}")
     if flow.done:
         raise LabError(f"flow {flow.id} already ended ({flow.status}); nothing to resume")
     answerer, scripted = _answerer(answers)

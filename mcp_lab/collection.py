@@ -111,8 +111,11 @@ def load_flows(path: str | Path) -> list[Flow]:
         raise LabError(f'{str(source)!r} is not an mcp_lab collection (expected "format": {FORMAT!r})')
     if document.get("version") != VERSION:
         raise LabError(f"{str(source)!r} is collection version {document.get('version')!r}; this lab reads {VERSION}")
+    items = document.get("flows", [])
+    if not isinstance(items, list):
+        raise LabError(f"{str(source)!r}: 'flows' must be a list of flows, not {type(items).__name__}")
     flows: list[Flow] = []
-    for index, item in enumerate(document.get("flows") or []):
+    for index, item in enumerate(items):
         if not isinstance(item, dict) or not {"server", "method", "target"} <= item.keys():
             raise LabError(f"{str(source)!r}: flow {index} lacks server, method or target")
         try:

@@ -23,7 +23,7 @@ import shutil
 import tempfile
 import time
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -36,8 +36,9 @@ from mcp.client.session import ClientSession
 from mcp.client.stdio import stdio_client
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
+from mcp_lab.call_line import check_timeout
 from mcp_lab.capture import SchemaBook
-from mcp_lab.errors import LabError
+from mcp_lab.errors import ConnectionFailed, LabError
 from mcp_lab.flow import LEGACY, MODERN
 from mcp_lab.sandbox import _backchannel_callbacks, _check_name, sandbox
 from mcp_lab.transports import (
@@ -54,7 +55,15 @@ from mcp_lab.transports import (
     route_stdio_client_log,
 )
 
-__all__ = ["KEYLESS_NOTE", "OutsideServer", "connect", "connection_log", "disconnect", "open_connection"]
+__all__ = [
+    "KEYLESS_NOTE",
+    "OutsideServer",
+    "connect",
+    "connection_log",
+    "disconnect",
+    "open_connection",
+    "parse_headers",
+]
 
 KEYLESS_NOTE = "not ours: keyless view only"
 """The lab holds no keys for a server it did not start: its tokens show format, key id and size only."""
@@ -79,6 +88,8 @@ class OutsideServer:
     """`--legacy`: speak 2025-11-25 only (flows use the back channel)."""
     env: dict[str, str] = field(default_factory=dict, repr=False)
     """Extra environment for a stdio server (never shown: it may hold the server's own secrets)."""
+    headers: dict[str, str] = field(default_factory=dict, repr=False)
+    """Extra HTTP headers sent with every request, e.g. a bearer secret (never shown or recorded)."""
     cwd: str | None = None
     timeout: float = 30.0
     ring: None = None
@@ -91,6 +102,8 @@ class OutsideServer:
     _starting: dict[str, asyncio.Task[ConnectionOwner]] = field(default_factory=dict, repr=False)
     _ready: asyncio.Task[None] | None = field(default=None, repr=False)
     _book: SchemaBook = field(default_factory=SchemaBook, repr=False)
+    _last_status: int | None = field(default=None, repr=False)
+    """The latest HTTP status this connection saw, in a leg or not: a 401 explains a failed connect."""
     """Tool input schemas learnt from this connection's listings (which argument went into which header)."""
     _legacy_lock: asyncio.Lock | None = field(default=None, repr=False)
     _answer: AnswerFn | None = field(default=None, repr=False)
@@ -128,7 +141,7 @@ class OutsideServer:
     async def session(self, era: str) -> ClientSession:
         await self.ready()
         if sandbox.servers.get(self.name) is not self:  # never respawn a server after a disconnect
-            raise LabError(f"{self.name!r} was disconnected; connect again with %mcp_connect {self.name} ...")
+            raise ConnectionFailed(f"{self.name!r} was disconnected; connect again with %mcp_connect {self.name} ...")
         owner = await self._owner(LEGACY if self.legacy_only or era == LEGACY else MODERN)
         assert owner.client is not None
         return owner.client.session
@@ -156,6 +169,12 @@ class OutsideServer:
             listing = await session.list_tools()
             self._tools = {t.name for t in listing.tools}
         return self._tools
+
+    async def drop_session(self, era: str) -> None:
+        """Forget a connection that broke (a leg failed in transit): the next leg connects afresh."""
+        owner = self._owners.pop(LEGACY if self.legacy_only or era == LEGACY else MODERN, None)
+        if owner is not None:
+            await self._close_owner(owner)
 
     async def close_clients(self) -> None:
         """Disconnect: every client exits in its owner task; a stdio process is reaped by the SDK's shutdown."""
@@ -202,7 +221,7 @@ class OutsideServer:
             await self._close_owner(owner, abort=True)
             if isinstance(failure, asyncio.CancelledError):
                 raise
-            raise LabError(reason) from None
+            raise ConnectionFailed(reason) from None
         if self.transport == "stdio":
             owner.pids = child_pids(marker)
             _LIVE_PIDS.update(owner.pids)
@@ -249,7 +268,10 @@ class OutsideServer:
             )
             assert owner.log is not None
             return stdio_client(params, errlog=owner.log)
-        return http_transport(self.url or "", self._book)
+        return http_transport(self.url or "", self._book, self.headers, self._saw_status)
+
+    def _saw_status(self, status: int) -> None:
+        self._last_status = status
 
     async def _dispatch(self, key: str, request: T.InputRequest) -> Any:
         """Back-channel requests go to the leg that holds the legacy lock (none: refused)."""
@@ -268,6 +290,13 @@ class OutsideServer:
             return head + f"cannot start {(self.command or ['?'])[0]!r}: {exc.strerror or exc}"
         if isinstance(exc, MCPError) and self.transport == "stdio" and exc.error.code == -32000:
             return head + f"the command exited (or closed its stdout) before answering{tail}"
+        refused = self._last_status
+        if refused in (401, 403) and self.transport == "http":
+            what = "requires a credential" if refused == 401 else "refused the request"
+            return head + (
+                f'{self.where} {what} (HTTP {refused}); send it with --header "Authorization: Bearer ..." '
+                "(for a lab server, %mcp_server url NAME shows its header)"
+            )
         if isinstance(exc, MCPError):
             return head + f"{self.where} answered {exc.error.code}: {exc.error.message}{tail}"
         if isinstance(exc, httpx2.HTTPError):
@@ -300,6 +329,17 @@ def parse_environment(pairs: Sequence[str]) -> dict[str, str]:
     return env
 
 
+def parse_headers(lines: Sequence[str]) -> dict[str, str]:
+    """`Name: value` lines (from `--header`) as a dict; one clear error for anything else."""
+    headers: dict[str, str] = {}
+    for line in lines:
+        key, sep, value = line.partition(":")
+        if not sep or not key.strip() or not all(c.isalnum() or c in "!#$%&'*+-.^_`|~" for c in key.strip()):
+            raise LabError(f'--header takes "Name: value", e.g. "Authorization: Bearer ...", not {line[:40]!r}')
+        headers[key.strip()] = value.strip()
+    return headers
+
+
 def open_connection(
     name: str,
     url: str | None = None,
@@ -309,12 +349,13 @@ def open_connection(
     env: dict[str, str] | None = None,
     cwd: str | None = None,
     timeout: float = 30.0,
+    headers: Mapping[str, str] | None = None,
 ) -> OutsideServer:
     """Register `name` now and connect in the background (needs a running event loop); see `connect`."""
     _check_name(name)
     if (url is None) == (stdio is None):
         raise LabError("give either a URL (Streamable HTTP) or stdio='COMMAND ARGS', not both or neither")
-    if timeout <= 0:
+    if timeout is None or check_timeout(timeout) is None:
         raise LabError("timeout must be a positive number of seconds")
     if name in sandbox.servers:
         raise LabError(f"a server named {name!r} already exists; disconnect it first (%mcp_disconnect {name})")
@@ -322,6 +363,9 @@ def open_connection(
         if not url.startswith(("http://", "https://")):
             raise LabError(f'not an http(s) URL: {url!r} (for a command use --stdio "COMMAND ARGS")')
         entry = OutsideServer(name=name, transport="http", url=url, legacy_only=legacy, timeout=timeout)
+        entry.headers = {str(k): str(v) for k, v in (headers or {}).items()}
+    elif headers:
+        raise LabError("headers are for Streamable HTTP connections (a URL), not --stdio")
     else:
         try:
             command = shlex.split(stdio) if isinstance(stdio, str) else list(stdio or [])
@@ -365,12 +409,14 @@ async def connect(
     env: dict[str, str] | None = None,
     cwd: str | None = None,
     timeout: float = 30.0,
+    headers: Mapping[str, str] | None = None,
 ) -> OutsideServer:
     """Connect to a server the kernel did not start, by URL or `stdio="COMMAND ARGS"`, and register it as `name`.
 
     The client negotiates the era (2026-07-28 when the server offers it); `legacy=True` forces 2025-11-25.
+    `headers` go with every HTTP request (a server's bearer secret: `{"Authorization": "Bearer ..."}`).
     """
-    entry = open_connection(name, url, stdio=stdio, legacy=legacy, env=env, cwd=cwd, timeout=timeout)
+    entry = open_connection(name, url, stdio=stdio, legacy=legacy, env=env, cwd=cwd, timeout=timeout, headers=headers)
     await entry.ready()
     return entry
 

@@ -99,6 +99,14 @@ class ConnectMagics(Magics):
     @argument("--env", action="append", default=[], metavar="KEY=VALUE", help="environment for --stdio")
     @argument("--cwd", help="working directory for --stdio")
     @argument("--timeout", type=float, default=30.0, help="seconds to wait for the server (default 30)")
+    @argument(
+        "--header",
+        action="append",
+        default=[],
+        metavar='"NAME: VALUE"',
+        help="an HTTP header sent with every "
+        'request, e.g. --header "Authorization: Bearer {secret}" (the value is never shown or recorded)',
+    )
     @line_magic
     def mcp_connect(self, line: str) -> Any:
         """Connect to a server the kernel did not start; it joins `%mcp_server list` and every call magic.
@@ -107,12 +115,13 @@ class ConnectMagics(Magics):
         %mcp_connect NAME --stdio "COMMAND ARGS" [--env KEY=VALUE ...] [--cwd DIR] [--legacy]
         %mcp_connect log NAME      (what a stdio server wrote to stderr)
         """
-        from mcp_lab.connect import connection_log, open_connection, parse_environment
+        from mcp_lab.connect import connection_log, open_connection, parse_environment, parse_headers
         from mcp_lab.views.connection import ConnectionLog
 
         args = parse_argstring(self.mcp_connect, line)
         args.stdio, args.cwd = _unquote(args.stdio), _unquote(args.cwd)
         args.env = [_unquote(pair) for pair in args.env]
+        args.header = [_unquote(line) for line in args.header]
         if args.name == "log" and args.url and "://" not in args.url and not args.stdio:
             return ConnectionLog(args.url, connection_log(args.url))
         if bool(args.url) == bool(args.stdio):
@@ -127,6 +136,7 @@ class ConnectMagics(Magics):
             env=parse_environment(args.env),
             cwd=args.cwd,
             timeout=args.timeout,
+            headers=parse_headers(args.header),
         )
         return Pending(_connected(entry), f"connecting {args.name!r}", lambda e: e)
 

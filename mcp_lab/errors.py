@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from IPython.core.error import UsageError
 
-__all__ = ["FlowError", "FlowInterrupted", "LabError"]
+__all__ = ["ConnectionFailed", "FlowError", "FlowInterrupted", "LabError"]
 
 
 class LabError(UsageError):
@@ -17,6 +17,10 @@ class LabError(UsageError):
     def _render_traceback_(self) -> list[str]:
         # IPython shows only `UsageError` itself without a traceback; subclasses get one line this way.
         return [f"{type(self).__name__}: {self}"]
+
+
+class ConnectionFailed(LabError):
+    """The server could not be reached (not serving, refused, disconnected): a leg that meets it is retryable."""
 
 
 class FlowError(LabError):

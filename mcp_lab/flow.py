@@ -120,10 +120,16 @@ class Round:
             and ((self.error or {}).get("message") == "Invalid or expired requestState")
         )
 
+    @property
+    def transport_failed(self) -> bool:
+        """The leg never got an answer (connection refused or closed): the flow is retryable from here."""
+        return self.outcome == "error" and (self.error or {}).get("where") == "transport"
+
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Round:
-        known = {f for f in cls.__dataclass_fields__}
-        return cls(**{k: v for k, v in data.items() if k in known})
+        from mcp_lab.flow_check import checked_round
+
+        return cls(**checked_round(data))
 
     def requests(self) -> dict[str, T.InputRequest]:
         """This leg's input requests as SDK models (kept from the wire when this process received them)."""
@@ -183,9 +189,12 @@ class Flow:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Flow:
-        known = {f for f in cls.__dataclass_fields__ if f != "rounds"}
-        flow = cls(**{k: v for k, v in data.items() if k in known})
-        flow.rounds = [Round.from_dict(r) for r in data.get("rounds", [])]
+        """A flow from plain data, checked first: a malformed one is one `LabError` naming what is wrong."""
+        from mcp_lab.flow_check import checked_flow
+
+        fields, rounds = checked_flow(data)
+        flow = cls(**fields)
+        flow.rounds = [Round(**r) for r in rounds]
         return flow
 
     @classmethod
@@ -208,15 +217,21 @@ class Flow:
         return self.rounds[-1] if self.rounds else None
 
     @property
+    def _last_answered(self) -> Round | None:
+        """The last leg that got an answer (a leg that failed in transit is retried, not built on)."""
+        rounds = self.rounds
+        return rounds[-2] if len(rounds) > 1 and rounds[-1].transport_failed else (rounds[-1] if rounds else None)
+
+    @property
     def request_state(self) -> str | None:
         """The token to echo on the next leg (the last InputRequiredResult's)."""
-        last = self.last
+        last = self._last_answered
         return last.request_state if last is not None and last.outcome == "input_required" else None
 
     @property
     def pending_requests(self) -> dict[str, T.InputRequest]:
         """The questions the next leg must answer."""
-        last = self.last
+        last = self._last_answered
         return last.requests() if last is not None and last.outcome == "input_required" else {}
 
     @property
@@ -234,7 +249,11 @@ class Flow:
 
     @property
     def error(self) -> dict[str, Any] | None:
+        """The error that ended the flow: a JSON-RPC error, or a tool's own (`isError: true`) result."""
         last = self.last
+        if last is not None and last.outcome == "result" and (last.result or {}).get("isError"):
+            error = {"code": None, "message": self.text or "the tool reported an error", "where": "tool"}
+            return error | ({"reason": last.server_log[-1]} if last.server_log else {})
         return last.error if last is not None and last.outcome == "error" else None
 
     @property
@@ -251,10 +270,12 @@ class Flow:
         return "\n".join(parts)
 
     def raise_for_status(self) -> Flow:
-        """Raise `FlowError` with the one-line reason unless the flow ended with a result."""
+        """Raise `FlowError` with the one-line reason unless the flow ended with a result (a tool's
+        `isError: true` result is a failure too)."""
         if self.status == "done":
             return self
-        raise FlowError(self.summary())
+        reason = (self.error or {}).get("reason") if self.last is not None and self.last.outcome == "result" else None
+        raise FlowError(self.summary() + (f" -- server logged: {reason}" if reason else ""))
 
     def summary(self) -> str:
         from mcp_lab.views.flow import flow_summary
@@ -318,13 +339,16 @@ class Flow:
             )
             return None
         self.stop_reason = None
+        retry = rounds.pop() if rounds and rounds[-1].transport_failed else None  # resent as it was
         rnd = Round(index=len(rounds))
         last = rounds[-1] if rounds else None
         pending = last if last is not None and last.outcome == "input_required" else None
         rnd.started_over = last is not None and last.state_rejected
         if pending is not None:
             rnd.sent_request_state = pending.request_state
-            if pending.input_requests:
+            if retry is not None and retry.sent_input_responses is not None:
+                rnd.sent_input_responses, rnd.answered_by = retry.sent_input_responses, retry.answered_by
+            elif pending.input_requests:
                 self._backoff = _BACKOFF_INITIAL
                 try:
                     responses = await self._answer_all(pending)
@@ -351,7 +375,13 @@ class Flow:
             )
             return None
         rounds.append(rnd)
+        if rnd.transport_failed:
+            message = (rnd.error or {}).get("message")
+            self.interrupt(f"leg {rnd.index + 1} failed: {message}; resume retries it with the last good token")
+            return rnd
         self.status = _STATUS_AFTER[rnd.outcome]
+        if rnd.outcome == "result" and (rnd.result or {}).get("isError"):
+            self.status = "error"  # the tool's own failure: raise_for_status raises, views say "failed"
         if self.start_over and rnd.state_rejected and not any(r.started_over for r in rounds):
             self.status = "new"  # the next leg sends the original request again, without state
         self._notify()

@@ -163,7 +163,8 @@ async def mismatch_lab(
         cases.append(("extra", f"{header} sent, {argument!r} absent from the body", {}, _envelope(), without_arg))
     lab = MismatchLab(server=entry.name, tool=name, argument=argument, header=header, arguments=args, notes=notes)
     await serving.ready()
-    async with httpx2.AsyncClient(event_hooks=http_hooks(serving.book), timeout=30.0) as client:
+    auth = serving.access.headers()  # the server's secret: this lab's probes are its own client
+    async with httpx2.AsyncClient(event_hooks=http_hooks(serving.book), timeout=30.0, headers=auth) as client:
         for i, (case, description, changes, meta, body_args) in enumerate(cases, start=1):
             headers: dict[str, str] = {
                 "Accept": "application/json, text/event-stream",

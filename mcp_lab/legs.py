@@ -17,12 +17,15 @@ from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager, nullcontext
 from typing import TYPE_CHECKING, Any
 
+import anyio
 import mcp.types as T
 from mcp import MCPError
 from mcp.client.session import ClientSession
+from mcp.types import CONNECTION_CLOSED
 from pydantic import ValidationError
 
 from mcp_lab.answers import AnswerContext, Answerer, CallbackRefused, InputResponse, Unanswered, request_kind
+from mcp_lab.errors import ConnectionFailed, LabError
 
 if TYPE_CHECKING:
     from mcp_lab.flow import Connection, Flow, Round
@@ -82,8 +85,12 @@ async def send_leg(flow: Flow, rnd: Round, connection: Connection, answerer: Ans
                     rnd.relisted = True
                     await session.list_tools()
                     result = await _call(flow, session, responses, rnd.sent_request_state)
-        except (MCPError, RuntimeError, ValidationError, BaseExceptionGroup) as exc:
+        except Exception as exc:  # recorded in the leg (never a traceback); cancellation goes on as it should
             _record_error(rnd, exc)
+            if rnd.transport_failed:  # the connection is gone: the retry connects afresh
+                drop = getattr(connection, "drop_session", None)
+                if drop is not None:
+                    await drop(flow.era)
         else:
             if isinstance(result, T.InputRequiredResult):
                 rnd.outcome = "input_required"
@@ -103,6 +110,16 @@ async def send_leg(flow: Flow, rnd: Round, connection: Connection, answerer: Ans
             rnd.error["reason"] = rejection_reason(capture.server_log) or capture.server_log[-1]
 
 
+def _transport_failure(exc: BaseException) -> bool:
+    """The request never got an answer: the connection was refused, closed or broken (retryable)."""
+    import httpx2
+
+    if isinstance(exc, MCPError):
+        return exc.error.code == CONNECTION_CLOSED and exc.error.message == "Connection closed"
+    broken = (httpx2.TransportError, OSError, anyio.ClosedResourceError, anyio.BrokenResourceError, anyio.EndOfStream)
+    return isinstance(exc, broken | ConnectionFailed)
+
+
 def _record_error(rnd: Round, exc: BaseException) -> None:
     # The SDK surfaces failures inside its task groups as ExceptionGroups; show the one underlying error.
     if isinstance(exc, BaseExceptionGroup):
@@ -111,7 +128,10 @@ def _record_error(rnd: Round, exc: BaseException) -> None:
     if isinstance(exc, MCPError):
         rnd.error = {"code": exc.error.code, "message": exc.error.message, "data": exc.error.data}
     else:
-        rnd.error = {"code": None, "message": f"{type(exc).__name__}: {exc}".splitlines()[0], "where": "client"}
+        text = str(exc) if isinstance(exc, LabError) else f"{type(exc).__name__}: {exc}"
+        rnd.error = {"code": None, "message": text.splitlines()[0] if text else type(exc).__name__, "where": "client"}
+    if _transport_failure(exc):
+        rnd.error["where"] = "transport"
 
 
 def _first_leaf(group: BaseExceptionGroup[Any]) -> BaseException:

@@ -11,9 +11,8 @@ the cell waits for it -- and a live form can be answered meanwhile; assigned wit
 from __future__ import annotations
 
 import asyncio
-import json
+import math
 import re
-import shlex
 from typing import Any
 
 from IPython.core.interactiveshell import InteractiveShell
@@ -21,6 +20,7 @@ from IPython.core.magic import Magics, line_cell_magic, line_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
 
 from mcp_lab import api
+from mcp_lab.call_line import parse_arguments, parse_call_line
 from mcp_lab.errors import LabError
 from mcp_lab.flow import Flow
 from mcp_lab.sandbox import sandbox
@@ -39,31 +39,6 @@ LOWLEVEL_HANDLERS = (
     "on_completion",
     "get_tool_input_schema",
 )
-
-
-def parse_arguments(words: list[str]) -> dict[str, Any]:
-    """`{"a": 1}` (JSON) or `a=1 b=text` (each value JSON if it parses, else a string)."""
-    if not words:
-        return {}
-    text = " ".join(words)
-    if text.lstrip().startswith("{"):
-        try:
-            value = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise LabError(f"arguments are not valid JSON: {exc.msg} (column {exc.colno})") from None
-        if not isinstance(value, dict):
-            raise LabError("JSON arguments must be an object")
-        return value
-    arguments: dict[str, Any] = {}
-    for word in words:
-        key, sep, raw = word.partition("=")
-        if not sep or not key:
-            raise LabError(f"expected key=value or a JSON object, got {word!r}")
-        try:
-            arguments[key] = json.loads(raw)
-        except json.JSONDecodeError:
-            arguments[key] = raw
-    return arguments
 
 
 _BACKGROUND: set[asyncio.Task[Any]] = set()
@@ -104,8 +79,10 @@ class LabMagics(Magics):
     """`%%mcp_server`, `%mcp_server list|stop|restart`, `%mcp_call`, `%mcp_prompt`, `%mcp_read`."""
 
     @magic_arguments()
-    @argument("name", help="server name (also the audience its request_state is bound to); or list/stop/restart/serve")
-    @argument("target", nargs="?", help="with stop/restart/serve: the server's name")
+    @argument(
+        "name", help="server name (also the audience its request_state is bound to); or list/serve/url/stop/restart"
+    )
+    @argument("target", nargs="?", help="with serve/url/stop/restart: the server's name")
     @argument("--keys", help="a variable (or expression) holding a key or a list of keys, each >= 32 bytes")
     @argument("--ttl", type=float, default=600.0, help="request_state lifetime in seconds (default 600)")
     @argument("--lowlevel", action="store_true", help="a lowlevel Server: the cell defines on_* handlers")
@@ -113,16 +90,31 @@ class LabMagics(Magics):
     @argument("--replace", action="store_true", help="(the default) re-running the cell replaces the server")
     @argument("--http", action="store_true", help="also serve it over Streamable HTTP on 127.0.0.1")
     @argument("--port", help="with --http or serve: the port (default: any free port)")
+    @argument("--no-auth", action="store_true", help="with --http or serve: accept calls without the bearer secret")
+    @argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="with --http or serve: accept browser "
+        "requests from this origin (e.g. http://localhost:6274); requests with any other Origin are refused",
+    )
+    @argument("--keep-secret", action="store_true", help="with restart: keep the bearer secret outside clients hold")
     @line_cell_magic
     def mcp_server(self, line: str, cell: str | None = None) -> Any:
-        """Define a server (cell magic: the body gets `mcp`, an MCPServer) or manage servers (line magic)."""
+        """Define a server (cell magic: the body gets `mcp`, an MCPServer) or manage servers (line magic).
+
+        Served over HTTP (`--http`, `serve`), a server requires its own bearer secret (`%mcp_server url NAME`
+        shows it for outside clients) and refuses browser pages unless `--allow-origin` names them.
+        """
         args = parse_argstring(self.mcp_server, line)
         if cell is None:
-            return self._manage(args.name, args.target, args.port)
+            return self._manage(args)
         if args.target:
             raise LabError(f"unexpected argument {args.target!r}; usage: %%mcp_server NAME [--keys VAR] [--ttl S]")
-        if args.ttl <= 0:
-            raise LabError("--ttl must be a positive number of seconds")
+        if not math.isfinite(args.ttl) or args.ttl <= 0:
+            raise LabError(f"--ttl must be a positive number of seconds, not {args.ttl!r}")
+        rules = self._access(args)
         keys = self._evaluate(args.keys) if args.keys else None
         ns = self.shell.user_ns if self.shell is not None else {}
         if args.lowlevel:
@@ -145,17 +137,58 @@ class LabMagics(Magics):
         # Re-running the cell replaces the server, as re-running a `def` redefines a function.
         sandbox.register(entry)
         if args.http or args.port is not None:
-            self._serve(args.name, args.port)
+            self._serve(args.name, args.port, rules)
         return None
 
-    def _serve(self, name: str, port: str | None) -> None:
-        from mcp_lab.serve import serve
+    def _access(self, args: Any) -> dict[str, Any]:
+        """--no-auth / --allow-origin, checked before anything runs."""
+        from mcp_lab.access import check_origin
 
+        if (args.no_auth or args.allow_origin) and not (args.http or args.port is not None or args.name == "serve"):
+            raise LabError("--no-auth and --allow-origin are for serving: add --http (or use %mcp_server serve NAME)")
+        return {"auth": False if args.no_auth else None, "allow_origins": [check_origin(o) for o in args.allow_origin]}
+
+    def _serve(self, name: str, port: str | None, rules: dict[str, Any]) -> None:
+        from mcp_lab.access import Access, authenticates_itself, no_auth_warning
+        from mcp_lab.serve import serve_with
+
+        entry = sandbox.lab_server(name)
+        access = Access.make(**rules, own_auth=authenticates_itself(entry.server))
         try:
-            url = serve(name, port)
+            url = serve_with(entry, port, access)
         except LabError as exc:
             raise LabError(f"{name!r} is defined (in-process) but not served: {exc}") from None
-        print(f"serving {name!r} at {url}")
+        if access.open:
+            print(f"serving {name!r} at {url}\nwarning: {no_auth_warning(name, url)}")
+        elif access.own_auth:
+            print(f"serving {name!r} at {url} (the server authenticates its callers itself)")
+        else:
+            print(f"serving {name!r} at {url} (callers need its secret: %mcp_server url {name})")
+
+    def _show_url(self, name: str) -> None:
+        from mcp_lab.access import no_auth_warning
+
+        entry = sandbox.lab_server(name)
+        serving = entry.http
+        if serving is None or not serving.alive:
+            raise LabError(f"{name!r} is not served over HTTP; serve it with %mcp_server serve {name}")
+        lines = [f"{name!r} is served at {serving.url}"]
+        if serving.access.origins:
+            lines.append(f"browser pages allowed from: {', '.join(serving.access.origins)}")
+        header = serving.access.headers().get("Authorization")
+        if serving.access.own_auth:
+            lines.append("the server authenticates its callers itself: send its own credentials (OAuth)")
+        elif header is None:
+            lines.append(f"warning: {no_auth_warning(name, serving.url)}")
+        else:
+            lines += [
+                "outside clients send this header -- it is the server's secret: anyone who reads it can call "
+                f"{name!r} until it stops or restarts, so clear this output before you share the notebook:",
+                f"Authorization: {header}",
+                f"MCP Inspector: npx @modelcontextprotocol/inspector --cli {serving.url} --transport http "
+                f'--header "Authorization: {header}" --method tools/list',
+            ]
+        print("\n".join(lines))
 
     def _exec(self, cell: str, name: str) -> None:
         ns = self.shell.user_ns if self.shell is not None else {}
@@ -175,16 +208,22 @@ class LabMagics(Magics):
         except Exception as exc:
             raise LabError(f"--keys {expression!r} could not be evaluated: {type(exc).__name__}") from None
 
-    def _manage(self, command: str, target: str | None, port: str | None = None) -> Any:
+    def _manage(self, args: Any) -> Any:
+        command, target = args.name, args.target
         if command == "list":
             from mcp_lab.views.servers import ServerList
 
             return ServerList.from_sandbox(sandbox)
         if command == "serve":
             if not target:
-                raise LabError("usage: %mcp_server serve NAME [--port N]")
+                raise LabError("usage: %mcp_server serve NAME [--port N] [--no-auth] [--allow-origin ORIGIN]")
             sandbox.get(target)
-            self._serve(target, port)
+            self._serve(target, args.port, self._access(args))
+            return None
+        if command == "url":
+            if not target:
+                raise LabError("usage: %mcp_server url NAME")
+            self._show_url(target)
             return None
         if command in ("stop", "restart"):
             if not target:
@@ -195,89 +234,65 @@ class LabMagics(Magics):
                 sandbox.retire(entry)
                 print(f"stopped {target!r}")
                 return None
-            _background(loop.create_task(sandbox.restart(target)))
+            _background(loop.create_task(sandbox.restart(target, keep_secret=args.keep_secret)))
             fresh = "a new lab-generated key" if entry.ring is not None and entry.ring.generated else "the same keys"
+            if getattr(entry, "http", None) is not None:
+                fresh += ", the same bearer secret" if args.keep_secret else ", a new bearer secret"
             print(f"restarting {target!r} with {fresh}; clients reconnect on the next call")
             return None
         raise LabError(
-            f"%mcp_server {command}: expected list, serve NAME, stop NAME or restart NAME "
+            f"%mcp_server {command}: expected list, serve NAME, url NAME, stop NAME or restart NAME "
             "(use %%mcp_server NAME to define one)"
         )
 
     def _flow_magic(self, method: str, line: str, has_args: bool) -> FlowRun:
-        try:
-            words = shlex.split(line)
-        except ValueError as exc:
-            raise LabError(f"could not parse the line: {exc}") from None
-        flags = {"--step": False, "--legacy": False}
-        answers: Any = None
-        rest: list[str] = []
-        it = iter(words)
-        for word in it:
-            if word in flags:
-                flags[word] = True
-            elif word == "--answers":
-                answers = self._answers(next(it, None))
-            elif word.startswith("--answers="):
-                answers = self._answers(word.partition("=")[2])
-            else:
-                rest.append(word)
-        if len(rest) < 2:
-            what = {"tools/call": "TOOL", "prompts/get": "PROMPT", "resources/read": "URI"}[method]
-            raise LabError(
-                f"usage: NAME {what}" + (" [JSON | key=value ...]" if has_args else "") + " [--answers JSON]"
-            )
-        name, target, extra = rest[0], rest[1], rest[2:]
-        if extra and not has_args:
-            raise LabError(f"unexpected arguments: {' '.join(extra)}")
-        arguments = parse_arguments(extra)
-        sandbox.get(name)  # unknown server: fail now, in the magic, as a UsageError
-        label = f"{method} {target}"
+        what = {"tools/call": "TOOL", "prompts/get": "PROMPT", "resources/read": "URI"}[method]
+        usage = f"NAME {what}" + (" [JSON | key=value ...]" if has_args else "") + " [--answers JSON|VAR] [--timeout S]"
+        call = parse_call_line(line, usage, has_args, self.shell.user_ns if self.shell is not None else {})
+        sandbox.get(call.server)  # unknown server: fail now, in the magic, as a UsageError
         run_holder: list[FlowRun] = []
 
         async def go() -> Flow:
-            flow = await api.start(name, method, target, arguments, answers=answers, legacy=flags["--legacy"])
+            flow = await api.start(
+                call.server,
+                method,
+                call.target,
+                call.arguments,
+                answers=call.answers,
+                legacy=call.legacy,
+                max_rounds=call.max_rounds,
+            )
             run_holder[0].attach(flow)
-            if flags["--step"]:
+            if call.step:
                 await flow.step()
                 return flow
-            return await api._run(flow, None)
+            return await api._run(flow, call.timeout)
 
-        run = FlowRun(go(), label)
+        run = FlowRun(go(), f"{method} {call.target}")
         run_holder.append(run)
         return run
 
-    def _answers(self, text: str | None) -> Any:
-        if text is None:
-            raise LabError("--answers needs a JSON object or a variable name")
-        ns = self.shell.user_ns if self.shell is not None else {}
-        if text in ns:
-            return ns[text]
-        try:
-            value = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise LabError(f"--answers is not valid JSON: {exc.msg} (column {exc.colno})") from None
-        if not isinstance(value, dict):
-            raise LabError("--answers must be a JSON object keyed by input-request key")
-        return value
-
     @line_magic
     def mcp_call(self, line: str) -> FlowRun:
-        """%mcp_call NAME TOOL [JSON | key=value ...] [--answers JSON|VAR] [--step] [--legacy]
+        """%mcp_call NAME TOOL [JSON | key=value ...] [--answers JSON|VAR] [--timeout S] [--max-rounds N] [--step]
+        [--legacy]
 
         Calls TOOL, answering its input requests (scripted answers first, then a live form).
-        `flow = await %mcp_call ...` waits for the flow; a bare `%mcp_call ...` shows it live.
+        `flow = await %mcp_call ...` waits for the flow; a bare `%mcp_call ...` shows it live. No time limit
+        by default (`--timeout S` stops the flow after S seconds; Interrupt ends any wait);
+        `--max-rounds` defaults to 10, as the SDK's Client.
         """
         return self._flow_magic("tools/call", line, has_args=True)
 
     @line_magic
     def mcp_prompt(self, line: str) -> FlowRun:
-        """%mcp_prompt NAME PROMPT [JSON | key=value ...] [--answers JSON|VAR] [--step] [--legacy]"""
+        """%mcp_prompt NAME PROMPT [JSON | key=value ...] [--answers JSON|VAR] [--timeout S] [--max-rounds N] [--step]
+        [--legacy]"""
         return self._flow_magic("prompts/get", line, has_args=True)
 
     @line_magic
     def mcp_read(self, line: str) -> FlowRun:
-        """%mcp_read NAME URI [--answers JSON|VAR] [--step] [--legacy]"""
+        """%mcp_read NAME URI [--answers JSON|VAR] [--timeout S] [--max-rounds N] [--step] [--legacy]"""
         return self._flow_magic("resources/read", line, has_args=False)
 
 

@@ -195,7 +195,7 @@ def _result_text(result: dict[str, Any]) -> str:
 
 def _ending(flow: Flow) -> tuple[str, Any]:
     last = flow.last
-    if flow.status == "done" and last is not None and last.result is not None:
+    if flow.done and last is not None and last.outcome == "result" and last.result is not None:  # isError too
         return "result", _strip_meta(last.result)
     if flow.status == "error" and last is not None and last.error is not None:
         return "error", {"code": last.error.get("code"), "message": last.error.get("message")}

@@ -27,8 +27,9 @@ from mcp.server import Server
 from mcp.server.mcpserver import MCPServer, RequestStateBoundary, RequestStateSecurity
 
 from mcp_lab.capture import current_capture, leg_scope
-from mcp_lab.errors import LabError
+from mcp_lab.errors import ConnectionFailed, LabError
 from mcp_lab.flow import LegCapture
+from mcp_lab.handler_errors import HandlerErrorFilter
 from mcp_lab.keys import KeyRing
 from mcp_lab.legs import rejection_reason
 
@@ -79,7 +80,7 @@ class ClientOwner:
         assert self._ready is not None
         await self._ready.wait()
         if self._error is not None or self.client is None:
-            raise LabError(f"could not connect: {type(self._error).__name__}: {self._error}")
+            raise ConnectionFailed(f"could not connect: {type(self._error).__name__}: {self._error}")
         return self.client
 
     def ready_on_running_loop(self) -> bool:
@@ -223,6 +224,12 @@ class LabServer:
             self._tools = {t.name for t in listing.tools}
         return self._tools
 
+    async def drop_session(self, era: str) -> None:
+        """Forget a connection that broke (a leg failed in transit): the next leg connects afresh."""
+        owner = self._owners.pop(era, None)
+        if owner is not None:
+            await owner.close()
+
     async def close_clients(self) -> None:
         owners, self._owners = list(self._owners.values()), {}
         for owner in owners:
@@ -274,10 +281,15 @@ class _LogSink(logging.Handler):
         super().__init__(logging.WARNING)
         self.active: list[LegCapture] = []
 
+    def legs(self) -> list[LegCapture]:
+        """The legs a server log record belongs to: the one whose request the server is handling, when the
+        context says so, else every leg running now."""
+        own = current_capture()
+        return [own] if own is not None and any(c is own for c in self.active) else list(self.active)
+
     def emit(self, record: logging.LogRecord) -> None:
         message = record.getMessage()
-        own = current_capture()  # the leg whose request the server is handling, when the context says so
-        for capture in [own] if own is not None and any(c is own for c in self.active) else self.active:
+        for capture in self.legs():
             capture.server_log.append(message)
 
 
@@ -286,6 +298,7 @@ _state_logger = logging.getLogger(REQUEST_STATE_LOGGER)
 _state_logger.addHandler(_LOG_SINK)
 # The lab shows these reasons in the flow view; without this they would also print to the cell's stderr.
 _state_logger.propagate = False
+HandlerErrorFilter(_LOG_SINK.legs).install()
 
 
 class Sandbox:
@@ -383,11 +396,14 @@ class Sandbox:
                 await stopped  # the serving thread has ended and the port is free
         del self.servers[name]
 
-    async def restart(self, name: str) -> LabServer | OutsideServer:
-        """Clients reconnect; a lab-generated ring gets a new key, so outstanding tokens stop verifying."""
-        return await self.restart_entry(self.get(name))
+    async def restart(self, name: str, *, keep_secret: bool = False) -> LabServer | OutsideServer:
+        """Clients reconnect; a lab-generated ring gets a new key, so outstanding tokens stop verifying; a
+        server served over HTTP gets a new bearer secret unless `keep_secret`."""
+        return await self.restart_entry(self.get(name), keep_secret=keep_secret)
 
-    async def restart_entry(self, entry: LabServer | OutsideServer) -> LabServer | OutsideServer:
+    async def restart_entry(
+        self, entry: LabServer | OutsideServer, *, keep_secret: bool = False
+    ) -> LabServer | OutsideServer:
         await entry.close_clients()
         if isinstance(entry, LabServer) and entry.ring is not None and entry.ring.generated:
             entry.install_ring(KeyRing.fresh())
@@ -396,7 +412,7 @@ class Sandbox:
         ):  # a fresh app on the same port, as a restarted process would have
             from mcp_lab.serve import restart_serving
 
-            restart_serving(entry)
+            restart_serving(entry, keep_secret=keep_secret)
         entry.generation += 1
         entry.started = time.time()
         return entry

@@ -8,7 +8,8 @@ on the Streamable HTTP transport, so the lab must really serve HTTP to show them
 - The listening socket is created with `IPPROTO_TCP`: asyncio only sets TCP_NODELAY when `proto` says TCP,
   and without it every request waits ~45 ms for Nagle and delayed ACKs.
 - A `streamable_http_app()` can be served once, so every start builds a fresh one.
-- Only 127.0.0.1 is ever bound.
+- Only 127.0.0.1 is ever bound, and binding loopback is not access control: every served server requires
+  its own bearer secret and refuses requests from browser pages (`Origin`) unless allowed (access.py).
 
 The socket is bound and listening before the thread starts, so the URL works at once (connections wait in
 the backlog while uvicorn starts) and a port in use is reported immediately as one line. Stopping never
@@ -23,17 +24,28 @@ import concurrent.futures
 import errno
 import socket
 import threading
-from collections.abc import AsyncIterator, Generator
+import warnings
+from collections.abc import AsyncIterator, Generator, Iterable
 from contextlib import asynccontextmanager, suppress
 from typing import TYPE_CHECKING, Any
 
+from mcp_lab.access import Access, OpenServerWarning, authenticates_itself, no_auth_warning
 from mcp_lab.capture import ExchangeRecorder, SchemaBook, http_hooks
-from mcp_lab.errors import LabError
+from mcp_lab.errors import ConnectionFailed, LabError
 
 if TYPE_CHECKING:
     from mcp_lab.sandbox import LabServer
 
-__all__ = ["HOST", "HttpServing", "Stopped", "live_servings", "restart_serving", "serve", "stop_serving"]
+__all__ = [
+    "HOST",
+    "HttpServing",
+    "Stopped",
+    "live_servings",
+    "restart_serving",
+    "serve",
+    "serve_with",
+    "stop_serving",
+]
 
 HOST = "127.0.0.1"
 PATH = "/mcp"
@@ -133,9 +145,11 @@ def _uvicorn_server(app: Any) -> Any:
 class HttpServing:
     """One server served on 127.0.0.1:port by uvicorn in a daemon thread."""
 
-    def __init__(self, name: str, server: Any, port: int, app: Any = None) -> None:
+    def __init__(self, name: str, server: Any, port: int, app: Any = None, access: Access | None = None) -> None:
         self.name = name
         self.port = port
+        self.access = access if access is not None else Access.make()
+        """Who may call it: the bearer secret (None with --no-auth) and the allowed origins."""
         self.book = SchemaBook()
         self.failure: str | None = None
         self.done: concurrent.futures.Future[None] = concurrent.futures.Future()
@@ -144,8 +158,10 @@ class HttpServing:
         self._sock: socket.socket | None = None
         # Unless the caller built one, a fresh app every start: an app can be served only once (sdk-notes §5.1).
         if app is None:
-            app = server.streamable_http_app(streamable_http_path=PATH, host=HOST)
-        self._server = _uvicorn_server(ExchangeRecorder(app, self.book))
+            security = self.access.transport_security()
+            app = server.streamable_http_app(streamable_http_path=PATH, host=HOST, transport_security=security)
+        # The gate checks Origin/Host and the secret in front of any app, the caller's own included.
+        self._server = _uvicorn_server(ExchangeRecorder(self.access.wrap(app), self.book))
         self._thread: threading.Thread | None = None
 
     @property
@@ -159,7 +175,7 @@ class HttpServing:
     def describe(self) -> str:
         if self.failure is not None:
             return f"{self.url} (not serving: {self.failure})"
-        return self.url if self.alive else f"{self.url} (stopped)"
+        return f"{self.url} ({self.access.describe()})" if self.alive else f"{self.url} (stopped)"
 
     def start(self, after: list[HttpServing] | None = None) -> HttpServing:
         """Bind now (a busy port is a LabError here), or, when `after` -- lab servers still stopping on the
@@ -195,7 +211,7 @@ class HttpServing:
             self.failure = str(exc) if isinstance(exc, LabError) else f"{type(exc).__name__}: {exc}"
         finally:
             if not self.bound.done():
-                self.bound.set_exception(LabError(f"{self.name!r} is not serving: {self.failure or 'stopped'}"))
+                self.bound.set_exception(ConnectionFailed(f"{self.name!r} is not serving: {self.failure or 'stopped'}"))
             if self._sock is not None:
                 self._sock.close()  # pending connections are refused instead of waiting forever
             with _LIVE_LOCK:
@@ -226,7 +242,9 @@ class HttpServing:
 
         timeout = httpx2.Timeout(30.0, read=300.0)  # the SDK's defaults: SSE streams may stay open long
         async with (
-            httpx2.AsyncClient(timeout=timeout, event_hooks=http_hooks(self.book)) as client,
+            httpx2.AsyncClient(
+                timeout=timeout, event_hooks=http_hooks(self.book), headers=self.access.headers()
+            ) as client,
             streamable_http_client(self.url, http_client=client) as streams,
         ):
             yield streams
@@ -255,28 +273,62 @@ def _stopping_on(port: int) -> list[HttpServing]:
     return [s for s in live_servings() if s.port == port and s._server.should_exit]
 
 
-def serve(server: str | LabServer, port: int | str | None = None, *, app: Any = None) -> str:
+def serve(
+    server: str | LabServer,
+    port: int | str | None = None,
+    *,
+    app: Any = None,
+    auth: bool | None = None,
+    allow_origins: str | Iterable[str] = (),
+) -> str:
     """Serve a sandbox server over Streamable HTTP on 127.0.0.1 (port 0 or None: any free port); its URL.
 
-    Every call path (magics, `mcp_lab.call`, step mode, both protocol eras) then goes over HTTP, and each
-    flow's rounds record the exchanges. `%mcp_server stop NAME` or `entry.stop_http()` ends it.
+    Callers must send the server's bearer secret (`mcp_lab.auth_headers(NAME)`; the lab's own clients do);
+    `auth=False` serves it open, with a warning. A server that authenticates its callers itself (built with
+    OAuth `auth=`/`token_verifier=`) gets no lab secret: the `Authorization` header is its own. Requests from browser pages (with an `Origin` header) are
+    refused unless `allow_origins` lists that origin. Every call path (magics, `mcp_lab.call`, step mode, both
+    protocol eras) then goes over HTTP, and each flow's rounds record the exchanges.
+    `%mcp_server stop NAME` or `entry.stop_http()` ends it.
 
     `app`: the server's ASGI app as your own code built it (the SDK docs end with
-    `app = server.streamable_http_app()`), served as it is instead of a fresh one; it must answer at `/mcp`,
-    and it can be served once (a restart builds a fresh app from the server).
+    `app = server.streamable_http_app()`), served as it is instead of a fresh one -- behind the same secret
+    and Origin checks; it must answer at `/mcp`, and it can be served once (a restart builds a fresh app).
     """
-    from mcp_lab.sandbox import sandbox
+    entry = _lab_server(server)
+    access = Access.make(auth=auth, allow_origins=allow_origins, own_auth=authenticates_itself(entry.server))
+    url = serve_with(entry, port, access, app)
+    if access.open:
+        warning = no_auth_warning(entry.name, url, own_app=app is not None)
+        warnings.warn(warning, OpenServerWarning, stacklevel=2)
+    return url
 
-    entry = sandbox.lab_server(server) if isinstance(server, str) else server
+
+def _lab_server(server: Any) -> LabServer:
+    from mcp_lab.sandbox import LabServer, sandbox
+
+    if isinstance(server, str):
+        return sandbox.lab_server(server)
+    if not isinstance(server, LabServer):
+        raise LabError(f"serve takes a server's name (str), not {type(server).__name__}")
+    return server
+
+
+def serve_with(entry: LabServer, port: int | str | None, access: Access, app: Any = None) -> str:
+    """`serve` with the access rules already made (the magics print their own warning)."""
     wanted = _check_port(port)
     current = entry.http
     if current is not None and current.alive and not current._server.should_exit:
         if app is not None:
             raise LabError(f"{entry.name!r} is already served at {current.url}; stop it first to serve your app")
-        if wanted in (0, current.port):
-            return current.url
-        raise LabError(f"{entry.name!r} is already served at {current.url}; stop it first to move it")
-    serving = HttpServing(entry.name, entry.server, wanted, app)
+        if wanted not in (0, current.port):
+            raise LabError(f"{entry.name!r} is already served at {current.url}; stop it first to move it")
+        if not current.access.same_rules(access):
+            raise LabError(
+                f"{entry.name!r} is already served at {current.url} ({current.access.describe()}); "
+                "stop serving it first (await entry.stop_http()) to change who may call it"
+            )
+        return current.url
+    serving = HttpServing(entry.name, entry.server, wanted, app, access)
     serving.start(after=_stopping_on(wanted) if wanted else None)
     _detach_clients(entry)
     entry.http = serving
@@ -296,15 +348,17 @@ def stop_serving(entry: LabServer) -> Stopped | None:
     return serving.stop()
 
 
-def restart_serving(entry: LabServer) -> str | None:
-    """A fresh app on the same port, as a restarted process would have. Returns at once: the new thread
-    binds when the old one has ended, and clients wait for that (`HttpServing.ready`)."""
+def restart_serving(entry: LabServer, *, keep_secret: bool = False) -> str | None:
+    """A fresh app on the same port, as a restarted process would have, with a new secret unless
+    `keep_secret`. Returns at once: the new thread binds when the old one has ended, and clients wait for
+    that (`HttpServing.ready`)."""
     serving = entry.http
     if serving is None:
         return None
     port = serving.port
+    access = serving.access if keep_secret else serving.access.renewed()
     stop_serving(entry)
-    return serve(entry, port)
+    return serve_with(entry, port, access)
 
 
 _EXIT_HOOK: list[bool] = []

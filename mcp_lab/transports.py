@@ -49,12 +49,26 @@ __all__ = [
 
 
 @contextlib.asynccontextmanager
-async def http_transport(url: str, book: SchemaBook) -> AsyncIterator[Any]:
-    """Streamable HTTP through an httpx2 client carrying the lab's recorder (no tag: not the lab's server)."""
+async def http_transport(
+    url: str,
+    book: SchemaBook,
+    headers: dict[str, str] | None = None,
+    on_status: Callable[[int], None] | None = None,
+) -> AsyncIterator[Any]:
+    """Streamable HTTP through an httpx2 client carrying the lab's recorder (no tag: not the lab's server),
+    `headers` (e.g. a bearer secret: recorded redacted) and `on_status` (every response's status, so a
+    refused connect can say it was refused)."""
     # The SDK leaves a caller-provided httpx2 client to the caller: it is entered here, in the owner task.
     timeout = httpx2.Timeout(30.0, read=300.0)
+    hooks = http_hooks(book, tag=False)
+    if on_status is not None:
+
+        async def status(response: httpx2.Response) -> None:
+            on_status(response.status_code)
+
+        hooks["response"] = [*hooks["response"], status]
     async with (
-        httpx2.AsyncClient(event_hooks=http_hooks(book, tag=False), timeout=timeout) as http,
+        httpx2.AsyncClient(event_hooks=hooks, timeout=timeout, headers=headers) as http,
         streamable_http_client(url, http_client=http) as streams,
     ):
         yield streams

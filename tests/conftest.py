@@ -112,6 +112,19 @@ async def demo() -> AsyncIterator[LabServer]:
 
 
 @pytest.fixture
+async def http_demo() -> AsyncIterator[LabServer]:
+    """The demo server, served over loopback HTTP."""
+    from mcp_lab.serve import serve
+
+    entry = build_demo()
+    serve(entry)
+    try:
+        yield entry
+    finally:
+        await sandbox.stop_all()
+
+
+@pytest.fixture
 async def served_shop() -> AsyncIterator[LabServer]:
     """A server named "shop" with one tool whose `region` travels in Mcp-Param-Region, served over HTTP."""
     from mcp_lab.serve import serve

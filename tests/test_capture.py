@@ -9,6 +9,7 @@ import textwrap
 
 import httpx2
 from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
 
 import mcp_lab
 from mcp_lab.capture import http_hooks, leg_scope
@@ -33,7 +34,9 @@ def test_a_capped_body_says_it_was_truncated() -> None:
 
 async def test_untagged_listings_still_teach_the_schemas(served_shop: LabServer) -> None:
     assert served_shop.http is not None and served_shop.url is not None
-    async with Client(served_shop.url) as outsider:  # not the lab's client: no hooks, no tag
+    # Not the lab's client: no hooks, no tag -- but it holds the server's secret, as an invited client would.
+    http = httpx2.AsyncClient(headers=mcp_lab.auth_headers(served_shop))
+    async with http, Client(streamable_http_client(served_shop.url, http_client=http)) as outsider:
         await outsider.list_tools()
     assert "region" in served_shop.http.book.schemas["forecast"]["properties"]
 

@@ -189,7 +189,7 @@ async def test_mcp_server_stop_and_restart_work_for_connections(http_a: Loopback
     await sandbox.restart("bk-http")  # clients reconnect on the next call; no keys to renew
     assert entry.generation == 1 and entry.ring is None
     assert (await mcp_lab.call("bk-http", "echo", {"text": "again"})).text == "again"
-    LabMagics(shell=None)._manage("stop", "bk-http")
+    LabMagics(shell=None).mcp_server("stop bk-http")
     assert "bk-http" not in sandbox.servers
     await asyncio.gather(*_BACKGROUND)  # the magic closes the clients as a task
     with pytest.raises(LabError, match="was disconnected"):

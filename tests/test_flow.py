@@ -38,10 +38,13 @@ async def test_independent_resolvers_are_batched_and_kinds_answered(demo: LabSer
 async def test_decline_and_cancel_reach_the_tool(demo: LabServer) -> None:
     for answer, action in ((mcp_lab.decline(), "decline"), (mcp_lab.cancel(), "cancel")):
         flow = await mcp_lab.call("demo", "book", {"city": "Rome"}, answers={"ask_region": answer})
-        assert flow.status == "done"
+        assert flow.status == "error"  # the tool's own error result (isError) is a failure, with its result kept
         result = flow.result
         assert isinstance(result, T.CallToolResult) and result.is_error
         assert f"elicitation was {action}" in flow.text
+        assert flow.error is not None and flow.error["where"] == "tool" and flow.error["message"] == flow.text
+        with pytest.raises(mcp_lab.FlowError, match=f"failed after 2 round.*isError.*elicitation was {action}"):
+            flow.raise_for_status()
 
 
 async def test_handmade_state_prompt_and_template_resource(demo: LabServer) -> None:
@@ -147,7 +150,7 @@ async def test_refusing_callback_ends_the_flow(demo: LabServer) -> None:
 
 async def test_unused_answers_are_noted(demo: LabServer) -> None:
     flow = await mcp_lab.call("demo", "handmade", {"x": 2}, answers={"q1": {"n": 1}, "q9": {"n": 2}})
-    assert flow.notes == ["answers given for keys never asked: q9"]
+    assert flow.notes == ["answers given for keys never asked: q9 (asked: q1)"]
 
 
 async def test_legacy_era_uses_the_back_channel(demo: LabServer) -> None:

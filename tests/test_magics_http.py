@@ -46,7 +46,7 @@ async def test_cell_magic_serves_and_calls_go_over_http(
     port = _free_port()
     shell.run_cell_magic("mcp_server", f"shop --http --port {port}", BODY)
     url = f"http://127.0.0.1:{port}/mcp"
-    assert capsys.readouterr().out.strip() == f"serving 'shop' at {url}"
+    assert capsys.readouterr().out.strip() == f"serving 'shop' at {url} (callers need its secret: %mcp_server url shop)"
     listing = shell.run_line_magic("mcp_server", "list")
     assert "shop: mcpserver, lab-generated key" in listing._repr_mimebundle_()["text/plain"]
     assert url in listing._repr_mimebundle_()["text/plain"]
@@ -68,7 +68,7 @@ async def test_serve_an_already_defined_server_and_restart(
     entry = sandbox.get("shop")
     assert entry.http is not None and entry.url is not None
     port = entry.http.port
-    assert capsys.readouterr().out.strip() == f"serving 'shop' at {entry.url}"
+    assert capsys.readouterr().out.strip().startswith(f"serving 'shop' at {entry.url} (callers need its secret")
     await sandbox.restart("shop")
     assert entry.http is not None and entry.http.port == port
     flow = await mcp_lab.call("shop", "forecast", {"region": "x"})

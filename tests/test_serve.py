@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import socket
-from collections.abc import AsyncIterator
 
 import psutil
 import pytest
@@ -16,16 +15,6 @@ from tests.conftest import build_demo
 from tests.http_records import request_json, response_messages, sent_headers
 
 ANSWERS = {"ask_region": {"region": "eu"}, "ask_ok": {"ok": True}}
-
-
-@pytest.fixture
-async def http_demo() -> AsyncIterator[LabServer]:
-    entry = build_demo()
-    serve(entry)
-    try:
-        yield entry
-    finally:
-        await sandbox.stop_all()
 
 
 def _listening_ports() -> set[int]:
@@ -140,6 +129,9 @@ async def test_serving_the_app_the_callers_code_built() -> None:
         flow = await mcp_lab.call("demo", "handmade", {"x": 5}, answers={"q1": {"n": 1}})
         assert flow.status == "done" and flow.rounds[0].http
         async with httpx2.AsyncClient() as client:
+            # The caller's own routes sit behind the same secret as its MCP endpoint.
+            assert (await client.get(url.replace("/mcp", "/built-by-caller"))).status_code == 401
+            client.headers.update(mcp_lab.auth_headers("demo"))
             assert (await client.get(url.replace("/mcp", "/built-by-caller"))).text == "the caller's app"
             with pytest.raises(mcp_lab.LabError, match="stop it first to serve your app"):
                 serve(entry, app=entry.server.streamable_http_app())
@@ -147,6 +139,7 @@ async def test_serving_the_app_the_callers_code_built() -> None:
             assert entry.url is not None
             flow = await mcp_lab.call("demo", "handmade", {"x": 5}, answers={"q1": {"n": 1}})
             assert flow.status == "done"
+            client.headers.update(mcp_lab.auth_headers("demo"))  # a restart makes a new secret
             assert (await client.get(entry.url.replace("/mcp", "/built-by-caller"))).status_code == 404
     finally:
         await sandbox.stop_all()

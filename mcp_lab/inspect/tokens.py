@@ -10,11 +10,13 @@ key the report says what it cannot know. It never raises on the token, whatever 
 
 from __future__ import annotations
 
+import math
 import time
 from typing import Any
 
 from mcp.server.mcpserver import InvalidRequestState
 
+from mcp_lab.errors import LabError
 from mcp_lab.inspect.anatomy import Anatomy, keyless_anatomy
 from mcp_lab.inspect.claims import UNKNOWN, check_claims, passed
 from mcp_lab.inspect.context import INFER, Context, boundary_of, from_flow, resolve_context
@@ -56,7 +58,7 @@ def inspect_token(
         if server is None and ring is None and codec is None:
             server = sandbox.servers.get(flow.server)
     ctx = resolve_context(server, ring, codec, call, principal, audience)
-    at = time.time() if now is None else float(now)
+    at = time.time() if now is None else _epoch(now)
     try:
         return _inspect(token, ctx, at)
     except Exception as exc:  # the promise is a report for any input; an inspector bug is shown, not raised
@@ -66,6 +68,15 @@ def inspect_token(
         report.notes.append(f"inspector error: {type(exc).__name__}: {exc}")
         report.verdict_detail = "the inspector failed on this input; nothing can be said"
         return report
+
+
+def _epoch(now: Any) -> float:
+    """`now=` is a point in time: epoch seconds (a finite number) or a datetime."""
+    if hasattr(now, "timestamp") and callable(now.timestamp):
+        return float(now.timestamp())
+    if isinstance(now, bool) or not isinstance(now, int | float) or not math.isfinite(now):
+        raise LabError(f"now= must be epoch seconds (a number, e.g. time.time()) or a datetime, not {now!r}")
+    return float(now)
 
 
 def _inspect(token: Any, ctx: Context, now: float) -> TokenReport:

@@ -383,7 +383,7 @@ verifier.gives_subject = True
 
 # %% id=principal-unauthenticated
 mcp_lab.sandbox.add(notes_server("notes-open"))
-open_url = mcp_lab.serve("notes-open")
+open_url = mcp_lab.serve("notes-open", auth=False)  # not even the lab's own secret: any local process may call
 started = await leg(open_url, "token-alice")
 print("claims:", sorted(mcp_lab.inspect_token(started.request_state, server="notes-open").claims))
 print("bob ->", await retry(open_url, "token-bob", started.request_state))

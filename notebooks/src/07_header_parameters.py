@@ -332,7 +332,7 @@ client_logger = logging.getLogger("client")  # the SDK client's logger
 client_log = Remember()
 client_logger.addHandler(client_log)
 client_logger.propagate = False  # keep the warning for the print below, not the cell's stderr
-async with Client(mcp_lab.sandbox.lab_server("warehouse").url) as client:
+async with Client(mcp_lab.client_transport("warehouse")) as client:  # its URL, with the server's secret
     listed = await client.list_tools()
 client_logger.removeHandler(client_log)
 client_logger.propagate = True

@@ -205,9 +205,9 @@ for mode in ("auto", "legacy"):
 # 2026-07-28 when the server offers it. Serve the Warehouse over loopback HTTP and connect both ways:
 
 # %% id=sdk-over-http
-url = mcp_lab.serve("Warehouse")
-for mode in ("auto", "legacy"):
-    async with Client(url, mode=mode, **sdk_callbacks) as client:
+mcp_lab.serve("Warehouse")
+for mode in ("auto", "legacy"):  # the transport: the server's URL, with the secret it requires
+    async with Client(mcp_lab.client_transport("Warehouse"), mode=mode, **sdk_callbacks) as client:
         result = await client.call_tool("provision", {"name": "search"})
         print(f"mode={mode!r:9} protocol_version={client.protocol_version} -> {result.content[0].text}")
 

@@ -15,10 +15,10 @@ import uvicorn
 
 
 class LoopbackServer:
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: Any, port: int = 0) -> None:
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        self.sock.bind(("127.0.0.1", 0))
+        self.sock.bind(("127.0.0.1", port))  # a port again: the same server "restarted" at its address
         self.port: int = self.sock.getsockname()[1]
         config = uvicorn.Config(app, log_level="warning", lifespan="on")
         self.server = uvicorn.Server(config)

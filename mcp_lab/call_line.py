@@ -1,0 +1,198 @@
+"""Parsing the line of a call magic (`%mcp_call`, `%mcp_prompt`, `%mcp_read`) into what the API takes.
+
+Spec context: a multi round-trip request is a method, a target, its arguments -- and, in the lab, how its
+questions are answered and how long it may take. People type arguments the way they read them in the
+docs: raw JSON (`{"a": 1, "b": [2, 3]}`), `key=value` words, or quoted JSON. A shell-style splitter would
+strip the quotes out of raw JSON, so a JSON object or list typed without quotes is kept exactly as typed;
+everything else is split as a shell would. Every mistake is one line saying what to type instead.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import re
+import shlex
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from mcp_lab.answers import Answerer
+from mcp_lab.errors import LabError
+from mcp_lab.flow import DEFAULT_MAX_ROUNDS
+
+__all__ = ["CallLine", "check_max_rounds", "check_timeout", "parse_arguments", "parse_call_line", "split_line"]
+
+OPTIONS = "--answers JSON|VAR, --timeout S, --max-rounds N, --step, --legacy"
+_FLAGS = ("--step", "--legacy")
+_VALUED = ("--answers", "--timeout", "--max-rounds")
+_JSON_AFTER_KEY = re.compile(r"(?:--?[\w-]+|[A-Za-z_][\w.-]*)=(?=[\[{])")
+"""`key={...}` / `--answers=[...]`: the JSON after `=` is kept as typed too."""
+_DECODER = json.JSONDecoder()
+
+
+def _raw_json(line: str, start: int, what: str) -> int:
+    """End of the JSON value typed at `start`; a LabError naming the column when it is not JSON."""
+    try:
+        _, end = _DECODER.raw_decode(line, start)
+    except json.JSONDecodeError as exc:
+        problem = "it ends before it is closed" if exc.pos >= len(line) else f"{exc.msg} (column {exc.pos - start + 1})"
+        raise LabError(f"{what} not valid JSON: {problem}") from None
+    if end < len(line) and not line[end].isspace():
+        raise LabError(f"unexpected {line[end:].split()[0]!r} right after the JSON (column {end - start + 1})")
+    return end
+
+
+def split_line(line: str) -> list[str]:
+    """Shell-style words, except that raw JSON (`{...}`, `[...]`, `key={...}`) stays one word as typed."""
+    words: list[str] = []
+    i, n = 0, len(line)
+    while i < n:
+        if line[i].isspace():
+            i += 1
+            continue
+        head = _JSON_AFTER_KEY.match(line, i)
+        if line[i] in "{[" or head is not None:
+            option = (head is not None and line[i:].startswith("--answers")) or words[-1:] == ["--answers"]
+            end = _raw_json(line, head.end() if head is not None else i, "--answers is" if option else "arguments are")
+            words.append(line[i:end])
+            i = end
+            continue
+        stream = io.StringIO(line[i:])
+        lexer = shlex.shlex(stream, posix=True)
+        lexer.whitespace_split = True
+        lexer.commenters = ""
+        try:
+            word = lexer.get_token()
+        except ValueError as exc:
+            raise LabError(f"could not parse the line: {exc}") from None
+        if word is None:
+            break
+        words.append(word)
+        i += max(stream.tell(), 1)
+    return words
+
+
+def parse_arguments(words: list[str]) -> dict[str, Any]:
+    """`{"a": 1}` (JSON) or `a=1 b=text` (each value JSON if it parses, else a string)."""
+    if not words:
+        return {}
+    text = " ".join(words)
+    if text.lstrip().startswith("{"):
+        return _json_object(text, "arguments are", "JSON arguments must be an object")
+    arguments: dict[str, Any] = {}
+    for word in words:
+        key, sep, raw = word.partition("=")
+        if not sep or not key:
+            hint = " (JSON arguments are one object: {...})" if word.startswith("[") else ""
+            raise LabError(f"expected key=value or a JSON object, got {word!r}{hint}")
+        if key.startswith("-"):
+            raise LabError(f"unknown option {key!r} (options: {OPTIONS})")
+        try:
+            arguments[key] = json.loads(raw)
+        except json.JSONDecodeError:
+            arguments[key] = raw
+    return arguments
+
+
+def check_timeout(timeout: Any, what: str = "timeout") -> float | None:
+    """None (no limit) or a positive, finite number of seconds."""
+    if timeout is None:
+        return None
+    if isinstance(timeout, bool) or not isinstance(timeout, int | float):
+        raise LabError(f"{what} must be a number of seconds (or None for no limit), not {timeout!r}")
+    if not math.isfinite(timeout) or timeout <= 0:
+        raise LabError(f"{what} must be a positive number of seconds (or None for no limit), not {timeout!r}")
+    return float(timeout)
+
+
+def check_max_rounds(max_rounds: Any, what: str = "max_rounds") -> int:
+    """How many times the server may ask for input: a whole number >= 0."""
+    if isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or max_rounds < 0:
+        raise LabError(f"{what} must be a whole number >= 0 (default {DEFAULT_MAX_ROUNDS}), not {max_rounds!r}")
+    return max_rounds
+
+
+@dataclass
+class CallLine:
+    """What a call magic's line asks for."""
+
+    server: str
+    target: str
+    arguments: dict[str, Any]
+    answers: Any = None
+    step: bool = False
+    legacy: bool = False
+    timeout: float | None = None
+    """Wall-clock limit in seconds; None (the default) waits until answered -- Interrupt ends any wait."""
+    max_rounds: int = DEFAULT_MAX_ROUNDS
+
+
+def _number(option: str, text: str | None, kind: type[int] | type[float]) -> Any:
+    if text is None or text.startswith("--"):
+        raise LabError(f"{option} needs a value, e.g. {option} {5 if kind is int else 30}")
+    try:
+        return kind(text)
+    except ValueError:
+        noun = "a whole number" if kind is int else "a number of seconds"
+        raise LabError(f"{option} takes {noun}, not {text!r}") from None
+
+
+def parse_call_line(line: str, usage: str, has_args: bool, namespace: Mapping[str, Any]) -> CallLine:
+    """NAME TARGET [arguments] and options, in any order; `usage` is the one-line reminder on a mistake."""
+    words = split_line(line)
+    options: dict[str, Any] = {"--step": False, "--legacy": False}
+    rest: list[str] = []
+    it = iter(words)
+    for word in it:
+        option, sep, value = word.partition("=") if word.startswith("--") else (word, "", "")
+        if option in _FLAGS:
+            if sep:
+                raise LabError(f"{option} takes no value")
+            options[option] = True
+        elif option in _VALUED:
+            options[option] = value if sep else next(it, None)
+        elif word.startswith("--"):
+            raise LabError(f"unknown option {option!r} (options: {OPTIONS})")
+        else:
+            rest.append(word)
+    if len(rest) < 2:
+        raise LabError(f"usage: {usage}")
+    name, target, extra = rest[0], rest[1], rest[2:]
+    if extra and not has_args:
+        raise LabError(f"unexpected arguments: {' '.join(extra)} (usage: {usage})")
+    call = CallLine(name, target, parse_arguments(extra), step=options["--step"], legacy=options["--legacy"])
+    if "--answers" in options:
+        call.answers = answers_from(options["--answers"], namespace)
+    if "--timeout" in options:
+        call.timeout = check_timeout(_number("--timeout", options["--timeout"], float), "--timeout")
+    if "--max-rounds" in options:
+        call.max_rounds = check_max_rounds(_number("--max-rounds", options["--max-rounds"], int), "--max-rounds")
+    return call
+
+
+def answers_from(text: str | None, namespace: Mapping[str, Any]) -> Any:
+    """`--answers`: a JSON object, or the name of a variable holding a dict (or an Answerer)."""
+    if text is None or text.startswith("--"):
+        raise LabError("--answers needs a JSON object or a variable name")
+    if text in namespace:
+        value = namespace[text]
+        if not isinstance(value, Mapping | Answerer):
+            raise LabError(f"--answers {text}: expected a dict keyed by input-request key, not {type(value).__name__}")
+        return value
+    if text.isidentifier():
+        raise LabError(
+            f"--answers {text}: no variable named {text!r} (give a JSON object or a variable holding a dict)"
+        )
+    return _json_object(text, "--answers is", "--answers must be a JSON object keyed by input-request key")
+
+
+def _json_object(text: str, what: str, not_an_object: str) -> dict[str, Any]:
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise LabError(f"{what} not valid JSON: {exc.msg} (column {exc.colno})") from None
+    if not isinstance(value, dict):
+        raise LabError(not_an_object)
+    return value
