@@ -85,19 +85,31 @@ function timeZone(): string {
   }
 }
 
+/** A new line at the caret of a text area, as Enter would type it (and undoable, where the browser can). */
+function insertNewLine(area: HTMLTextAreaElement): void {
+  if (!document.execCommand('insertText', false, '\n')) {
+    area.setRangeText('\n', area.selectionStart, area.selectionEnd, 'end');
+    area.dispatchEvent(new Event('input', { bubbles: true }));
+  }
+}
+
 function onKeys(input: HTMLElement, hooks: FieldHooks, multiline: boolean): void {
   // 'input' only: 'change' would fire again on blur (e.g. when the person clicks Submit) and send a
   // draft after the answer.
   input.addEventListener('input', () => hooks.changed());
   input.addEventListener('keydown', (event: KeyboardEvent) => {
-    if (event.key !== 'Enter' || event.isComposing || event.altKey || event.shiftKey) {
+    if (event.key !== 'Enter' || event.isComposing || event.altKey) {
       return;
     }
-    if (multiline !== (event.ctrlKey || event.metaKey)) {
-      return; // a text area takes Enter as a new line; Ctrl/Cmd+Enter sends it
-    }
+    // The notebook must not act on this Enter (Shift+Enter would run the awaiting cell again).
+    event.stopPropagation();
     event.preventDefault();
-    event.stopPropagation(); // the notebook must not also run the cell or change mode
+    if (multiline && !(event.ctrlKey || event.metaKey)) {
+      // JupyterLab cancels the line break a plain Enter would type inside a cell (its outputs included),
+      // so a text area types its new line itself; Ctrl/Cmd+Enter sends the form.
+      insertNewLine(input as HTMLTextAreaElement);
+      return;
+    }
     hooks.submit();
   });
 }

@@ -1,0 +1,292 @@
+"""What a person types into a live form is exactly what the server receives, in JupyterLab and Notebook 7.
+
+Spec context: a 2026-07-28 `InputRequiredResult` asks the client questions (elicitation, sampling, roots);
+the client answers them in the retry of the same request. Issue 12: with one ipywidget per field, only the
+first keystroke of each field reached the kernel while the cell awaited (ipykernel 7.4 sends no idle for
+comm messages during an awaiting cell, and ipywidgets holds every later update back). The forms are now one
+anywidget per round whose front end sends ALL values in ONE message. These tests act as a person: they type
+character by character with a human delay, submit once with mistakes, correct them, change a choice and a
+Yes/No twice, and compare what the tool says it received with what the screen showed.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+from nbformat.v4 import new_code_cell, new_notebook
+from playwright.sync_api import Locator, Page, expect
+
+from tests.browser.harness import Lab
+from tests.browser.pages import (
+    open_notebook,
+    run_all,
+    screenshot,
+    wait_cell_running,
+    wait_cells_finished,
+    write_notebook,
+)
+
+pytestmark = pytest.mark.browser
+
+DELAY_MS = 80
+
+ECHO_SERVER = """%%mcp_server echo
+import json
+from typing import Annotated
+from mcp.server.mcpserver import Context, ListRoots, Resolve, Sample
+from mcp.types import (CreateMessageResult, ElicitRequest, ElicitRequestFormParams, InputRequiredResult,
+                       ListRootsResult, SamplingMessage, TextContent)
+
+PROFILE = {
+    "type": "object",
+    "properties": {
+        "name": {"type": "string", "title": "Name", "minLength": 2},
+        "age": {"type": "integer", "title": "Age", "minimum": 0, "maximum": 150},
+        "height": {"type": "number", "title": "Height in metres"},
+        "email": {"type": "string", "format": "email", "title": "Email"},
+        "born": {"type": "string", "format": "date", "title": "Born"},
+        "plan": {"type": "string", "title": "Plan", "enum": ["free", "team", "enterprise"]},
+        "langs": {"type": "array", "title": "Languages", "items": {"type": "string", "enum": ["py", "rs", "go"]}},
+        "offers": {"type": "boolean", "title": "Offers"},
+    },
+    "required": ["name", "age", "email", "plan", "offers"],
+}
+
+@mcp.tool()
+async def profile(ctx: Context) -> str | InputRequiredResult:
+    if ctx.input_responses is None:
+        ask = ElicitRequest(params=ElicitRequestFormParams(message="Tell us about you.", requested_schema=PROFILE))
+        return InputRequiredResult(input_requests={"ask_profile": ask}, request_state="profile-v1")
+    answer = ctx.input_responses["ask_profile"]
+    return "RECEIVED " + json.dumps(answer.content, sort_keys=True)
+
+def write_haiku(topic: str) -> Sample:
+    prompt = TextContent(type="text", text=f"Write a haiku about {topic}.")
+    return Sample([SamplingMessage(role="user", content=prompt)], max_tokens=60, system_prompt="Be brief.")
+
+@mcp.tool()
+async def haiku(topic: str, reply: Annotated[CreateMessageResult, Resolve(write_haiku)]) -> str:
+    return "RECEIVED " + json.dumps(reply.model_dump(mode="json", by_alias=True, exclude_none=True), sort_keys=True)
+
+def where_to_save() -> ListRoots:
+    return ListRoots()
+
+@mcp.tool()
+async def save(roots: Annotated[ListRootsResult, Resolve(where_to_save)]) -> str:
+    return "RECEIVED " + json.dumps([{"uri": str(r.uri), "name": r.name} for r in roots.roots])"""
+
+CALLS = {
+    "profile": 'flow = await mcp_lab.call("echo", "profile", {})\nprint(flow.text)',
+    "haiku": 'flow = await mcp_lab.call("echo", "haiku", {"topic": "autumn"})\nprint(flow.text)',
+    "save": 'flow = await mcp_lab.call("echo", "save", {})\nprint(flow.text)',
+}
+AWAITING = 2
+"""Index of the code cell that awaits the form (after %load_ext and the server cell)."""
+
+
+def echo_notebook(tool: str) -> Any:
+    cells = [
+        new_code_cell("%load_ext mcp_lab\nimport mcp_lab"),
+        new_code_cell(ECHO_SERVER),
+        new_code_cell(CALLS[tool]),
+        new_code_cell('print("next cell ran")'),
+    ]
+    kernel = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
+    return new_notebook(cells=cells, metadata={"kernelspec": kernel, "language_info": {"name": "python"}})
+
+
+# ---- driving a form as a person -------------------------------------------------------------------------
+
+
+def output_form(page: Page, key: str, cell: int = AWAITING) -> Locator:
+    """The live form `key` in the output of code cell `cell`."""
+    return page.locator(".jp-Notebook .jp-CodeCell").nth(cell).locator(f'.mcp-lab-form[data-key="{key}"]')
+
+
+def retype(field: Locator, text: str) -> None:
+    """Select what the field holds and type over it, one key at a time."""
+    field.click()
+    field.press("Control+a")
+    field.press("Backspace")
+    field.press_sequentially(text, delay=DELAY_MS)
+
+
+def choose(select: Locator, label: str) -> None:
+    """Pick an option of a <select> with the keyboard's help, as `select_option` does for a person's click."""
+    select.focus()
+    select.select_option(label=label)
+
+
+def received(page: Page, cell: int = AWAITING) -> Any:
+    """The JSON the echo tool says it received, from the cell's printed output."""
+    output = page.locator(".jp-Notebook .jp-CodeCell").nth(cell).locator(".jp-OutputArea")
+    expect(output).to_contain_text("RECEIVED ")
+    match = re.search(r"RECEIVED (.+)", output.inner_text())
+    assert match, output.inner_text()
+    return json.loads(match.group(1))
+
+
+def profile_on_screen(form: Locator) -> dict[str, Any]:
+    """What the profile form shows right now, as the server should receive it."""
+    checked = [
+        name
+        for name in ("py", "rs", "go")
+        if form.get_by_role("group", name="Languages").get_by_label(name).is_checked()
+    ]
+    offers = form.get_by_role("radiogroup", name="Offers")
+    return {
+        "name": form.get_by_label("Name", exact=True).input_value(),
+        "age": int(form.get_by_label("Age", exact=True).input_value()),
+        "height": float(form.get_by_label("Height in metres", exact=True).input_value()),
+        "email": form.get_by_label("Email", exact=True).input_value(),
+        "born": form.get_by_label("Born", exact=True).input_value(),
+        "plan": form.get_by_label("Plan", exact=True).input_value(),
+        "langs": checked,
+        "offers": True if offers.get_by_label("Yes").is_checked() else offers.get_by_label("No").is_checked() and False,
+    }
+
+
+def error_of(form: Locator, field: str) -> Locator:
+    return form.locator(f'.mcp-lab-field[data-field="{field}"] .mcp-lab-field-error')
+
+
+def fill_profile_with_mistakes(page: Page, form: Locator) -> None:
+    """First attempt: a too-short name and a decimal age; everything else right."""
+    retype(form.get_by_label("Name", exact=True), "A")
+    retype(form.get_by_label("Age", exact=True), "3.5")
+    retype(form.get_by_label("Height in metres", exact=True), "1.72")
+    retype(form.get_by_label("Email", exact=True), "ada@example.org")
+    form.get_by_label("Born", exact=True).focus()  # the month segment; a click could land on any segment
+    page.keyboard.type("12101815", delay=DELAY_MS)  # mm dd yyyy, segment by segment (en-US)
+    choose(form.get_by_label("Plan", exact=True), "team")
+    languages = form.get_by_role("group", name="Languages")
+    languages.get_by_label("py").check()
+    languages.get_by_label("go").check()
+    form.get_by_role("radiogroup", name="Offers").get_by_label("Yes").check()
+
+
+def correct_profile(form: Locator) -> None:
+    """Second attempt: fix the two fields, change the plan and the Yes/No twice each."""
+    retype(form.get_by_label("Name", exact=True), "Ada Lovelace")
+    retype(form.get_by_label("Age", exact=True), "36")
+    choose(form.get_by_label("Plan", exact=True), "enterprise")
+    choose(form.get_by_label("Plan", exact=True), "free")
+    offers = form.get_by_role("radiogroup", name="Offers")
+    offers.get_by_label("No").check()
+    offers.get_by_label("Yes").check()
+    offers.get_by_label("No").check()
+
+
+def answer_profile_as_a_person(page: Page, form: Locator, shots: str) -> dict[str, Any]:
+    """Type, submit with mistakes, correct, submit; returns what the screen showed at the final Submit."""
+    expect(form).to_be_visible(timeout=30_000)
+    fill_profile_with_mistakes(page, form)
+    screenshot(page, f"{shots}-typed.png")
+    form.get_by_role("button", name="Submit", exact=True).click()
+
+    expect(error_of(form, "name")).to_be_visible()
+    expect(error_of(form, "age")).to_be_visible()
+    expect(form.locator(".mcp-lab-form-status")).to_contain_text("Fix the 2 marked fields")
+    # The kernel's verdict came back as a new record: nothing typed was lost.
+    assert form.get_by_label("Email", exact=True).input_value() == "ada@example.org"
+    assert form.get_by_label("Age", exact=True).input_value() == "3.5"
+    screenshot(page, f"{shots}-errors.png")
+
+    correct_profile(form)
+    shown = profile_on_screen(form)
+    form.get_by_role("button", name="Submit", exact=True).click()
+    return shown
+
+
+def test_a_typed_profile_arrives_whole_in_jupyterlab(lab: Lab, page: Page) -> None:
+    name = write_notebook(lab, "profile_lab.ipynb", echo_notebook("profile"))
+    open_notebook(page, lab, name)
+    run_all(page)
+    wait_cell_running(page, AWAITING)
+
+    shown = answer_profile_as_a_person(page, output_form(page, "ask_profile"), "forms-profile-lab")
+
+    state = wait_cells_finished(page)
+    assert state[-1]["prompt"].startswith("["), state
+    assert received(page) == shown
+    assert shown == {
+        "name": "Ada Lovelace",
+        "age": 36,
+        "height": 1.72,
+        "email": "ada@example.org",
+        "born": "1815-12-10",
+        "plan": "free",
+        "langs": ["py", "go"],
+        "offers": False,
+    }
+    notebook = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook")
+    expect(notebook).not_to_contain_text("Error displaying widget")
+    expect(notebook).not_to_contain_text("model not found")
+    expect(page.locator(".jp-Notebook .jp-CodeCell").last.locator(".jp-OutputArea")).to_contain_text("next cell ran")
+    screenshot(page, "forms-profile-lab-answered.png")
+
+
+def run_until_form(page: Page, lab: Lab, notebook: str, tool: str, key: str) -> Locator:
+    name = write_notebook(lab, notebook, echo_notebook(tool))
+    open_notebook(page, lab, name)
+    run_all(page)
+    wait_cell_running(page, AWAITING)
+    form = output_form(page, key)
+    expect(form).to_be_visible(timeout=30_000)
+    return form
+
+
+def test_a_typed_sampling_reply_arrives_whole(lab: Lab, page: Page) -> None:
+    form = run_until_form(page, lab, "haiku.ipynb", "haiku", "__main__:write_haiku")
+    expect(form).to_contain_text("Write a haiku about autumn.")
+    expect(form).to_contain_text("Be brief.")
+    reply = form.get_by_label("Reply", exact=True)
+    reply.click()
+    reply.press_sequentially("Red leaves drift and fall\nthe pond keeps every one", delay=DELAY_MS // 2)
+    retype(form.get_by_label("Model", exact=True), "ada-typist")
+    choose(form.get_by_label("Stop reason", exact=True), "maxTokens")
+    choose(form.get_by_label("Stop reason", exact=True), "endTurn")
+    shown = {
+        "content": {"type": "text", "text": reply.input_value()},
+        "model": form.get_by_label("Model", exact=True).input_value(),
+        "role": "assistant",
+        "stopReason": form.get_by_label("Stop reason", exact=True).input_value(),
+    }
+    screenshot(page, "forms-sampling-typed.png")
+    form.get_by_role("button", name="Send", exact=True).click()
+
+    wait_cells_finished(page)
+    got = received(page)
+    assert {k: got.get(k) for k in shown} == shown
+    assert shown["content"]["text"] == "Red leaves drift and fall\nthe pond keeps every one"
+
+
+def test_a_typed_roots_list_arrives_whole(lab: Lab, page: Page) -> None:
+    form = run_until_form(page, lab, "roots.ipynb", "save", "__main__:where_to_save")
+    uris = form.get_by_label("URI", exact=True)
+    expect(uris).to_have_count(1)  # the kernel's default: the notebook's folder
+    form.get_by_role("button", name="Remove root 1").click()
+    expect(uris).to_have_count(0)
+    form.get_by_role("button", name="Add root").click()
+    page.keyboard.type("file:///srv/data", delay=DELAY_MS // 2)  # the new row's URI has the focus
+    form.get_by_label("Name", exact=True).nth(0).press_sequentially("data", delay=DELAY_MS // 2)
+    form.get_by_role("button", name="Add root").click()
+    page.keyboard.type("https://example.org/notes", delay=DELAY_MS // 2)
+    form.get_by_role("button", name="Send", exact=True).click()
+
+    error = error_of(form, "roots")
+    expect(error).to_contain_text("not a file:// URI")
+    screenshot(page, "forms-roots-error.png")
+    retype(uris.nth(1), "file:///home/ada/notes")
+    shown = [
+        {"uri": uris.nth(i).input_value(), "name": form.get_by_label("Name", exact=True).nth(i).input_value() or None}
+        for i in range(uris.count())
+    ]
+    uris.nth(1).press("Enter")  # Enter in a single-line field submits its form
+
+    wait_cells_finished(page)
+    assert received(page) == shown
+    assert shown == [{"uri": "file:///srv/data", "name": "data"}, {"uri": "file:///home/ada/notes", "name": None}]
