@@ -92,7 +92,7 @@ def echo_notebook(tool: str) -> Any:
         new_code_cell("%load_ext mcp_lab\nimport mcp_lab"),
         new_code_cell(ECHO_SERVER),
         new_code_cell(CALLS[tool]),
-        new_code_cell('print("next cell ran")'),
+        new_code_cell('print("next cell ran:", mcp_lab.last().text)'),
     ]
     kernel = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
     return new_notebook(cells=cells, metadata={"kernelspec": kernel, "language_info": {"name": "python"}})
@@ -290,3 +290,80 @@ def test_a_typed_roots_list_arrives_whole(lab: Lab, page: Page) -> None:
     wait_cells_finished(page)
     assert received(page) == shown
     assert shown == [{"uri": "file:///srv/data", "name": "data"}, {"uri": "file:///home/ada/notes", "name": None}]
+
+
+# ---- a reload while a form waits: the side panel -----------------------------------------------------------
+
+PANEL = "#mcp-lab-waiting-questions"
+
+
+def reload_notebook(page: Page, name: str) -> None:
+    """Reload the page as a person would (F5) while the cell still awaits in the kernel."""
+    page.reload()
+    page.wait_for_function(
+        """name => {
+          const panel = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+          return !!panel && !!panel.context && panel.context.path === name && panel.context.isReady;
+        }""",
+        arg=name,
+    )
+
+
+def run_last_cell(page: Page) -> Locator:
+    """Run the notebook's last cell (it prints `mcp_lab.last().text`) and return its output area."""
+    page.evaluate(
+        """() => {
+          const notebook = window.jupyterapp.shell.currentWidget.content;
+          notebook.activeCellIndex = notebook.widgets.length - 1;
+          window.jupyterapp.commands.execute('notebook:run-cell');
+        }"""
+    )
+    return page.locator(".jp-Notebook .jp-CodeCell").last.locator(".jp-OutputArea")
+
+
+def test_after_a_reload_the_side_panel_answers_the_waiting_form(lab: Lab, page: Page) -> None:
+    form = run_until_form(page, lab, "reload_answer.ipynb", "profile", "ask_profile")
+    retype(form.get_by_label("Name", exact=True), "Ada")
+    reload_notebook(page, "reload_answer.ipynb")
+
+    # Nobody asked for it: the plugin found the waiting round when the page reconnected to the kernel.
+    panel = page.locator(PANEL)
+    expect(panel).to_be_visible(timeout=30_000)
+    expect(panel.locator(".mcp-lab-waiting-status")).to_contain_text("One round waits")
+    waiting = panel.locator('.mcp-lab-form[data-key="ask_profile"]')
+    # What was typed before the reload came back too: the pending draft was sent as the page went away.
+    expect(waiting.get_by_label("Name", exact=True)).to_have_value("Ada")
+    screenshot(page, "forms-panel-after-reload.png")
+    shown = answer_profile_as_a_person(page, waiting, "forms-panel")
+
+    expect(panel.locator(".mcp-lab-waiting-status")).to_contain_text("No question is waiting")
+    expect(panel.locator(".mcp-lab-form-record")).to_contain_text("ask_profile")  # what was just sent
+    output = run_last_cell(page)
+    expect(output).to_contain_text("next cell ran: RECEIVED ", timeout=30_000)
+    match = re.search(r"RECEIVED (.+)", output.inner_text())
+    assert match and json.loads(match.group(1)) == shown
+    output.scroll_into_view_if_needed()
+    screenshot(page, "forms-panel-answered.png")
+
+
+def test_after_a_reload_a_command_cancels_every_waiting_flow(lab: Lab, page: Page) -> None:
+    run_until_form(page, lab, "reload_cancel.ipynb", "profile", "ask_profile")
+    reload_notebook(page, "reload_cancel.ipynb")
+    panel = page.locator(PANEL)
+    expect(panel.locator('.mcp-lab-form[data-key="ask_profile"]')).to_be_visible(timeout=30_000)
+
+    # The command palette, as a person reaches it: Ctrl+Shift+C, type, Enter.
+    page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook").click()
+    page.keyboard.press("Control+Shift+C")
+    palette = page.locator("#command-palette input")
+    expect(palette).to_be_focused()
+    palette.press_sequentially("Cancel every waiting", delay=DELAY_MS // 2)
+    expect(page.locator("#command-palette .lm-CommandPalette-item").first).to_contain_text(
+        "MCP Lab: Cancel every waiting flow"
+    )
+    page.keyboard.press("Enter")
+
+    expect(panel.locator(".mcp-lab-waiting-status")).to_contain_text("No question is waiting")
+    output = run_last_cell(page)
+    expect(output).to_contain_text("next cell ran:", timeout=30_000)
+    screenshot(page, "forms-panel-cancelled.png")
