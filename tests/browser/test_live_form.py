@@ -1,9 +1,9 @@
 """A person answers the server's question in a live form while the cell awaits, in the real JupyterLab.
 
 Spec context: the client side of a multi round-trip request -- an `InputRequiredResult` asks one
-elicitation question; the lab shows it as an ipywidgets form *in the awaiting cell* (ipykernel >= 7.4
-dispatches the widget's comm messages meanwhile), the answer is sent with the echoed request_state, and
-the tool's result comes back. The scenario is the first tutorial itself, run from top to bottom, with its
+elicitation question; the lab shows it as a live form *in the awaiting cell* (one anywidget per round
+whose front end sends every value in one message; ipykernel >= 7.4 dispatches it meanwhile), the answer
+is sent with the echoed request_state, and the tool's result comes back. The scenario is the first tutorial itself, run from top to bottom, with its
 headless shortcut (the `prearrange` cell) removed so that a person has to type and click.
 """
 
@@ -51,12 +51,11 @@ def test_answer_a_live_form_in_the_first_tutorial(lab: Lab, page: Page) -> None:
     wait_cell_running(page, awaiting)
 
     cell = page.locator(".jp-Notebook .jp-CodeCell").nth(awaiting)
-    form = cell.locator(".widget-vbox").filter(has=page.get_by_role("button", name="Submit"))
+    form = cell.locator(".mcp-lab-form").filter(has=page.get_by_role("button", name="Submit"))
     expect(form.first).to_be_visible(timeout=30_000)
-    field = form.first.locator(".widget-inline-hbox").filter(
-        has=page.locator("label.widget-label", has_text=re.compile(r"^\s*region\s*$", re.IGNORECASE))
-    )
-    field.locator("input, textarea").first.fill("eu-west-1")
+    field = form.first.get_by_label(re.compile(r"^\s*region\s*$", re.IGNORECASE))
+    field.click()
+    field.press_sequentially("eu-west-1", delay=80)  # as a person types: every key must arrive
     screenshot(page, "live-form.png", ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook")
     form.first.get_by_role("button", name="Submit").click()
 
