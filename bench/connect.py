@@ -18,12 +18,14 @@ from typing import Any
 
 import mcp.types as T
 from mcp import Client, StdioServerParameters
+from mcp.server.mcpserver import MCPServer
 
 import mcp_lab
-from tests.servers.booking import build, command
-from tests.servers.loopback import LoopbackServer
+from bench.http_roundtrip import BareServer, add_tools
 
 ANSWERS = {"ask_region": {"region": "eu"}}
+STDIO = [sys.executable, "-m", "bench.booking_stdio"]
+"""The same booking server as a stdio process (bench/booking_stdio.py)."""
 
 
 async def _elicit(ctx: Any, params: T.ElicitRequestParams) -> T.ElicitResult:
@@ -55,16 +57,18 @@ async def _measure(label: str, bare_target: Any, lab_name: str, n: int) -> None:
 
 
 async def main(n: int) -> None:
-    server = await LoopbackServer(build("A").streamable_http_app()).start()
+    mcp = MCPServer("booking", log_level="WARNING")
+    add_tools(mcp)
+    server = BareServer(mcp)
     try:
         t0 = time.perf_counter()
         await mcp_lab.connect("bench-http", server.url)
         http_connect = time.perf_counter() - t0
         await _measure("Streamable HTTP", server.url, "bench-http", n)
         t0 = time.perf_counter()
-        await mcp_lab.connect("bench-stdio", stdio=command("A"))
+        await mcp_lab.connect("bench-stdio", stdio=STDIO)
         stdio_connect = time.perf_counter() - t0
-        params = StdioServerParameters(command=command("A")[0], args=command("A")[1:])
+        params = StdioServerParameters(command=STDIO[0], args=STDIO[1:])
         await _measure("stdio          ", params, "bench-stdio", n)
         print(f"connect: HTTP {http_connect * 1000:.0f} ms, stdio {stdio_connect * 1000:.0f} ms (server start-up)")
     finally:

@@ -17,7 +17,14 @@ from typing import Any
 
 from jupyter_client.manager import start_new_kernel
 
-from tests.kernel.harness import kernel_env
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def kernel_env() -> dict[str, str]:
+    """This checkout first on the kernel's import path (as the kernel tests run it)."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (ROOT, env.get("PYTHONPATH", "")) if p)
+    return env
 
 LOAD = "import time as _t\n_s = _t.perf_counter()\n%load_ext mcp_lab\nprint(_t.perf_counter() - _s)"
 BARE = (

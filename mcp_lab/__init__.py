@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from mcp_lab.collection import load_flows, save_flows
     from mcp_lab.connect import OutsideServer, connect, disconnect
     from mcp_lab.errors import FlowError, FlowInterrupted, LabError
+    from mcp_lab.exercise import ExerciseIncomplete, exercise_needs
     from mcp_lab.fleet import Fleet
     from mcp_lab.flow import Flow, Round
     from mcp_lab.header_labs import list_first_lab, mismatch_lab, schema_lookup_lab
@@ -65,6 +66,7 @@ _SOURCES = {
     "CallbackAnswerer": "mcp_lab.answers",
     "ChainAnswerer": "mcp_lab.answers",
     "EnvelopeCodec": "mcp_lab.inspect.codecs",
+    "ExerciseIncomplete": "mcp_lab.exercise",
     "Fleet": "mcp_lab.fleet",
     "Flow": "mcp_lab.flow",
     "FlowError": "mcp_lab.errors",
@@ -88,6 +90,7 @@ _SOURCES = {
     "connect": "mcp_lab.connect",
     "decline": "mcp_lab.answers",
     "disconnect": "mcp_lab.connect",
+    "exercise_needs": "mcp_lab.exercise",
     "flows": "mcp_lab.api",
     "forms": "",
     "get_prompt": "mcp_lab.api",
@@ -121,6 +124,7 @@ __all__ = [
     "CallbackAnswerer",
     "ChainAnswerer",
     "EnvelopeCodec",
+    "ExerciseIncomplete",
     "Fleet",
     "Flow",
     "FlowError",
@@ -145,6 +149,7 @@ __all__ = [
     "connect",
     "decline",
     "disconnect",
+    "exercise_needs",
     "flows",
     "forms",
     "get_prompt",

@@ -89,7 +89,7 @@ async def start(
     answerer, scripted = _answerer(answers)
     flow.bind(connection, answerer)
     flow._scripted = scripted  # type: ignore[attr-defined, assignment]
-    lab.remember(flow)
+    lab.remember(flow, new=True)
     return flow
 
 

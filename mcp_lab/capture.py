@@ -1,20 +1,21 @@
-"""Recording what crosses the loopback HTTP connection, leg by leg, from both ends.
+"""Recording what crosses an HTTP connection, leg by leg: one recorder for every server the lab talks to.
 
 Spec context: on 2026-07-28 Streamable HTTP every request is one POST whose headers repeat parts of the
 body (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`, and an `Mcp-Param-<Name>` for each argument marked
-`x-mcp-header`) so that gateways can route without parsing JSON. The lab shows those exchanges: the client
-side through httpx2 event hooks (what the SDK sent: method, URL, headers, body; the status and headers that
-came back), the server side through an ASGI wrapper (the body it sent back, chunk by chunk, without ever
-delaying a stream -- a pre-2026 back-channel elicitation travels inside a response that must stay open).
+`x-mcp-header`) so that gateways can route without parsing JSON. The lab shows those exchanges as one
+record (`mcp_lab.records.http.HttpExchange`), whoever runs the server: httpx2 event hooks on the lab's
+client record the request (method, URL, headers, body) and the response (status, headers), and a tee on
+the response stream keeps its body chunk by chunk as the SDK reads it -- never delaying a stream (a
+pre-2026 back-channel elicitation travels inside a response that must stay open).
 
 Attribution. A flow's leg runs inside `leg_scope(capture)`, which sets a context variable. The SDK carries
 the sender's context to the task that POSTs (its context streams), so the request hook knows the leg even
-when several flows share one client concurrently. The hook then tags the request with one extra header,
-`x-mcp-lab-exchange`, so the server thread -- which has no access to the kernel's context -- finds the same
-exchange record; the wrapper removes the tag before the app sees the request, and recorded headers omit
-it. It is the only thing the lab adds to the wire. The server thread also sets the leg in its own context,
-so log records the server emits while handling the request (its request_state rejection reasons) reach
-that leg and no other.
+when several flows share one client concurrently. For a server the lab serves itself, the hook also tags
+the request with one extra header, `x-mcp-lab-exchange`, so the server thread -- which has no access to
+the kernel's context -- finds the same exchange: the ASGI wrapper removes the tag before the app sees the
+request (recorded headers omit it; it is the only thing the lab adds to the wire, and only to its own
+servers) and sets the leg in the server's context, so log records the server emits while handling the
+request (its request_state rejection reasons) reach that leg and no other. Outside servers get no tag.
 """
 
 from __future__ import annotations
@@ -24,11 +25,20 @@ import itertools
 import json
 import threading
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator, Callable
 from typing import TYPE_CHECKING, Any
 
 from mcp_lab.flow import LegCapture
+from mcp_lab.records.http import (
+    BODY_CAP,
+    HttpExchange,
+    HttpRequestRecord,
+    HttpResponseRecord,
+    ParamHeaderUsage,
+    decode_body,
+    redact,
+    rpc_facts,
+)
 
 if TYPE_CHECKING:
     import httpx2
@@ -37,8 +47,8 @@ __all__ = ["TAG_HEADER", "Exchange", "ExchangeRecorder", "SchemaBook", "current_
 
 TAG_HEADER = "x-mcp-lab-exchange"
 _TAG_BYTES = TAG_HEADER.encode()
-BODY_LIMIT = 256 * 1024
-"""Bodies are kept up to this many bytes (a listing of many tools still fits; a runaway stream does not)."""
+LISTING_LIMIT = 4 * 1024 * 1024
+"""A tools/list response is read up to this size to learn the input schemas (the record keeps less)."""
 
 
 class _Leg:
@@ -80,7 +90,7 @@ class leg_scope:  # lower case: it reads as the function it replaced, `with leg_
         leg = self._leg
         leg.open = False
         if leg.exchanges:
-            self._capture.http.extend(exchange.to_dict() for exchange in leg.exchanges)
+            self._capture.http.extend(exchange.record().dump() for exchange in leg.exchanges)
 
 
 class SchemaBook:
@@ -99,64 +109,100 @@ class SchemaBook:
                 if isinstance(tool, dict) and isinstance(tool.get("name"), str):
                     self.schemas[tool["name"]] = tool.get("inputSchema")
 
+    def learn_body(self, raw: bytes, content_type: str) -> None:
+        """Learn from a whole tools/list response body (JSON, or an SSE stream of messages)."""
+        text = raw.decode("utf-8", errors="replace")
+        if "text/event-stream" in content_type:
+            blocks = text.replace("\r\n", "\n").split("\n\n")
+            payloads = ["\n".join(ln[5:].lstrip() for ln in b.split("\n") if ln.startswith("data:")) for b in blocks]
+        else:
+            payloads = [text]
+        for payload in payloads:
+            try:
+                self.learn(json.loads(payload))
+            except ValueError:
+                continue
 
-_SEQ = itertools.count(1)
-_PENDING: dict[str, Exchange] = {}
-_PENDING_LOCK = threading.Lock()
 
-
-@dataclass(eq=False)
 class Exchange:
-    """One request/response pair while it is in flight; `to_dict()` is the plain record kept in a Round."""
+    """One request/response pair while it is in flight; `record()` is the plain record kept in a Round."""
 
-    method: str
-    path: str
-    request_headers: list[tuple[str, str]]
-    request_body: bytes
-    leg: _Leg | None = None
-    book: SchemaBook | None = None
-    started: float = field(default_factory=time.perf_counter)
-    status: int | None = None
-    response_headers: list[tuple[str, str]] = field(default_factory=list)
-    response_body: bytearray = field(default_factory=bytearray)
-    responded: float | None = None
-    finished: float | None = None
-    seen_by: set[str] = field(default_factory=set)
-    error: str | None = None
+    def __init__(
+        self,
+        method: str,
+        url: str,
+        path: str,
+        request_headers: list[tuple[str, str]],
+        request_body: bytes,
+        leg: _Leg | None = None,
+        book: SchemaBook | None = None,
+    ) -> None:
+        self.method = method
+        self.url = url
+        self.path = path
+        self.request_headers = request_headers
+        self.request_body = request_body
+        self.leg = leg
+        self.book = book
+        self.started = time.perf_counter()
+        self.status: int | None = None
+        self.response_headers: list[tuple[str, str]] = []
+        self.response_body = bytearray()
+        self.response_size = 0
+        self.finished: float | None = None
+        self.seen_by: set[str] = {"client"}
 
     def header(self, name: str) -> str | None:
         lower = name.lower()
         return next((v for k, v in self.request_headers if k.lower() == lower), None)
 
-    def to_dict(self) -> dict[str, Any]:
+    @property
+    def content_type(self) -> str:
+        return next((v for k, v in self.response_headers if k.lower() == "content-type"), "")
+
+    def keep(self, chunk: bytes) -> None:
+        self.response_size += len(chunk)
+        room = (LISTING_LIMIT if self.header("mcp-method") == "tools/list" else BODY_CAP) - len(self.response_body)
+        if room > 0:
+            self.response_body += chunk[:room]
+
+    def record(self) -> HttpExchange:
         from mcp_lab.inspect.headers import param_header_usage
 
-        request_body = _decode(bytes(self.request_body))
-        content_type = next((v for k, v in self.response_headers if k.lower() == "content-type"), "")
-        response_body = _decode(bytes(self.response_body), sse="text/event-stream" in content_type)
-        record: dict[str, Any] = {
-            "method": self.method,
-            "path": self.path,
-            "request": {"headers": [list(h) for h in self.request_headers], "body": request_body},
-            "response": {
-                "status": self.status,
-                "headers": [list(h) for h in self.response_headers],
-                "body": response_body,
-            },
-            "rpc": self.header("mcp-method") or _rpc_method(request_body),
-            "seen_by": sorted(self.seen_by),
-            "elapsed_ms": round(((self.finished or self.responded or self.started) - self.started) * 1000, 2),
-        }
-        if self.error is not None:
-            record["error"] = self.error
+        request_body = decode_body(self.request_body, self.header("content-type") or "")
+        response = None
+        if self.status is not None:
+            body = decode_body(bytes(self.response_body), self.content_type, self.response_size)
+            response = HttpResponseRecord(status=self.status, headers=redact(self.response_headers), body=body)
+        rpc_id, rpc_error = rpc_facts(request_body, response)
+        end = self.finished or time.perf_counter()
+        exchange = HttpExchange(
+            method=self.method,
+            url=self.url,
+            path=self.path,
+            request=HttpRequestRecord(headers=redact(self.request_headers), body=request_body),
+            response=response,
+            rpc=self.header("mcp-method") or _rpc_method(request_body.value),
+            rpc_id=rpc_id,
+            rpc_error=rpc_error,
+            seen_by=sorted(self.seen_by),  # type: ignore[arg-type]
+            elapsed_ms=round((end - self.started) * 1000, 2),
+        )
         # Only 2026-07-28 requests (they carry Mcp-Method) mirror arguments into headers.
-        if self.header("mcp-method") == "tools/call" and isinstance(request_body, dict):
-            params = request_body.get("params") or {}
+        message = request_body.value
+        if self.header("mcp-method") == "tools/call" and isinstance(message, dict):
+            params = message.get("params") or {}
             schema = self.book.schemas.get(str(params.get("name"))) if self.book is not None else None
             usage = param_header_usage(schema, params.get("arguments") or {}, self.request_headers)
-            if usage:
-                record["param_headers"] = usage
-        return record
+            exchange.param_headers = [ParamHeaderUsage.model_validate(u) for u in usage]
+        return exchange
+
+    def done(self) -> None:
+        """The response body ended (or the SDK gave up on it)."""
+        if self.finished is None:
+            self.finished = time.perf_counter()
+            if self.book is not None and self.header("mcp-method") == "tools/list":
+                self.book.learn_body(bytes(self.response_body), self.content_type)
 
 
 def _rpc_method(body: Any) -> str | None:
@@ -169,30 +215,35 @@ def _rpc_method(body: Any) -> str | None:
     return None
 
 
-def _decode(body: bytes, *, sse: bool = False) -> Any:
-    """JSON when it parses, a list of SSE events for a stream, else text (bodies are UTF-8 JSON-RPC)."""
-    if not body:
-        return None
-    truncated = len(body) > BODY_LIMIT
-    text = body[:BODY_LIMIT].decode("utf-8", errors="replace")
-    if sse:
-        events = []
-        for block in text.replace("\r\n", "\n").split("\n\n"):
-            data = "\n".join(line[5:].lstrip() for line in block.split("\n") if line.startswith("data:"))
-            if data:
-                try:
-                    events.append(json.loads(data))
-                except json.JSONDecodeError:
-                    events.append(data)
-        return {"events": events, "truncated": True} if truncated else {"events": events}
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError:
-        return text + ("..." if truncated else "")
+_SEQ = itertools.count(1)
+_PENDING: dict[str, Exchange] = {}
+_PENDING_LOCK = threading.Lock()
 
 
-def http_hooks(book: SchemaBook | None = None) -> dict[str, list[Callable[[Any], Any]]]:
-    """httpx2 `event_hooks` that record the exchanges of the leg running in the caller's context."""
+def http_hooks(book: SchemaBook | None = None, *, tag: bool = True) -> dict[str, list[Callable[[Any], Any]]]:
+    """httpx2 `event_hooks` that record the exchanges of the leg running in the caller's context.
+
+    `tag`: mark each request for the lab's own ASGI wrapper (`ExchangeRecorder`); never for outside servers.
+    """
+    import httpx2
+
+    class _Tee(httpx2.AsyncByteStream):
+        """Hands the response body to the SDK unchanged while keeping a copy for the record."""
+
+        def __init__(self, inner: httpx2.AsyncByteStream, exchange: Exchange) -> None:
+            self._inner = inner
+            self._exchange = exchange
+
+        async def __aiter__(self) -> AsyncIterator[bytes]:
+            try:
+                async for chunk in self._inner:
+                    self._exchange.keep(chunk)
+                    yield chunk
+            finally:
+                self._exchange.done()
+
+        async def aclose(self) -> None:
+            await self._inner.aclose()
 
     async def on_request(request: httpx2.Request) -> None:
         leg = _LEG.get()
@@ -200,18 +251,18 @@ def http_hooks(book: SchemaBook | None = None) -> dict[str, list[Callable[[Any],
             return
         try:
             body = request.content
-        except Exception:  # a streaming request body: nothing to show without consuming it
+        except httpx2.RequestNotRead:  # a streaming request body: nothing to show without consuming it
             body = b""
         path = request.url.raw_path.decode("ascii", errors="replace")
         headers = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in request.headers.raw]  # names as sent
-        exchange = Exchange(request.method, path, headers, body, leg=leg, book=book)
-        exchange.seen_by.add("client")
-        tag = str(next(_SEQ))
-        with _PENDING_LOCK:
-            if len(_PENDING) > 1000:  # requests that never reached a lab server (connection refused ...)
-                _PENDING.clear()
-            _PENDING[tag] = exchange
-        request.headers[TAG_HEADER] = tag
+        exchange = Exchange(request.method, str(request.url), path, headers, body, leg=leg, book=book)
+        if tag:
+            key = str(next(_SEQ))
+            with _PENDING_LOCK:
+                if len(_PENDING) > 1000:  # requests that never reached a lab server (connection refused ...)
+                    _PENDING.clear()
+                _PENDING[key] = exchange
+            request.headers[TAG_HEADER] = key
         request.extensions["mcp_lab_exchange"] = exchange
         leg.exchanges.append(exchange)
 
@@ -220,7 +271,8 @@ def http_hooks(book: SchemaBook | None = None) -> dict[str, list[Callable[[Any],
         if isinstance(exchange, Exchange):
             exchange.status = response.status_code
             exchange.response_headers = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in response.headers.raw]
-            exchange.responded = time.perf_counter()
+            if isinstance(response.stream, httpx2.AsyncByteStream):
+                response.stream = _Tee(response.stream, exchange)
 
     return {"request": [on_request], "response": [on_response]}
 
@@ -230,7 +282,8 @@ Send = Callable[[dict[str, Any]], Any]
 
 
 class ExchangeRecorder:
-    """ASGI wrapper: strips the lab's tag, completes the tagged exchange, learns tool schemas."""
+    """ASGI wrapper for the lab's own servers: strips the lab's tag, attributes the server's work to the
+    tagged leg, and learns tool schemas from every listing it serves (also to clients that are not the lab's)."""
 
     def __init__(self, app: Any, book: SchemaBook) -> None:
         self.app = app
@@ -247,49 +300,35 @@ class ExchangeRecorder:
                 tag = value.decode("latin-1")
             else:
                 kept.append((name, value))
-        exchange = None
         if tag is not None:
             with _PENDING_LOCK:
                 exchange = _PENDING.pop(tag, None)
             scope = dict(scope, headers=kept)
+            if exchange is not None:
+                exchange.seen_by.add("server")
+                if exchange.leg is not None:
+                    _LEG.set(exchange.leg)
         method_header = next((v for k, v in kept if k == b"mcp-method"), b"").decode("latin-1")
-        listing = method_header == "tools/list"
-        if exchange is None and not listing:
+        if method_header != "tools/list":
             await self.app(scope, receive, send)
             return
-        if exchange is None:  # an untagged listing: kept only long enough to learn the schemas
-            exchange = Exchange(scope.get("method", ""), scope.get("path", ""), [], b"")
-        else:
-            exchange.seen_by.add("server")
-            if exchange.leg is not None:
-                _LEG.set(exchange.leg)
-        await self.app(scope, receive, self._recording_send(exchange, send, listing))
+        await self.app(scope, receive, self._learning_send(send))
 
-    def _recording_send(self, exchange: Exchange, send: Send, listing: bool) -> Send:
-        async def recording_send(message: dict[str, Any]) -> None:
-            # Recorded before forwarding: by the time the client has read the last byte, it is in the record.
+    def _learning_send(self, send: Send) -> Send:
+        body = bytearray()
+        content_type = ""
+
+        async def learning_send(message: dict[str, Any]) -> None:
+            nonlocal content_type
             kind = message.get("type")
             if kind == "http.response.start":
-                if exchange.status is None:
-                    exchange.status = int(message.get("status", 0))
-                if not exchange.response_headers:
-                    exchange.response_headers = [
-                        (k.decode("latin-1"), v.decode("latin-1")) for k, v in message.get("headers", [])
-                    ]
+                headers = message.get("headers", [])
+                content_type = next((v.decode("latin-1") for k, v in headers if k.lower() == b"content-type"), "")
             elif kind == "http.response.body":
-                if len(exchange.response_body) <= BODY_LIMIT:
-                    exchange.response_body += message.get("body", b"")
+                if len(body) < LISTING_LIMIT:
+                    body.extend(message.get("body", b""))
                 if not message.get("more_body", False):
-                    exchange.finished = time.perf_counter()
-                    if listing:
-                        self._learn(exchange)
+                    self.book.learn_body(bytes(body), content_type)
             await send(message)
 
-        return recording_send
-
-    def _learn(self, exchange: Exchange) -> None:
-        content_type = next((v for k, v in exchange.response_headers if k.lower() == "content-type"), "")
-        body = _decode(bytes(exchange.response_body), sse="text/event-stream" in content_type)
-        messages = body.get("events", []) if isinstance(body, dict) and "events" in body else [body]
-        for message in messages:
-            self.book.learn(message)
+        return learning_send

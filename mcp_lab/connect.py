@@ -36,12 +36,12 @@ from mcp.client.session import ClientSession
 from mcp.client.stdio import stdio_client
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
+from mcp_lab.capture import SchemaBook
 from mcp_lab.errors import LabError
 from mcp_lab.flow import LEGACY, MODERN
 from mcp_lab.sandbox import _backchannel_callbacks, _check_name, sandbox
 from mcp_lab.transports import (
     ConnectionOwner,
-    HttpRecorder,
     LegRecorder,
     alive,
     child_pids,
@@ -90,7 +90,8 @@ class OutsideServer:
     _owners: dict[str, ConnectionOwner] = field(default_factory=dict, repr=False)
     _starting: dict[str, asyncio.Task[ConnectionOwner]] = field(default_factory=dict, repr=False)
     _ready: asyncio.Task[None] | None = field(default=None, repr=False)
-    _recorder: HttpRecorder = field(default_factory=HttpRecorder, repr=False)
+    _book: SchemaBook = field(default_factory=SchemaBook, repr=False)
+    """Tool input schemas learnt from this connection's listings (which argument went into which header)."""
     _legacy_lock: asyncio.Lock | None = field(default=None, repr=False)
     _answer: AnswerFn | None = field(default=None, repr=False)
     _tools: set[str] = field(default_factory=set, repr=False)
@@ -133,7 +134,7 @@ class OutsideServer:
         return owner.client.session
 
     def capture(self) -> LegRecorder:
-        return LegRecorder(self._recorder, self.log_path)
+        return LegRecorder(self.log_path)
 
     @contextlib.asynccontextmanager
     async def legacy_session(self, answer: AnswerFn) -> AsyncIterator[ClientSession]:
@@ -248,7 +249,7 @@ class OutsideServer:
             )
             assert owner.log is not None
             return stdio_client(params, errlog=owner.log)
-        return http_transport(self.url or "", self._recorder)
+        return http_transport(self.url or "", self._book)
 
     async def _dispatch(self, key: str, request: T.InputRequest) -> Any:
         """Back-channel requests go to the leg that holds the legacy lock (none: refused)."""
@@ -339,7 +340,9 @@ def open_connection(
         )
         entry.log_path = _log_path(name)
     loop = asyncio.get_running_loop()
-    sandbox.register(entry)
+    # Re-running a connect replaces the earlier connection of that name; a server the lab started is never
+    # replaced by a connection.
+    sandbox.register(entry, replace=isinstance(sandbox.servers.get(name), OutsideServer))
     entry._ready = loop.create_task(_first_connect(entry), name=f"mcp_lab connect {name}")
     return entry
 

@@ -2,7 +2,9 @@
 
 Spec context: 2026-07-28 header parameters (the SDK page "Header parameters"):
 - `mismatch_lab`: the server rejects a `tools/call` whose `Mcp-Param-*` header disagrees with the body or
-  is missing (HTTP 400, JSON-RPC -32020), and the other routing-header checks beside it (sdk-notes §5.3).
+  is missing (HTTP 400, JSON-RPC -32020), and the other routing-header checks beside it (sdk-notes §5.3):
+  `Mcp-Name`, and `MCP-Protocol-Version` against the body's `_meta` (-32020) or unsupported (-32022). A
+  header naming 2025-11-25 is no check at all: the SDK routes it to the session transport (-32600).
   Raw POSTs with a proper `_meta` envelope, sent with httpx2 and recorded from both ends.
 - `list_first_lab`: a client that never listed tools has never seen the marks, so it sends no header and
   is rejected. The SDK's `Client.call_tool` re-lists and resends (three POSTs), `session.call_tool` raises,
@@ -25,7 +27,7 @@ from mcp_types import CLIENT_CAPABILITIES_META_KEY, PROTOCOL_VERSION_META_KEY
 from mcp_lab.answers import AnswerContext, ScriptedAnswerer
 from mcp_lab.capture import http_hooks, leg_scope
 from mcp_lab.errors import LabError
-from mcp_lab.flow import MODERN, Flow, LegCapture
+from mcp_lab.flow import LEGACY, MODERN, Flow, LegCapture
 from mcp_lab.headers import raw_tool_listing
 from mcp_lab.inspect.header_labs import ListFirstLab, MismatchLab, Probe, Scenario, SchemaLookupLab
 from mcp_lab.sandbox import LabServer, _backchannel_callbacks, sandbox
@@ -34,6 +36,8 @@ from mcp_lab.serve import HttpServing, serve
 __all__ = ["list_first_lab", "mismatch_lab", "schema_lookup_lab"]
 
 _SAMPLES: dict[str, Any] = {"string": "eu-west", "integer": 7, "boolean": True}
+_UNKNOWN = "2099-01-01"
+"""A protocol version no server speaks: the version header's own checks, not the routing of a known one."""
 
 
 def _entry(server: str | LabServer) -> LabServer:
@@ -132,7 +136,27 @@ async def mismatch_lab(
         ("base64", "the same value in the base64 sentinel form", {header: sentinel}, _envelope(), args),
         ("name", "Mcp-Name names another tool", {"Mcp-Name": f"{name}-other"}, _envelope(), args),
         ("envelope", "the body's _meta says 2025-11-25", {}, _envelope("2025-11-25"), args),
-        ("version", "MCP-Protocol-Version: 2025-11-25", {"MCP-Protocol-Version": "2025-11-25"}, _envelope(), args),
+        (
+            "version",
+            f"MCP-Protocol-Version: {_UNKNOWN}, not the _meta's",
+            {"MCP-Protocol-Version": _UNKNOWN},
+            _envelope(),
+            args,
+        ),
+        (
+            "unsupported",
+            f"header and _meta both {_UNKNOWN}",
+            {"MCP-Protocol-Version": _UNKNOWN},
+            _envelope(_UNKNOWN),
+            args,
+        ),
+        (
+            "legacy",
+            f"MCP-Protocol-Version: {LEGACY} (routed to the session transport)",
+            {"MCP-Protocol-Version": LEGACY},
+            _envelope(),
+            args,
+        ),
         ("no-meta", "no _meta envelope in the body", {}, None, args),
     ]
     if optional:

@@ -38,13 +38,19 @@ class Lab:
         self._waiting_listeners: list[Callable[[], None]] = []
 
     # ---- flows ---------------------------------------------------------------------------------------------
-    def remember(self, flow: Flow) -> Flow:
-        """Record `flow` as this kernel's latest (moving it to the end if it was already known)."""
+    def remember(self, flow: Flow, *, new: bool = False) -> Flow:
+        """Record `flow` as this kernel's latest (moving it to the end if it was already known).
+
+        By identity: flows are dataclasses, and comparing them field by field would cost a scan per call.
+        """
         flows = self.flows
         if flows and flows[-1] is flow:
             return flow
-        if flow in flows:
-            flows.remove(flow)
+        if not new:
+            for index in range(len(flows) - 1, -1, -1):
+                if flows[index] is flow:
+                    del flows[index]
+                    break
         flows.append(flow)
         if len(flows) > KEEP_FLOWS:
             del flows[: len(flows) - KEEP_FLOWS]

@@ -3,8 +3,9 @@
 Spec context: the magics start 2026-07-28 servers in the kernel (`%%mcp_server`) and drive multi round-trip
 calls against them (`%mcp_call`, `%mcp_prompt`, `%mcp_read`). Magic functions are synchronous and cannot
 await (sdk-notes §6.1), so a call magic starts the flow as a task and returns a `FlowRun`: awaited
-(`flow = await %mcp_call ...`, made possible by a small input transformer) the cell waits for it -- and a
-live form can be answered meanwhile; left bare, its view updates in place as the rounds arrive.
+(`flow = await %mcp_call ...`, or a bare `%mcp_call ...` line, made possible by a small input transformer)
+the cell waits for it -- and a live form can be answered meanwhile; assigned without `await`
+(`run = %mcp_call ...`) it runs in the background and its view updates in place as the rounds arrive.
 """
 
 from __future__ import annotations
@@ -75,12 +76,20 @@ def _background(task: asyncio.Task[Any]) -> None:
 
 
 _AWAIT_MAGIC = re.compile(r"^(?P<head>.*?\bawait\s+)%(?P<name>mcp_\w+)(?P<rest>.*)$")
+_BARE_CALL = re.compile(r"^%(?:mcp_call|mcp_prompt|mcp_read)\b")
 
 
 def await_magic_transformer(lines: list[str]) -> list[str]:
-    """`x = await %mcp_call ...` -> `x = await get_ipython().run_line_magic('mcp_call', '...')`."""
+    """`x = await %mcp_call ...` -> `x = await get_ipython().run_line_magic('mcp_call', '...')`.
+
+    A bare call on a line of its own (`%mcp_call demo book city=Paris`) is awaited too: its cell waits,
+    shows the forms, and ends with the flow, like any other cell -- under Run All as well. (Assigned without
+    `await`, `run = %mcp_call ...` still runs in the background.)
+    """
     out = []
     for line in lines:
+        if _BARE_CALL.match(line):
+            line = "await " + line
         match = _AWAIT_MAGIC.match(line.rstrip("\n"))
         if match:
             rest = match["rest"].strip()
@@ -134,12 +143,6 @@ class LabMagics(Magics):
                 ns["mcp"] = previous
                 raise
         # Re-running the cell replaces the server, as re-running a `def` redefines a function.
-        if args.name in sandbox.servers:
-            old = sandbox.servers.pop(args.name)
-            stop_http = getattr(old, "stop_http", None)
-            if callable(stop_http):
-                stop_http()
-            _background(asyncio.get_running_loop().create_task(old.close_clients()))
         sandbox.register(entry)
         if args.http or args.port is not None:
             self._serve(args.name, args.port)
@@ -189,11 +192,7 @@ class LabMagics(Magics):
             entry = sandbox.get(target)
             loop = asyncio.get_running_loop()
             if command == "stop":
-                sandbox.servers.pop(target)
-                stop_http = getattr(entry, "stop_http", None)
-                if callable(stop_http):
-                    stop_http()
-                _background(loop.create_task(entry.close_clients()))
+                sandbox.retire(entry)
                 print(f"stopped {target!r}")
                 return None
             _background(loop.create_task(sandbox.restart(target)))

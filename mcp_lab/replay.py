@@ -23,6 +23,8 @@ from mcp_lab.collection import load_flows
 from mcp_lab.errors import LabError
 from mcp_lab.flow import LEGACY, MODERN, Connection, Flow
 from mcp_lab.legs import parse_response, wire
+from mcp_lab.records.base import clip_json
+from mcp_lab.records.replay import ReplayRecord
 
 __all__ = ["Difference", "RecordedAnswers", "ReplayEntry", "ReplayReport", "compare_flows", "replay", "replay_flow"]
 
@@ -85,23 +87,31 @@ class ReplayReport:
     def differences(self) -> list[Difference]:
         return [d for e in self.entries for d in e.differences]
 
+    def record(self) -> ReplayRecord:
+        from mcp_lab.views.replay import headline
+
+        return ReplayRecord.model_validate(
+            {
+                "server": self.server,
+                "source": self.source,
+                "ok": self.ok,
+                "headline": headline(self.entries, self.server),
+                "entries": [clip_json(e.to_dict()) for e in self.entries],
+            }
+        )
+
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "server": self.server,
-            "source": self.source,
-            "ok": self.ok,
-            "entries": [e.to_dict() for e in self.entries],
-        }
+        return self.record().dump()
 
     def text(self) -> str:
         from mcp_lab.views.replay import replay_text
 
-        return replay_text(self)
+        return replay_text(self.record())
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
         from mcp_lab.views.replay import replay_bundle
 
-        return replay_bundle(self)
+        return replay_bundle(self.record())
 
 
 class RecordedAnswers:

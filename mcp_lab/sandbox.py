@@ -331,14 +331,34 @@ class Sandbox:
             entry.install_ring(KeyRing.fresh() if keys is None else KeyRing.coerce(keys), ttl=ttl)
         return entry
 
-    def register(self, entry: _Entry, *, replace: bool = False) -> _Entry:
-        if entry.name in self.servers and not replace:
-            raise LabError(
-                f"a server named {entry.name!r} already exists; stop it first (%mcp_server stop {entry.name}) "
-                "or pick another name"
-            )
+    def register(self, entry: _Entry, *, replace: bool = True) -> _Entry:
+        """Add `entry` under its name; by default an older server of that name is replaced (and stopped), as
+        re-running a notebook cell that defines it should do."""
+        old = self.servers.get(entry.name)
+        if old is not None and old is not entry:
+            if not replace:
+                raise LabError(
+                    f"a server named {entry.name!r} already exists; stop it first (%mcp_server stop {entry.name}) "
+                    "or pick another name"
+                )
+            self.retire(old)
         self.servers[entry.name] = entry
         return entry
+
+    def retire(self, entry: LabServer | OutsideServer) -> None:
+        """Forget `entry` now; its HTTP serving stops and its clients close in the background."""
+        if self.servers.get(entry.name) is entry:
+            del self.servers[entry.name]
+        stop_http = getattr(entry, "stop_http", None)
+        if callable(stop_http):
+            stop_http()
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        task = loop.create_task(entry.close_clients())
+        _RETIRING.add(task)
+        task.add_done_callback(_RETIRING.discard)
 
     def add(self, server: MCPServer | Server[Any], *, keys: Any = None, name: str | None = None) -> LabServer:
         """Adopt a server built in Python. MCPServers get a lab-held ring swapped in."""
@@ -384,6 +404,10 @@ class Sandbox:
     async def stop_all(self) -> None:
         for name in list(self.servers):
             await self.stop(name)
+
+
+_RETIRING: set[asyncio.Task[Any]] = set()
+"""Clients of replaced servers, closing (the loop holds tasks only weakly)."""
 
 
 def _check_name(name: str) -> None:

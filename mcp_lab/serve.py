@@ -133,7 +133,7 @@ def _uvicorn_server(app: Any) -> Any:
 class HttpServing:
     """One server served on 127.0.0.1:port by uvicorn in a daemon thread."""
 
-    def __init__(self, name: str, server: Any, port: int) -> None:
+    def __init__(self, name: str, server: Any, port: int, app: Any = None) -> None:
         self.name = name
         self.port = port
         self.book = SchemaBook()
@@ -142,8 +142,9 @@ class HttpServing:
         self.bound: concurrent.futures.Future[None] = concurrent.futures.Future()
         """Resolved once the socket listens (at once, or after a deferred bind)."""
         self._sock: socket.socket | None = None
-        # A fresh app every start: a streamable_http_app() can be served only once (sdk-notes §5.1).
-        app = server.streamable_http_app(streamable_http_path=PATH, host=HOST)
+        # Unless the caller built one, a fresh app every start: an app can be served only once (sdk-notes §5.1).
+        if app is None:
+            app = server.streamable_http_app(streamable_http_path=PATH, host=HOST)
         self._server = _uvicorn_server(ExchangeRecorder(app, self.book))
         self._thread: threading.Thread | None = None
 
@@ -254,11 +255,15 @@ def _stopping_on(port: int) -> list[HttpServing]:
     return [s for s in live_servings() if s.port == port and s._server.should_exit]
 
 
-def serve(server: str | LabServer, port: int | str | None = None) -> str:
+def serve(server: str | LabServer, port: int | str | None = None, *, app: Any = None) -> str:
     """Serve a sandbox server over Streamable HTTP on 127.0.0.1 (port 0 or None: any free port); its URL.
 
     Every call path (magics, `mcp_lab.call`, step mode, both protocol eras) then goes over HTTP, and each
     flow's rounds record the exchanges. `%mcp_server stop NAME` or `entry.stop_http()` ends it.
+
+    `app`: the server's ASGI app as your own code built it (the SDK docs end with
+    `app = server.streamable_http_app()`), served as it is instead of a fresh one; it must answer at `/mcp`,
+    and it can be served once (a restart builds a fresh app from the server).
     """
     from mcp_lab.sandbox import sandbox
 
@@ -266,10 +271,12 @@ def serve(server: str | LabServer, port: int | str | None = None) -> str:
     wanted = _check_port(port)
     current = entry.http
     if current is not None and current.alive and not current._server.should_exit:
+        if app is not None:
+            raise LabError(f"{entry.name!r} is already served at {current.url}; stop it first to serve your app")
         if wanted in (0, current.port):
             return current.url
         raise LabError(f"{entry.name!r} is already served at {current.url}; stop it first to move it")
-    serving = HttpServing(entry.name, entry.server, wanted)
+    serving = HttpServing(entry.name, entry.server, wanted, app)
     serving.start(after=_stopping_on(wanted) if wanted else None)
     _detach_clients(entry)
     entry.http = serving

@@ -1,21 +1,20 @@
 """Client transports for servers the kernel did not start: what crossed the wire, and what the process said.
 
 Spec context: the two standard MCP transports. Over Streamable HTTP every leg of a 2026-07-28 multi
-round-trip request is one POST; the lab records each exchange (method, headers, JSON body, status, response)
-into the leg's `LegCapture.http` through httpx2 event hooks, so a flow against someone else's server shows
-the same wire detail as one against a sandbox server. Over stdio the server is a subprocess of the kernel:
+round-trip request is one POST; the lab records each exchange into the leg's `LegCapture.http` with the
+same recorder it uses for its own servers (`mcp_lab.capture`), so a flow against someone else's server
+shows the same wire detail as one against a sandbox server. Over stdio the server is a subprocess of the kernel:
 its stderr goes to a real log file (the kernel's own stderr is not a file a child can write to), and the
 lab finds its pid so nothing outlives a disconnect or the kernel (the SDK's shutdown reaps it on a normal
 close; an exit hook here kills what is left if the kernel exits first).
 
-No key material passes through here; `Authorization` and cookie headers are redacted from captures.
+No key material passes through here; `Authorization` and cookie headers are redacted from records.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import os
 import signal
@@ -29,13 +28,12 @@ import mcp.types as T
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
+from mcp_lab.capture import SchemaBook, http_hooks, leg_scope
 from mcp_lab.flow import LegCapture
 from mcp_lab.sandbox import ClientOwner
 
 __all__ = [
-    "BODY_CAP",
     "ConnectionOwner",
-    "HttpRecorder",
     "LegRecorder",
     "alive",
     "child_pids",
@@ -49,106 +47,14 @@ __all__ = [
     "route_stdio_client_log",
 ]
 
-BODY_CAP = 64 * 1024
-"""Bytes of a body kept in a capture (a long-lived SSE stream would otherwise grow without bound)."""
-
-_REDACTED = frozenset({"authorization", "proxy-authorization", "cookie", "set-cookie"})
-_RECORD = "_mcp_lab_record"
-
-
-def _headers(headers: httpx2.Headers) -> dict[str, str]:
-    return {k: ("<redacted>" if k.lower() in _REDACTED else v) for k, v in headers.items()}
-
-
-def _decode(raw: bytes, content_type: str) -> Any:
-    text = raw[:BODY_CAP].decode("utf-8", errors="replace")
-    if "json" in content_type:
-        with contextlib.suppress(ValueError):
-            return json.loads(text)
-    if "event-stream" in content_type:
-        # One JSON-RPC message per `data:` line; keep the messages, not the SSE framing.
-        messages: list[Any] = []
-        for line in text.splitlines():
-            if line.startswith("data:"):
-                payload = line[5:].strip()
-                try:
-                    messages.append(json.loads(payload))
-                except ValueError:
-                    messages.append(payload)
-        return messages
-    return text or None
-
-
-class _TeeStream(httpx2.AsyncByteStream):
-    """Hands the response body to the SDK unchanged while keeping a copy for the capture."""
-
-    def __init__(self, inner: httpx2.AsyncByteStream, record: dict[str, Any], content_type: str) -> None:
-        self._inner = inner
-        self._record = record
-        self._content_type = content_type
-        self._kept = bytearray()
-
-    async def __aiter__(self) -> AsyncIterator[bytes]:
-        try:
-            async for chunk in self._inner:
-                if len(self._kept) < BODY_CAP:
-                    self._kept += chunk
-                yield chunk
-        finally:  # decoded once, when the SDK has read the body (or given up on it)
-            self._record["response_body"] = _decode(bytes(self._kept), self._content_type)
-
-    async def aclose(self) -> None:
-        await self._inner.aclose()
-
-
-class HttpRecorder:
-    """httpx2 event hooks appending each exchange to the legs being captured now."""
-
-    def __init__(self) -> None:
-        self.active: list[LegCapture] = []
-
-    def hooks(self) -> dict[str, list[Callable[..., Any]]]:
-        return {"request": [self._on_request], "response": [self._on_response]}
-
-    async def _on_request(self, request: httpx2.Request) -> None:
-        if not self.active:
-            return
-        try:
-            raw = request.content
-        except httpx2.RequestNotRead:
-            raw = b""
-        record: dict[str, Any] = {
-            "method": request.method,
-            "url": str(request.url),
-            "path": request.url.path,
-            "headers": _headers(request.headers),
-            "body": _decode(raw, request.headers.get("content-type", "")),
-            "status": None,
-            "response_headers": {},
-            "response_body": None,
-        }
-        setattr(request, _RECORD, record)
-        for capture in self.active:
-            capture.http.append(record)
-
-    async def _on_response(self, response: httpx2.Response) -> None:
-        record: dict[str, Any] | None = getattr(response.request, _RECORD, None)
-        if record is None:
-            return
-        record["status"] = response.status_code
-        record["response_headers"] = _headers(response.headers)
-        content_type = response.headers.get("content-type", "")
-        if isinstance(response.stream, httpx2.AsyncByteStream):
-            response.stream = _TeeStream(response.stream, record, content_type)
-
 
 @contextlib.asynccontextmanager
-async def http_transport(url: str, recorder: HttpRecorder) -> AsyncIterator[Any]:
-    """Streamable HTTP through an httpx2 client carrying the recorder's hooks."""
+async def http_transport(url: str, book: SchemaBook) -> AsyncIterator[Any]:
+    """Streamable HTTP through an httpx2 client carrying the lab's recorder (no tag: not the lab's server)."""
     # The SDK leaves a caller-provided httpx2 client to the caller: it is entered here, in the owner task.
     timeout = httpx2.Timeout(30.0, read=300.0)
     async with (
-        httpx2.AsyncClient(event_hooks=recorder.hooks(), timeout=timeout) as http,
+        httpx2.AsyncClient(event_hooks=http_hooks(book, tag=False), timeout=timeout) as http,
         streamable_http_client(url, http_client=http) as streams,
     ):
         yield streams
@@ -157,23 +63,22 @@ async def http_transport(url: str, recorder: HttpRecorder) -> AsyncIterator[Any]
 class LegRecorder:
     """One leg's capture: the HTTP exchanges, and for stdio the lines the server wrote to stderr meanwhile."""
 
-    __slots__ = ("capture", "log_path", "offset", "recorder")
+    __slots__ = ("capture", "log_path", "offset", "scope")
 
-    def __init__(self, recorder: HttpRecorder, log_path: Path | None) -> None:
-        self.recorder = recorder
+    def __init__(self, log_path: Path | None) -> None:
         self.log_path = log_path
         self.capture = LegCapture()
+        self.scope = leg_scope(self.capture)
         self.offset = 0
 
     def __enter__(self) -> LegCapture:
-        self.recorder.active.append(self.capture)
         if self.log_path is not None:
             with contextlib.suppress(OSError):
                 self.offset = self.log_path.stat().st_size
-        return self.capture
+        return self.scope.__enter__()
 
     def __exit__(self, *exc: object) -> None:
-        self.recorder.active.remove(self.capture)
+        self.scope.__exit__(*exc)
         if self.log_path is not None:
             text, _ = read_log(self.log_path, self.offset)
             self.capture.server_log.extend(f"stderr: {line}" for line in text.splitlines() if line.strip())

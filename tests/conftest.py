@@ -109,3 +109,23 @@ async def demo() -> AsyncIterator[LabServer]:
     finally:
         mcp_lab.set_principal(None)  # a test may have set the lab's identity; the next one starts without
         await sandbox.stop_all()
+
+
+@pytest.fixture
+async def served_shop() -> AsyncIterator[LabServer]:
+    """A server named "shop" with one tool whose `region` travels in Mcp-Param-Region, served over HTTP."""
+    from mcp_lab.serve import serve
+
+    entry = sandbox.new_mcpserver("shop")
+    mcp = entry.server
+
+    @mcp.tool()  # type: ignore[union-attr]
+    def forecast(region: Annotated[str, mcp_lab.header("Region")]) -> str:
+        return f"sunny in {region}"
+
+    sandbox.register(entry)
+    serve(entry)
+    try:
+        yield entry
+    finally:
+        await sandbox.stop_all()

@@ -1,4 +1,4 @@
-"""Capture details: attribution by context, schema learning, body decoding, pre-2026 requests."""
+"""Capture details: attribution by context, schema learning, body decoding and caps, pre-2026 requests."""
 
 from __future__ import annotations
 
@@ -6,78 +6,64 @@ import asyncio
 import subprocess
 import sys
 import textwrap
-from collections.abc import AsyncIterator
-from typing import Annotated
 
 import httpx2
-import pytest
 from mcp import Client
 
 import mcp_lab
-from mcp_lab.capture import _decode, http_hooks, leg_scope
+from mcp_lab.capture import http_hooks, leg_scope
 from mcp_lab.flow import LegCapture
-from mcp_lab.sandbox import LabServer, sandbox
-from mcp_lab.serve import serve
-
-
-@pytest.fixture
-async def shop() -> AsyncIterator[LabServer]:
-    entry = sandbox.new_mcpserver("shop")
-    mcp = entry.server
-
-    @mcp.tool()  # type: ignore[union-attr]
-    def forecast(region: Annotated[str, mcp_lab.header("Region")]) -> str:
-        return f"sunny in {region}"
-
-    sandbox.register(entry)
-    serve(entry)
-    try:
-        yield entry
-    finally:
-        await sandbox.stop_all()
+from mcp_lab.records.http import BODY_CAP, decode_body
+from mcp_lab.sandbox import LabServer
 
 
 def test_bodies_decode_as_json_sse_events_or_text() -> None:
-    assert _decode(b'{"a": 1}') == {"a": 1}
-    assert _decode(b'event: message\r\ndata: {"id": 1}\r\n\r\ndata: oops\n\n', sse=True) == {
-        "events": [{"id": 1}, "oops"]
-    }
-    assert _decode(b"plain") == "plain"
-    assert _decode(b"") is None
+    assert decode_body(b'{"a": 1}', "application/json").value == {"a": 1}
+    sse = decode_body(b'event: message\r\nid: 7\r\ndata: {"id": 1}\r\n\r\ndata: oops\n\n', "text/event-stream")
+    assert [(e.event, e.id, e.data) for e in sse.events] == [("message", "7", {"id": 1}), (None, None, "oops")]
+    assert decode_body(b"plain", "text/plain").text == "plain"
+    assert decode_body(b"", "").kind == "empty"
 
 
-async def test_untagged_listings_still_teach_the_schemas(shop: LabServer) -> None:
-    assert shop.http is not None and shop.url is not None
-    async with Client(shop.url) as outsider:  # not the lab's client: no hooks, no tag
+def test_a_capped_body_says_it_was_truncated() -> None:
+    big = b'{"a": "' + b"x" * (2 * BODY_CAP) + b'"}'
+    body = decode_body(big[:BODY_CAP], "application/json", size=len(big))
+    assert body.truncated and body.size == len(big) and body.kind == "text"
+
+
+async def test_untagged_listings_still_teach_the_schemas(served_shop: LabServer) -> None:
+    assert served_shop.http is not None and served_shop.url is not None
+    async with Client(served_shop.url) as outsider:  # not the lab's client: no hooks, no tag
         await outsider.list_tools()
-    assert "region" in shop.http.book.schemas["forecast"]["properties"]
+    assert "region" in served_shop.http.book.schemas["forecast"]["properties"]
 
 
-async def test_exchanges_after_the_leg_ended_are_not_attributed(shop: LabServer) -> None:
-    assert shop.http is not None and shop.url is not None
-    await shop.http.ready()
+async def test_exchanges_after_the_leg_ended_are_not_attributed(served_shop: LabServer) -> None:
+    assert served_shop.http is not None and served_shop.url is not None
+    await served_shop.http.ready()
     release = asyncio.Event()
-    async with httpx2.AsyncClient(event_hooks=http_hooks(shop.http.book)) as client:
+    async with httpx2.AsyncClient(event_hooks=http_hooks(served_shop.http.book)) as client:
 
         async def late() -> None:
             await release.wait()
-            await client.get(shop.url or "")
+            await client.get(served_shop.url or "")
 
         with leg_scope(LegCapture()) as capture:
             task = asyncio.get_running_loop().create_task(late())  # inherits the leg's context
-            await client.get(shop.url)
+            await client.get(served_shop.url)
         release.set()
         await task
     assert len(capture.http) == 1 and capture.http[0]["method"] == "GET"
 
 
-async def test_pre_2026_calls_have_no_header_verdicts(shop: LabServer) -> None:
+async def test_pre_2026_calls_have_no_header_verdicts(served_shop: LabServer) -> None:
     flow = await mcp_lab.call("shop", "forecast", {"region": "eu"}, legacy=True)
     assert flow.status == "done"
     calls = [e for e in flow.rounds[0].http if e["rpc"] == "tools/call"]
-    assert calls and all("param_headers" not in e for e in calls)
+    assert calls and all(e["param_headers"] == [] for e in calls)
     modern = await mcp_lab.call("shop", "forecast", {"region": "eu"})
     assert modern.rounds[0].http[-1]["param_headers"][0]["verdict"] == "ok"
+    assert modern.rounds[0].http[-1]["response"]["status"] == 200
 
 
 def test_interpreter_exit_stops_every_serving_thread() -> None:

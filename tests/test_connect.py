@@ -16,10 +16,12 @@ import httpx2
 import pytest
 
 import mcp_lab
+from mcp_lab.capture import http_hooks
 from mcp_lab.connect import OutsideServer, connection_log, open_connection
 from mcp_lab.errors import LabError
 from mcp_lab.sandbox import sandbox
-from mcp_lab.transports import HttpRecorder, LegRecorder
+from mcp_lab.transports import LegRecorder
+from tests.http_records import request_json, response_messages, sent_headers
 from tests.servers.booking import build
 from tests.servers.loopback import LoopbackServer, legacy_only
 
@@ -57,33 +59,34 @@ async def test_http_connection_negotiates_2026_and_captures_each_exchange(http_a
     flow = await mcp_lab.call("bk-http", "book", {"city": "Oslo"}, answers={"ask_region": {"region": "north"}})
     assert flow.status == "done" and flow.text == "Booked Oslo in north"
     first, second = flow.rounds
-    assert [x["method"] for x in first.http] == ["POST"] and first.http[0]["status"] == 200
+    assert [x["method"] for x in first.http] == ["POST"] and first.http[0]["response"]["status"] == 200
     sent = first.http[0]
-    assert sent["path"] == "/mcp"
-    assert sent["headers"]["mcp-method"] == "tools/call" and sent["headers"]["mcp-name"] == "book"
-    assert sent["body"]["method"] == "tools/call" and sent["body"]["params"]["arguments"] == {"city": "Oslo"}
-    body = sent["response_body"]
-    message = body[0] if isinstance(body, list) else body  # SSE (a list of messages) or plain JSON
+    assert sent["path"] == "/mcp" and sent["seen_by"] == ["client"]  # an outside server: no tag
+    assert sent_headers(sent)["mcp-method"] == "tools/call" and sent_headers(sent)["mcp-name"] == "book"
+    assert "x-mcp-lab-exchange" not in sent_headers(sent)
+    body = request_json(sent)
+    assert body["method"] == "tools/call" and body["params"]["arguments"] == {"city": "Oslo"}
+    [message] = response_messages(sent)  # SSE or plain JSON: one message either way
     assert message["result"]["resultType"] == "input_required"
     assert message["result"]["requestState"] == first.request_state
-    assert second.http[0]["body"]["params"]["requestState"] == first.request_state
-    assert RESOLVER in second.http[0]["body"]["params"]["inputResponses"]
+    assert request_json(second.http[0])["params"]["requestState"] == first.request_state
+    assert RESOLVER in request_json(second.http[0])["params"]["inputResponses"]
+    assert "-> 200" in flow._repr_mimebundle_()["text/plain"]  # the real status, in the text view too
     with pytest.raises(LabError, match="a Streamable HTTP connection"):
         connection_log("bk-http")
 
 
 async def test_http_capture_redacts_credentials(http_a: LoopbackServer) -> None:
-    recorder = HttpRecorder()
-    with LegRecorder(recorder, None) as capture:
-        async with httpx2.AsyncClient(event_hooks=recorder.hooks()) as client:
+    with LegRecorder(None) as capture:
+        async with httpx2.AsyncClient(event_hooks=http_hooks(tag=False)) as client:
             response = await client.post(
                 http_a.url, json={}, headers={"Authorization": "Bearer secret-value", "Cookie": "a=b"}
             )
             await response.aread()
     [exchange] = capture.http
-    assert exchange["headers"]["authorization"] == "<redacted>" and exchange["headers"]["cookie"] == "<redacted>"
+    assert sent_headers(exchange)["authorization"] == "<redacted>" and sent_headers(exchange)["cookie"] == "<redacted>"
     assert "secret-value" not in repr(capture)
-    assert exchange["status"] == response.status_code and exchange["response_body"] is not None
+    assert exchange["response"]["status"] == response.status_code and exchange["response"]["body"]["size"] > 0
 
 
 async def test_every_call_path_and_step_mode_over_http(http_a: LoopbackServer) -> None:

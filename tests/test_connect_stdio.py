@@ -88,7 +88,7 @@ async def test_stderr_goes_to_a_log_the_lab_shows(booking: OutsideServer) -> Non
 
 
 async def test_views_say_the_lab_holds_no_keys(booking: OutsideServer) -> None:
-    row = next(line for line in ServerList.from_sandbox(sandbox)._text().splitlines() if line.startswith(NAME))
+    row = next(line for line in ServerList.from_sandbox(sandbox)._repr_mimebundle_()["text/plain"].splitlines() if line.startswith(NAME))
     assert re.fullmatch(rf"{NAME}: outside stdio, not ours: keyless view only, stdio: .*booking\.py --variant A", row)
     bundle = booking._repr_mimebundle_()
     assert "not ours: keyless view only" in bundle["text/plain"]
@@ -96,7 +96,8 @@ async def test_views_say_the_lab_holds_no_keys(booking: OutsideServer) -> None:
     assert "%mcp_connect log bk-stdio" in bundle["text/plain"]
     assert str(booking.pids[0]) not in bundle["text/plain"]  # nbval-stable
     data = bundle["application/vnd.mcp-lab.connection+json"]
-    assert data["keys"] is None and data["pids"] == booking.pids
+    assert data["note"] == "not ours: keyless view only" and data["pids"] == booking.pids
+    assert "keys" not in data and "log_path" not in data  # no key material, no local paths in a saved notebook
     with pytest.raises(LabError, match="not a server the lab started"):
         booking.install_ring(None)
     with pytest.raises(LabError, match="connected server the lab did not start"):

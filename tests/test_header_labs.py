@@ -11,6 +11,7 @@ from pydantic import BaseModel
 
 import mcp_lab
 from mcp_lab.sandbox import LabServer, sandbox
+from tests.http_records import sent_headers
 
 
 class Confirm(BaseModel):
@@ -68,12 +69,18 @@ async def test_mismatch_lab_reproduces_the_servers_checks(shop: LabServer) -> No
     )
     assert got["name"] == (400, -32020, "mcp-name header does not match the request body's 'name' parameter")
     assert got["envelope"][:2] == (400, -32020) and "protocol version" in str(got["envelope"][2])
-    assert got["version"] == (400, -32600, "Bad Request: Missing session ID")
+    assert got["version"] == (
+        400,
+        -32020,
+        "mcp-protocol-version header does not match the request envelope's protocol version",
+    )
+    assert got["unsupported"] == (400, -32022, "Unsupported protocol version")
+    assert got["legacy"] == (400, -32600, "Bad Request: Missing session ID")  # routed, not checked
     assert got["no-meta"][:2] == (400, -32602)
     assert "extra" not in got  # 'region' is required in forecast
     for probe in lab.probes:
         assert probe.exchange["seen_by"] == ["client", "server"]
-    sent = {k.lower(): v for k, v in lab.probes[3].exchange["request"]["headers"]}
+    sent = sent_headers(lab.probes[3].exchange)
     assert sent["mcp-param-region"] == "=?base64?ZXUtd2VzdA==?="
     text = lab._repr_mimebundle_()["text/plain"]
     assert "mismatch: Mcp-Param-Region disagrees with the body -> 400 -32020" in text

@@ -32,3 +32,12 @@ def test_await_magic_is_rewritten() -> None:
         "await get_ipython().run_line_magic('mcp_read', 'demo doc://1')\n",
         "x = 1\n",
     ]
+
+
+def test_a_bare_call_line_is_awaited_and_an_assigned_one_is_not() -> None:
+    lines = ["%mcp_call demo book city=Paris\n", "run = %mcp_call demo book city=Oslo\n", "  %mcp_prompt x y\n"]
+    assert await_magic_transformer(lines) == [
+        "await get_ipython().run_line_magic('mcp_call', 'demo book city=Paris')\n",
+        "run = %mcp_call demo book city=Oslo\n",
+        "  %mcp_prompt x y\n",
+    ]

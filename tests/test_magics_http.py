@@ -11,6 +11,7 @@ from IPython.core.interactiveshell import InteractiveShell
 import mcp_lab
 from mcp_lab.sandbox import sandbox
 from mcp_lab.serve import HOST, live_servings
+from tests.http_records import sent_headers
 
 BODY = """
 from typing import Annotated
@@ -52,7 +53,7 @@ async def test_cell_magic_serves_and_calls_go_over_http(
     flow = await shell.run_line_magic("mcp_call", "shop forecast region=eu-west")
     assert flow.text == "sunny in eu-west"
     (exchange,) = flow.rounds[0].http
-    sent = {k.lower(): v for k, v in exchange["request"]["headers"]}
+    sent = sent_headers(exchange)
     assert sent["mcp-param-region"] == "eu-west"
     shell.run_line_magic("mcp_server", "stop shop")
     assert "shop" not in sandbox.servers

@@ -13,6 +13,7 @@ import mcp_lab
 from mcp_lab.sandbox import LabServer, sandbox
 from mcp_lab.serve import HOST, live_servings, serve
 from tests.conftest import build_demo
+from tests.http_records import request_json, response_messages, sent_headers
 
 ANSWERS = {"ask_region": {"region": "eu"}, "ask_ok": {"ok": True}}
 
@@ -49,15 +50,15 @@ async def test_serve_gives_a_loopback_url_and_flows_record_both_ends(http_demo: 
         assert exchange["method"] == "POST" and exchange["path"] == "/mcp" and exchange["rpc"] == "tools/call"
         assert exchange["seen_by"] == ["client", "server"]
         assert exchange["response"]["status"] == 200
-        headers = {k.lower(): v for k, v in exchange["request"]["headers"]}
+        headers = sent_headers(exchange)
         assert headers["mcp-method"] == "tools/call" and headers["mcp-name"] == "book"
         assert headers["mcp-protocol-version"] == "2026-07-28"
         assert "x-mcp-lab-exchange" not in headers  # the lab's correlation tag is not shown as sent
-        assert exchange["request"]["body"]["params"]["arguments"] == {"city": "Paris"}
+        assert request_json(exchange)["params"]["arguments"] == {"city": "Paris"}
     # The server's body is recorded completely: the sealed token it sent is the one the round holds.
     first = flow.rounds[0]
-    assert first.http[0]["response"]["body"]["result"]["requestState"] == first.request_state
-    assert flow.rounds[1].http[0]["request"]["body"]["params"]["requestState"] == first.request_state
+    assert response_messages(first.http[0])[0]["result"]["requestState"] == first.request_state
+    assert request_json(flow.rounds[1].http[0])["params"]["requestState"] == first.request_state
 
 
 async def test_prompt_resource_step_and_legacy_over_http(http_demo: LabServer) -> None:
@@ -67,7 +68,7 @@ async def test_prompt_resource_step_and_legacy_over_http(http_demo: LabServer) -
     assert prompt.status == "done" and rpcs == ["server/discover", "prompts/get", "prompts/get"]
     resource = await mcp_lab.read_resource("demo", "doc://42", answers={"why": {"n": 1}})
     assert resource.text == "doc 42 for reason 1"
-    headers = {k.lower(): v for k, v in resource.rounds[0].http[0]["request"]["headers"]}
+    headers = sent_headers(resource.rounds[0].http[0])
     assert headers["mcp-name"] == "doc://42"
     flow = await mcp_lab.start("demo", "tools/call", "handmade", {"x": 1})
     await flow.step()
@@ -87,8 +88,8 @@ async def test_concurrent_flows_keep_their_own_exchanges(http_demo: LabServer) -
         assert flow.status == "done" and flow.text.startswith(f"Booked {city} ")
         for rnd in flow.rounds:
             assert len(rnd.http) == 1
-            assert rnd.http[0]["request"]["body"]["params"]["arguments"] == {"city": city}
-            assert rnd.http[0]["response"]["body"]["id"] == rnd.http[0]["request"]["body"]["id"]
+            assert request_json(rnd.http[0])["params"]["arguments"] == {"city": city}
+            assert response_messages(rnd.http[0])[0]["id"] == request_json(rnd.http[0])["id"] == rnd.http[0]["rpc_id"]
 
 
 async def test_server_log_reaches_only_the_leg_it_belongs_to(http_demo: LabServer) -> None:
@@ -124,6 +125,31 @@ async def test_serving_twice_and_moving(http_demo: LabServer) -> None:
     assert serve("demo") == http_demo.url
     with pytest.raises(mcp_lab.LabError, match="already served"):
         serve("demo", port=_free_port())
+
+
+async def test_serving_the_app_the_callers_code_built() -> None:
+    """`serve(entry, app=...)` serves that very app object (the docs' `app = server.streamable_http_app()`)."""
+    import httpx2
+    from starlette.responses import PlainTextResponse
+
+    entry = build_demo()
+    app = entry.server.streamable_http_app()
+    app.add_route("/built-by-caller", lambda request: PlainTextResponse("the caller's app"))
+    try:
+        url = serve(entry, app=app)
+        flow = await mcp_lab.call("demo", "handmade", {"x": 5}, answers={"q1": {"n": 1}})
+        assert flow.status == "done" and flow.rounds[0].http
+        async with httpx2.AsyncClient() as client:
+            assert (await client.get(url.replace("/mcp", "/built-by-caller"))).text == "the caller's app"
+            with pytest.raises(mcp_lab.LabError, match="stop it first to serve your app"):
+                serve(entry, app=entry.server.streamable_http_app())
+            await sandbox.restart("demo")  # a restarted process builds its app afresh
+            assert entry.url is not None
+            flow = await mcp_lab.call("demo", "handmade", {"x": 5}, answers={"q1": {"n": 1}})
+            assert flow.status == "done"
+            assert (await client.get(entry.url.replace("/mcp", "/built-by-caller"))).status_code == 404
+    finally:
+        await sandbox.stop_all()
 
 
 async def test_a_port_in_use_and_invalid_ports_are_one_line_errors() -> None:

@@ -2,71 +2,13 @@
  * Small DOM helpers shared by every renderer.
  *
  * Everything is built with createElement/textContent, never innerHTML: the data comes from notebooks
- * (possibly untrusted, possibly saved by another version of mcp_lab), so no field can inject markup.
- * Every accessor is defensive: a missing, null or oddly typed field yields a fallback, never a throw.
+ * (possibly untrusted), so no field can inject markup. The data itself is typed (src/records.ts, generated
+ * from the Python records' JSON Schema): renderers read fields by name, never guess.
  */
 
+import { Clipped } from './records';
+
 export type Child = Node | string | number | null | undefined | false;
-export type Json = unknown;
-export type JsonObject = Record<string, unknown>;
-
-export function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-export function asObject(value: unknown): JsonObject {
-  return isObject(value) ? value : {};
-}
-
-export function asArray(value: unknown): unknown[] {
-  return Array.isArray(value) ? value : [];
-}
-
-/** A field as display text: strings as they are, other values as compact JSON, absent as ''. */
-export function text(value: unknown): string {
-  if (value === undefined || value === null) {
-    return '';
-  }
-  if (typeof value === 'string') {
-    return value;
-  }
-  if (typeof value === 'number' || typeof value === 'boolean') {
-    return String(value);
-  }
-  return compactJson(value);
-}
-
-export function num(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-}
-
-/** The first present field among several spellings (producers may evolve their names). */
-export function pick(obj: JsonObject, ...names: string[]): unknown {
-  for (const name of names) {
-    if (obj[name] !== undefined && obj[name] !== null) {
-      return obj[name];
-    }
-  }
-  return undefined;
-}
-
-export function compactJson(value: unknown): string {
-  try {
-    const out = JSON.stringify(value);
-    return out === undefined ? String(value) : out;
-  } catch {
-    return String(value);
-  }
-}
-
-export function prettyJson(value: unknown): string {
-  try {
-    const out = JSON.stringify(value, null, 2);
-    return out === undefined ? String(value) : out;
-  } catch {
-    return String(value);
-  }
-}
 
 export function h(
   tag: string,
@@ -98,6 +40,24 @@ export function append(node: HTMLElement, children: (Child | Child[])[]): HTMLEl
   return node;
 }
 
+export function prettyJson(value: unknown): string {
+  try {
+    const out = JSON.stringify(value, null, 2);
+    return out === undefined ? String(value) : out;
+  } catch {
+    return String(value);
+  }
+}
+
+export function compactJson(value: unknown): string {
+  try {
+    const out = JSON.stringify(value);
+    return out === undefined ? String(value) : out;
+  } catch {
+    return String(value);
+  }
+}
+
 /** A keyboard-reachable collapsible: <details>/<summary> is focusable and toggles with Enter/Space. */
 export function details(
   summary: Child | Child[],
@@ -122,74 +82,70 @@ export function rawJson(value: unknown, label = 'raw JSON'): HTMLDetailsElement 
   return details(label, jsonBlock(value), { className: 'mcp-lab-raw' });
 }
 
+export type Tone = 'ok' | 'err' | 'warn' | '';
+
 export function badge(label: Child, kind = ''): HTMLElement {
   return h('span', { class: `mcp-lab-badge ${kind ? `mcp-lab-badge-${kind}` : ''}`.trim() }, label);
 }
 
-/** A table from a list of objects: known columns first (in order), then any extra keys found. */
-export function objectTable(
-  rows: unknown[],
-  known: { key: string; label: string; aliases?: string[] }[],
-  options: { className?: string; rowClass?: (row: JsonObject) => string; cell?: (key: string, row: JsonObject) => Child } = {}
-): HTMLElement {
-  const objects = rows.map(row => (isObject(row) ? row : { value: row }));
-  const columns = known.filter(col =>
-    objects.some(row => pick(row, col.key, ...(col.aliases ?? [])) !== undefined)
-  );
-  const claimed = new Set(known.flatMap(col => [col.key, ...(col.aliases ?? [])]));
-  const extras: string[] = [];
-  for (const row of objects) {
-    for (const key of Object.keys(row)) {
-      if (!claimed.has(key) && !extras.includes(key)) {
-        extras.push(key);
-      }
-    }
-  }
-  const head = h(
-    'tr',
-    null,
-    columns.map(col => h('th', { scope: 'col' }, col.label)),
-    extras.map(key => h('th', { scope: 'col' }, key))
-  );
-  const body = objects.map(row =>
-    h(
-      'tr',
-      { class: options.rowClass ? options.rowClass(row) : undefined },
-      columns.map(col => {
-        const custom = options.cell ? options.cell(col.key, row) : undefined;
-        const value = pick(row, col.key, ...(col.aliases ?? []));
-        return h('td', null, custom ?? text(value));
-      }),
-      extras.map(key => h('td', null, text(row[key])))
-    )
-  );
-  return h(
-    'table',
-    { class: `mcp-lab-table ${options.className ?? ''}`.trim() },
-    h('thead', null, head),
-    h('tbody', null, body)
-  );
+/** A ✓ / ✗ mark with its meaning for screen readers (the mark, not only the colour, carries it). */
+export function mark(ok: boolean | null, label?: string): HTMLElement {
+  const text = ok === true ? '✓' : ok === false ? '✗' : '?';
+  const state = label ?? (ok === true ? 'passed' : ok === false ? 'failed' : 'not decided');
+  const tone = ok === true ? 'ok' : ok === false ? 'err' : 'warn';
+  return h('span', { class: `mcp-lab-check-mark mcp-lab-${tone}-text`, role: 'img', 'aria-label': state }, text);
 }
 
-/** Fields of `obj` nobody rendered, shown as JSON so new producer fields are never hidden. */
-export function otherFields(obj: JsonObject, known: string[], label = 'other fields'): HTMLElement | null {
-  const rest: JsonObject = {};
-  for (const [key, value] of Object.entries(obj)) {
-    if (!known.includes(key)) {
-      rest[key] = value;
-    }
-  }
-  if (Object.keys(rest).length === 0) {
-    return null;
-  }
-  return details(`${label} (${Object.keys(rest).join(', ')})`, jsonBlock(rest), { className: 'mcp-lab-other' });
+export function isClipped(value: unknown): value is Clipped {
+  return typeof value === 'object' && value !== null && (value as { clipped?: unknown }).clipped === true;
 }
 
-export function ms(seconds: unknown): string {
-  const value = num(seconds);
-  if (value === undefined) {
+/** A string the record may have clipped (too long to embed): its head, length and digest. */
+export function clippedText(value: string | Clipped | null | undefined): string {
+  if (value === null || value === undefined) {
     return '';
   }
-  const millis = value * 1000;
+  if (typeof value === 'string') {
+    return value;
+  }
+  return `${value.head}… (${value.length.toLocaleString('en-US')} chars, sha256 ${value.sha256.slice(0, 16)}…)`;
+}
+
+export function clippedNode(value: string | Clipped | null | undefined, className = 'mcp-lab-long'): HTMLElement {
+  if (isClipped(value)) {
+    return h('code', { class: `${className} mcp-lab-clipped`, title: `sha256 ${value.sha256}` }, clippedText(value));
+  }
+  return h('code', { class: className }, value ?? '');
+}
+
+/** A JSON value as compact text, with clipped strings shown as such. */
+export function valueText(value: unknown): string {
+  if (isClipped(value)) {
+    return clippedText(value);
+  }
+  if (typeof value === 'string') {
+    return value;
+  }
+  return compactJson(value);
+}
+
+export function ms(seconds: number | null | undefined): string {
+  if (seconds === null || seconds === undefined || !Number.isFinite(seconds)) {
+    return '';
+  }
+  const millis = seconds * 1000;
   return millis >= 100 ? `${millis.toFixed(0)} ms` : `${millis.toFixed(1)} ms`;
+}
+
+export function notes(items: string[], prefix = 'note: '): HTMLElement[] {
+  return items.map(note => h('div', { class: 'mcp-lab-note' }, `${prefix}${note}`));
+}
+
+export function table(head: string[], rows: HTMLElement[], className = ''): HTMLElement {
+  return h(
+    'table',
+    { class: `mcp-lab-table ${className}`.trim() },
+    h('thead', null, h('tr', null, head.map(label => h('th', { scope: 'col' }, label)))),
+    h('tbody', null, rows)
+  );
 }

@@ -6,59 +6,19 @@
  * server->client arrow (an InputRequiredResult with its questions and sealed token, a result, or an
  * error), with the leg's MCP headers, HTTP exchanges, server log and timings. On 2025-11-25 the same
  * questions travel as server->client requests *inside* one leg; those are drawn as back-channel arrows,
- * so the two protocol eras can be compared. The data is `Flow.to_dict()`; unknown fields are kept visible.
+ * so the two protocol eras can be compared. The data is the Python `FlowRecord`.
  */
 
-import {
-  asArray,
-  asObject,
-  badge,
-  Child,
-  details,
-  h,
-  jsonBlock,
-  JsonObject,
-  ms,
-  num,
-  otherFields,
-  rawJson,
-  text
-} from './dom';
-import {
-  errorBody,
-  httpExchanges,
-  inputRequest,
-  inputResponse,
-  mcpHeaderList,
-  requestKind,
-  resultBody,
-  serverLog
-} from './legs';
-import { parseToken, tokenSegments } from './sealed';
-
-const FLOW_FIELDS = [
-  'server', 'method', 'target', 'arguments', 'era', 'rounds', 'status', 'stop_reason', 'notes', 'max_rounds', 'id',
-  'start_over'
-];
-const ROUND_FIELDS = [
-  'index', 'sent_input_responses', 'sent_request_state', 'answered_by', 'outcome', 'input_requests',
-  'request_state', 'result', 'error', 'backoff', 'started', 'elapsed', 'relisted', 'started_over', 'served_by',
-  'http', 'server_log', 'backchannel'
-];
-
-const STATUS_TEXT: Record<string, [string, string]> = {
-  new: ['not started', ''],
-  input_required: ['waiting for answers', 'warn'],
-  done: ['done', 'ok'],
-  error: ['failed', 'err'],
-  stopped: ['stopped', 'warn']
-};
+import { badge, Child, details, h, jsonBlock, ms, notes, rawJson, valueText } from './dom';
+import { errorBody, httpExchanges, inputRequest, inputResponse, mcpHeaderList, requestKind, resultBody, serverLog } from './legs';
+import { FlowRecord, RoundRecord } from './records';
+import { tokenSegments } from './sealed';
 
 export const LEGACY_ERA = '2025-11-25';
 
 function eraBadge(era: string): HTMLElement {
   const legacy = era === LEGACY_ERA;
-  const label = legacy ? `${era} · back-channel requests inside one call` : `${era || '?'} · multi round-trip (InputRequiredResult)`;
+  const label = legacy ? `${era} · back-channel requests inside one call` : `${era} · multi round-trip (InputRequiredResult)`;
   return badge(label, legacy ? 'legacy' : 'era');
 }
 
@@ -81,102 +41,103 @@ function message(direction: Direction, kind: string, title: Child, body: Child[]
   );
 }
 
-function requestArrow(flow: JsonObject, round: JsonObject): HTMLElement {
+function requestArrow(flow: FlowRecord, round: RoundRecord): HTMLElement {
   const body: Child[] = [];
-  const index = num(round.index) ?? 0;
-  const args = flow.arguments;
-  const fresh = index === 0 || round.started_over === true;
-  if (fresh && args !== undefined && Object.keys(asObject(args)).length > 0) {
-    body.push(h('div', null, h('span', { class: 'mcp-lab-muted' }, 'arguments '), h('code', null, JSON.stringify(args))));
-  }
-  const responses = asObject(round.sent_input_responses);
-  const answeredBy = asObject(round.answered_by);
-  if (Object.keys(responses).length > 0) {
+  const fresh = round.index === 0 || round.started_over;
+  const args = Object.entries(flow.arguments);
+  if (fresh && args.length > 0) {
     body.push(
-      h('div', { class: 'mcp-lab-muted' }, 'inputResponses'),
-      h('ul', { class: 'mcp-lab-list' }, Object.entries(responses).map(([k, v]) => inputResponse(k, v, text(answeredBy[k]) || undefined)))
+      h(
+        'div',
+        null,
+        h('span', { class: 'mcp-lab-muted' }, 'arguments '),
+        h('code', { class: 'mcp-lab-long' }, args.map(([k, v]) => `${k}=${valueText(v)}`).join(', '))
+      )
     );
   }
-  if (round.sent_request_state !== undefined && round.sent_request_state !== null) {
-    body.push(h('div', { class: 'mcp-lab-muted' }, 'requestState echoed byte for byte'), tokenSegments(round.sent_request_state));
+  if (round.sent_answers.length > 0) {
+    body.push(h('div', { class: 'mcp-lab-muted' }, 'inputResponses'), h('ul', { class: 'mcp-lab-list' }, round.sent_answers.map(inputResponse)));
   }
-  const backoff = num(round.backoff);
-  if (backoff) {
-    body.push(h('div', { class: 'mcp-lab-muted' }, `sent after a ${ms(backoff)} backoff (the previous answer carried state only)`));
+  if (round.sent_token !== null) {
+    body.push(h('div', { class: 'mcp-lab-muted' }, 'requestState echoed byte for byte'), tokenSegments(round.sent_token));
   }
-  const headers = mcpHeaderList(asArray(round.http));
+  if (round.backoff) {
+    body.push(h('div', { class: 'mcp-lab-muted' }, `sent after a ${ms(round.backoff)} backoff (the previous answer carried state only)`));
+  }
+  const headers = mcpHeaderList(round.http);
   if (headers) {
     body.push(headers);
   }
-  const title = h('span', null, `${text(flow.method) || 'request'} `, h('code', null, text(flow.target)));
+  const title = h('span', null, `${flow.method} `, h('code', null, flow.target));
   return message('to-server', 'request', title, body);
 }
 
-function backchannelArrows(round: JsonObject): HTMLElement[] {
+function backchannelArrows(round: RoundRecord): HTMLElement[] {
   const arrows: HTMLElement[] = [];
-  for (const item of asArray(round.backchannel)) {
-    const entry = asObject(item);
-    const key = text(entry.key) || '?';
-    const request = asObject(entry.request);
+  for (const entry of round.backchannel) {
     arrows.push(
-      message('to-client', 'back', h('span', null, `back-channel ${text(request.method) || requestKind(request)}`), [
-        h('ul', { class: 'mcp-lab-list' }, inputRequest(key, entry.request))
+      message('to-client', 'back', h('span', null, `back-channel ${entry.request.method || requestKind(entry.request)}`), [
+        h('ul', { class: 'mcp-lab-list' }, inputRequest(entry.request))
       ])
     );
-    const answer: Child[] = entry.error !== undefined
-      ? [h('div', { class: 'mcp-lab-error-text' }, `error: ${text(entry.error)}`)]
-      : [h('ul', { class: 'mcp-lab-list' }, inputResponse(key, entry.response, undefined))];
+    const answer: Child[] =
+      entry.error !== null
+        ? [h('div', { class: 'mcp-lab-error-text' }, `error: ${entry.error}`)]
+        : entry.answer !== null
+          ? [h('ul', { class: 'mcp-lab-list' }, inputResponse(entry.answer))]
+          : [];
     arrows.push(message('to-server', 'back', 'back-channel answer', answer));
   }
   return arrows;
 }
 
-function responseArrow(round: JsonObject): HTMLElement {
-  const outcome = text(round.outcome) || 'result';
-  if (outcome === 'input_required') {
-    const requests = Object.entries(asObject(round.input_requests));
+function responseArrow(round: RoundRecord): HTMLElement {
+  if (round.outcome === 'input_required') {
+    const caption = round.token === null
+      ? 'requestState: none'
+      : round.token.kind === 'plaintext'
+        ? 'requestState (plaintext: this server does not seal it)'
+        : 'requestState (sealed by the server)';
     const body: Child[] = [
-      requests.length
-        ? h('ul', { class: 'mcp-lab-list' }, requests.map(([k, v]) => inputRequest(k, v)))
+      round.input_requests.length
+        ? h('ul', { class: 'mcp-lab-list' }, round.input_requests.map(inputRequest))
         : h('div', { class: 'mcp-lab-muted' }, 'no questions: state only (the client backs off, then retries)'),
-      h('div', { class: 'mcp-lab-muted' }, requestStateCaption(round.request_state)),
-      tokenSegments(round.request_state)
+      h('div', { class: 'mcp-lab-muted' }, caption),
+      tokenSegments(round.token)
     ];
-    return message('to-client', 'ask', h('span', null, badge('input_required', 'warn'), ` ${requests.length} question(s)`), body);
+    return message('to-client', 'ask', h('span', null, badge('input_required', 'warn'), ` ${round.input_requests.length} question(s)`), body);
   }
-  if (outcome === 'error') {
-    return message('to-client', 'err', badge('error', 'err'), errorBody(round.error));
+  if (round.outcome === 'error') {
+    return message('to-client', 'err', badge('✗ error', 'err'), errorBody(round.error));
   }
-  return message('to-client', 'ok', badge('result', 'ok'), resultBody(round.result));
+  const failed = round.result !== null && round.result.is_error;
+  return message('to-client', failed ? 'err' : 'ok', badge(failed ? '✗ result (isError)' : '✓ result', failed ? 'err' : 'ok'), resultBody(round.result));
 }
 
-function leg(flow: JsonObject, item: unknown, firstStart: number | undefined): HTMLElement {
-  const round = asObject(item);
-  const outcome = text(round.outcome) || 'result';
-  const index = text(round.index) || '?';
-  const started = num(round.started);
+function leg(flow: FlowRecord, round: RoundRecord, firstStart: number | undefined): HTMLElement {
   const timing: string[] = [];
-  if (started !== undefined && firstStart !== undefined) {
-    timing.push(`at +${ms(started - firstStart)}`);
+  if (round.started > 0 && firstStart !== undefined) {
+    timing.push(`at +${ms(round.started - firstStart)}`);
   }
-  if (num(round.elapsed) !== undefined) {
-    timing.push(`took ${ms(round.elapsed)}`);
-  }
-  if (round.served_by !== undefined && round.served_by !== null) {
-    timing.push(`served by ${text(round.served_by)}`);
+  timing.push(`took ${ms(round.elapsed)}`);
+  if (round.served_by !== null) {
+    timing.push(`served by ${round.served_by}`);
   }
   const extras: Child[] = [];
-  if (round.started_over === true) {
-    extras.push(h('div', { class: 'mcp-lab-note' }, 'the previous leg\'s request_state was rejected: this leg started the request over, without answers or token'));
+  if (round.started_over) {
+    extras.push(h('div', { class: 'mcp-lab-note' }, "the previous leg's request_state was rejected: this leg started the request over, without answers or token"));
   }
-  if (round.relisted === true) {
+  if (round.relisted) {
     extras.push(h('div', { class: 'mcp-lab-note' }, 'header mismatch (-32020): the client re-listed tools and resent this leg once'));
   }
-  extras.push(serverLog(asArray(round.server_log)), httpExchanges(asArray(round.http)), otherFields(round, ROUND_FIELDS), rawJson(round, `leg #${index} JSON`));
+  if (round.unreadable_http > 0) {
+    extras.push(h('div', { class: 'mcp-lab-note' }, `${round.unreadable_http} HTTP exchange(s) recorded by another mcp_lab version`));
+  }
+  extras.push(serverLog(round.server_log), httpExchanges(round.http), rawJson(round, `leg #${round.index} JSON`));
   return h(
     'section',
-    { class: `mcp-lab-leg mcp-lab-leg-${outcome}`, 'data-leg': index, 'aria-label': `leg ${index}: ${outcome}` },
-    h('div', { class: 'mcp-lab-leg-head' }, h('span', { class: 'mcp-lab-leg-index' }, `leg #${index}`), h('span', { class: 'mcp-lab-muted' }, timing.join(' · '))),
+    { class: `mcp-lab-leg mcp-lab-leg-${round.outcome}`, 'data-leg': String(round.index), 'aria-label': `leg ${round.index}: ${round.outcome}` },
+    h('div', { class: 'mcp-lab-leg-head' }, h('span', { class: 'mcp-lab-leg-index' }, `leg #${round.index}`), h('span', { class: 'mcp-lab-muted' }, timing.join(' · '))),
     requestArrow(flow, round),
     backchannelArrows(round),
     responseArrow(round),
@@ -184,60 +145,43 @@ function leg(flow: JsonObject, item: unknown, firstStart: number | undefined): H
   );
 }
 
-export function renderFlow(data: unknown): HTMLElement {
-  const flow = asObject(data);
-  const rounds = asArray(flow.rounds);
-  const status = text(flow.status) || 'new';
-  const [statusText, statusKind] = STATUS_TEXT[status] ?? [status, ''];
-  const starts = rounds.map(r => num(asObject(r).started)).filter((v): v is number => v !== undefined && v > 0);
+export function renderFlow(flow: FlowRecord): HTMLElement {
+  const starts = flow.rounds.map(r => r.started).filter(v => v > 0);
   const firstStart = starts.length ? Math.min(...starts) : undefined;
-  const total = rounds.reduce((sum: number, r) => sum + (num(asObject(r).elapsed) ?? 0), 0);
+  const total = flow.rounds.reduce((sum, r) => sum + r.elapsed, 0);
   const head = h(
     'div',
     { class: 'mcp-lab-flow-head' },
-    h('span', { class: 'mcp-lab-flow-title' }, `${text(flow.method) || 'flow'} `, h('code', null, text(flow.target)), ' on ', h('code', null, text(flow.server) || '?')),
+    h('span', { class: 'mcp-lab-flow-title' }, `${flow.method} `, h('code', null, flow.target), ' on ', h('code', null, flow.server)),
     ' ',
-    badge(statusText, statusKind),
+    badge(flow.status_text, flow.status_tone),
     ' ',
-    eraBadge(text(flow.era)),
+    eraBadge(flow.era),
     ' ',
-    h('span', { class: 'mcp-lab-muted' }, `${rounds.length} leg(s)${total ? `, ${ms(total)} in legs` : ''}${flow.id ? ` · flow ${text(flow.id)}` : ''}`)
+    h('span', { class: 'mcp-lab-muted' }, `${flow.rounds.length} leg(s)${total ? `, ${ms(total)} in legs` : ''} · flow ${flow.id}`)
   );
   const lanes = h(
     'div',
     { class: 'mcp-lab-lanes', 'aria-hidden': 'true' },
     h('div', { class: 'mcp-lab-lane-head' }, 'client'),
     h('div', null),
-    h('div', { class: 'mcp-lab-lane-head' }, 'server ', h('code', null, text(flow.server)))
+    h('div', { class: 'mcp-lab-lane-head' }, 'server ', h('code', null, flow.server))
   );
   const footer: Child[] = [];
   if (flow.stop_reason) {
-    footer.push(h('div', { class: 'mcp-lab-note' }, `stopped: ${text(flow.stop_reason)}`));
+    footer.push(h('div', { class: 'mcp-lab-note' }, `stopped: ${flow.stop_reason}`));
   }
-  for (const note of asArray(flow.notes)) {
-    footer.push(h('div', { class: 'mcp-lab-note' }, `note: ${text(note)}`));
-  }
-  if (rounds.length === 0) {
+  footer.push(...notes(flow.notes));
+  if (flow.rounds.length === 0) {
     footer.push(h('div', { class: 'mcp-lab-muted' }, 'no legs sent yet'));
   }
   return h(
     'div',
-    { class: 'mcp-lab-flow-view', 'data-status': status, 'data-era': text(flow.era) },
+    { class: 'mcp-lab-flow-view', 'data-status': flow.status, 'data-era': flow.era },
+    h('div', { class: 'mcp-lab-summary-line' }, flow.summary),
     head,
-    h('div', { class: 'mcp-lab-seq', role: 'list', 'aria-label': 'legs of the conversation' },
-      lanes, rounds.map(r => h('div', { role: 'listitem' }, leg(flow, r, firstStart)))),
+    h('div', { class: 'mcp-lab-seq', role: 'list', 'aria-label': 'legs of the conversation' }, lanes, flow.rounds.map(r => h('div', { role: 'listitem' }, leg(flow, r, firstStart)))),
     footer,
-    otherFields(flow, FLOW_FIELDS),
     details('flow JSON', jsonBlock(flow), { className: 'mcp-lab-raw' })
   );
-}
-
-/** What the server did with its state: a plaintext token (a lowlevel server without the boundary) is not sealed. */
-function requestStateCaption(token: unknown): string {
-  if (typeof token !== 'string') {
-    return 'requestState: none';
-  }
-  return parseToken(token).kind === 'plaintext'
-    ? 'requestState (plaintext: this server does not seal it)'
-    : 'requestState (sealed by the server)';
 }

@@ -1,12 +1,13 @@
 /**
- * JupyterLab MIME renderers for mcp_lab's vendor types: `application/vnd.mcp-lab.<kind>+json`.
+ * JupyterLab MIME renderers for mcp_lab's records: `application/vnd.mcp-lab.<kind>+json`, every kind.
  *
- * Spec context: every mcp_lab view (a multi round-trip Flow, a request_state token report, a header
- * parameter table, a key-rotation matrix, the server list) ships its plain data under a vendor MIME type
- * next to `text/plain` and `text/html`. In JupyterLab these renderers take precedence (rank 0) and draw
- * the richer view; elsewhere the HTML fallback shows. They only read the saved output, so a notebook
- * renders the same with no kernel running. They are `safe` (DOM built with textContent only), so
- * untrusted notebooks render too. A renderer that meets data it cannot draw shows the raw JSON instead.
+ * Spec context: every mcp_lab view (a multi round-trip Flow, a request_state token report, the tamper lab,
+ * header tables and labs, key rotation, servers, connections, replays) ships one record under a vendor
+ * MIME type next to `text/plain` and `text/html` made from the same record. In JupyterLab these renderers
+ * take precedence (rank 0); elsewhere the HTML fallback shows. The record types (src/records.ts) are
+ * generated from the Python records' JSON Schema, so a renderer reads typed fields only. They read only
+ * the saved output, so a notebook renders the same with no kernel running, and are `safe` (DOM built with
+ * textContent only). A record of another kind or version shows its JSON with a one-line reason instead.
  */
 
 import { IRenderMime } from '@jupyterlab/rendermime-interfaces';
@@ -14,20 +15,35 @@ import { Widget } from '@lumino/widgets';
 
 import { h, rawJson } from './dom';
 import { renderFlow } from './flow';
-import { renderHeaders, renderRotation, renderServers } from './tables';
-import { renderToken } from './token';
+import { renderConnection, renderConnectionLog, renderListFirst, renderMismatch, renderReplay, renderSchemaLookups } from './labs';
+import { McpLabRecords } from './records';
+import { renderHeaders, renderRotation, renderRotationLoad, renderServers } from './tables';
+import { renderTamper, renderToken } from './token';
 
 export const MIME_PREFIX = 'application/vnd.mcp-lab.';
+export const RECORD_VERSION = 1;
 
-type Render = (data: unknown) => HTMLElement;
+type Records = Required<McpLabRecords>;
+type Kind<M extends keyof Records> = M extends `${typeof MIME_PREFIX}${infer K}+json` ? K : never;
+type Renderers = { [M in keyof Records as Kind<M>]: { name: string; render: (record: Records[M]) => HTMLElement } };
 
-const VIEWS: { kind: string; name: string; render: Render }[] = [
-  { kind: 'flow', name: 'multi round-trip flow', render: renderFlow },
-  { kind: 'token', name: 'request_state token report', render: renderToken },
-  { kind: 'headers', name: 'header parameter table', render: renderHeaders },
-  { kind: 'rotation', name: 'key rotation matrix', render: renderRotation },
-  { kind: 'servers', name: 'server list', render: renderServers }
-];
+const VIEWS: Renderers = {
+  flow: { name: 'multi round-trip flow', render: renderFlow },
+  token: { name: 'request_state token report', render: renderToken },
+  tamper: { name: 'tamper lab', render: renderTamper },
+  headers: { name: 'header parameter table', render: renderHeaders },
+  'header-mismatch': { name: 'header mismatch lab', render: renderMismatch },
+  'list-first': { name: 'list-before-call lab', render: renderListFirst },
+  'schema-lookups': { name: 'schema lookup lab', render: renderSchemaLookups },
+  rotation: { name: 'key rotation matrix', render: renderRotation },
+  'rotation-load': { name: 'rotation under load', render: renderRotationLoad },
+  servers: { name: 'server list', render: renderServers },
+  connection: { name: 'connection to an outside server', render: renderConnection },
+  'connection-log': { name: "a stdio server's stderr", render: renderConnectionLog },
+  replay: { name: 'replay report', render: renderReplay }
+};
+
+type Render = (record: never) => HTMLElement;
 
 export class McpLabRenderer extends Widget implements IRenderMime.IRenderer {
   constructor(
@@ -42,10 +58,16 @@ export class McpLabRenderer extends Widget implements IRenderMime.IRenderer {
   }
 
   renderModel(model: IRenderMime.IMimeModel): Promise<void> {
-    const data: unknown = model.data[this.mimeType];
+    const data = model.data[this.mimeType] as { kind?: unknown; version?: unknown } | null;
     let view: HTMLElement;
     try {
-      view = this.render(data);
+      if (data === null || typeof data !== 'object' || data.kind !== this.kind) {
+        throw new Error(`not a ${this.kind} record`);
+      }
+      if (data.version !== RECORD_VERSION) {
+        throw new Error(`record version ${String(data.version)}: this extension draws version ${RECORD_VERSION}; update mcp_lab`);
+      }
+      view = this.render(data as never);
     } catch (error) {
       // Never leave an empty output: say what happened and keep the data readable.
       view = h(
@@ -60,8 +82,9 @@ export class McpLabRenderer extends Widget implements IRenderMime.IRenderer {
   }
 }
 
-const extensions: IRenderMime.IExtension[] = VIEWS.map(({ kind, name, render }) => {
+const extensions: IRenderMime.IExtension[] = Object.entries(VIEWS).map(([kind, view]) => {
   const mimeType = `${MIME_PREFIX}${kind}+json`;
+  const { name, render } = view as { name: string; render: Render };
   return {
     id: `mcp-lab:${kind}`,
     description: `Renders mcp_lab's ${name} (${mimeType}).`,

@@ -3,161 +3,131 @@
  *
  * Spec context: 2026-07-28 multi round-trip requests. An `InputRequiredResult` carries `inputRequests`
  * (elicitation, sampling, roots) keyed by the server's resolver keys; the retry carries `inputResponses`
- * under the same keys. The renderers read the wire shapes mcp_lab records (camelCase, no nulls) and
- * fall back to JSON for anything they do not recognise.
+ * under the same keys. Over Streamable HTTP each leg is a POST whose `Mcp-*` headers repeat parts of the
+ * body. Everything drawn here is a field of the Python record (src/records.ts); the wire JSON stays one
+ * click away.
  */
 
+import { badge, Child, clippedText, details, h, jsonBlock, mark, table, valueText } from './dom';
 import {
-  asArray,
-  asObject,
-  badge,
-  Child,
-  compactJson,
-  details,
-  h,
-  isObject,
-  jsonBlock,
-  JsonObject,
-  pick,
-  text
-} from './dom';
+  AnswerRecord,
+  Body,
+  ErrorRecord,
+  HttpExchange,
+  InputRequestRecord,
+  ParamHeaderUsage,
+  ResultRecord
+} from './records';
 
-export function requestKind(request: JsonObject): string {
-  const method = text(request.method);
-  const params = asObject(request.params);
-  if (method === 'elicitation/create') {
-    return `elicitation (${text(params.mode) || 'form'})`;
+export function requestKind(request: InputRequestRecord): string {
+  if (request.kind === 'elicitation') {
+    return `elicitation (${request.mode ?? 'form'})`;
   }
-  if (method === 'sampling/createMessage') {
-    return 'sampling';
-  }
-  if (method === 'roots/list') {
-    return 'roots';
-  }
-  return method || 'request';
-}
-
-function schemaFields(schema: JsonObject): HTMLElement | null {
-  const properties = asObject(schema.properties);
-  const names = Object.keys(properties);
-  if (names.length === 0) {
-    return null;
-  }
-  const required = asArray(schema.required).map(text);
-  return h(
-    'ul',
-    { class: 'mcp-lab-fields' },
-    names.map(name => {
-      const prop = asObject(properties[name]);
-      const type = text(prop.type) || (prop.enum ? 'enum' : '');
-      return h(
-        'li',
-        null,
-        h('code', null, name),
-        type ? ` ${type}` : '',
-        required.includes(name) ? ' (required)' : '',
-        prop.title || prop.description ? h('span', { class: 'mcp-lab-muted' }, ` — ${text(prop.title ?? prop.description)}`) : ''
-      );
-    })
-  );
+  return request.kind === 'other' ? request.method || 'request' : request.kind;
 }
 
 /** One input request: its key, kind and what it asks. */
-export function inputRequest(key: string, value: unknown): HTMLElement {
-  const request = asObject(value);
-  const params = asObject(request.params);
-  const kind = requestKind(request);
+export function inputRequest(request: InputRequestRecord): HTMLElement {
   const body: Child[] = [];
-  if (params.message !== undefined) {
-    body.push(h('div', { class: 'mcp-lab-question' }, `“${text(params.message)}”`));
+  if (request.message !== null) {
+    body.push(h('div', { class: 'mcp-lab-question' }, `“${request.message}”`));
   }
-  if (isObject(params.requestedSchema)) {
-    body.push(schemaFields(params.requestedSchema));
+  if (request.fields.length > 0) {
+    body.push(
+      h(
+        'ul',
+        { class: 'mcp-lab-fields' },
+        request.fields.map(f =>
+          h(
+            'li',
+            null,
+            h('code', null, f.name),
+            f.type ? ` ${f.type}` : '',
+            f.required ? ' (required)' : '',
+            f.title ? h('span', { class: 'mcp-lab-muted' }, ` — ${f.title}`) : ''
+          )
+        )
+      )
+    );
   }
-  if (params.url !== undefined) {
-    body.push(h('div', null, 'url: ', h('code', null, text(params.url))));
+  if (request.url !== null) {
+    body.push(h('div', null, 'url: ', h('code', null, request.url)));
   }
-  if (kind === 'sampling') {
-    const messages = asArray(params.messages);
-    body.push(h('div', { class: 'mcp-lab-muted' }, `${messages.length} message(s), max ${text(params.maxTokens) || '?'} tokens`));
+  if (request.kind === 'sampling') {
+    body.push(h('div', { class: 'mcp-lab-muted' }, `${request.messages ?? 0} message(s), max ${request.max_tokens ?? '?'} tokens`));
   }
   return h(
     'li',
-    { class: 'mcp-lab-input-request', 'data-key': key },
-    h('code', { class: 'mcp-lab-key' }, key),
+    { class: 'mcp-lab-input-request', 'data-key': request.key },
+    h('code', { class: 'mcp-lab-key' }, request.key),
     ' ',
-    badge(kind, 'ask'),
+    badge(requestKind(request), 'ask'),
     body,
-    details('request JSON', jsonBlock(value))
+    details('request JSON', jsonBlock(request.wire))
   );
 }
 
 /** One answer the client sent: what it said and which answerer produced it. */
-export function inputResponse(key: string, value: unknown, by: string | undefined): HTMLElement {
-  const response = asObject(value);
+export function inputResponse(answer: AnswerRecord): HTMLElement {
   let summary: Child;
-  if (response.action !== undefined) {
-    const content = response.content;
+  if (answer.kind === 'elicitation') {
     summary = h(
       'span',
       null,
-      badge(text(response.action), text(response.action) === 'accept' ? 'ok' : 'warn'),
-      content !== undefined ? h('code', { class: 'mcp-lab-answer' }, ` ${compactJson(content)}`) : ''
+      badge(answer.action ?? '?', answer.action === 'accept' ? 'ok' : 'warn'),
+      answer.content !== null ? h('code', { class: 'mcp-lab-answer' }, ` ${valueText(answer.content)}`) : ''
     );
-  } else if (Array.isArray(response.roots)) {
-    summary = `${response.roots.length} root(s)`;
-  } else if (isObject(response.content)) {
-    summary = h('span', null, 'reply ', h('code', null, text(response.content.text ?? response.content)));
+  } else if (answer.kind === 'roots') {
+    summary = `${answer.roots ?? 0} root(s)`;
+  } else if (answer.kind === 'sampling') {
+    summary = h('span', null, 'reply ', h('code', null, answer.reply ?? ''));
   } else {
-    summary = h('code', null, compactJson(value));
+    summary = h('code', null, valueText(answer.wire));
   }
   return h(
     'li',
-    { class: 'mcp-lab-input-response', 'data-key': key },
-    h('code', { class: 'mcp-lab-key' }, key),
+    { class: 'mcp-lab-input-response', 'data-key': answer.key },
+    h('code', { class: 'mcp-lab-key' }, answer.key),
     ' = ',
     summary,
-    by ? h('span', { class: 'mcp-lab-muted' }, ` (by ${by})`) : ''
+    answer.by ? h('span', { class: 'mcp-lab-muted' }, ` (by ${answer.by})`) : ''
   );
 }
 
 /** The readable parts of a final result (tool content, prompt messages, resource contents). */
-export function resultBody(value: unknown): Child[] {
-  const result = asObject(value);
-  const texts: string[] = [];
-  for (const item of asArray(result.content)) {
-    const content = asObject(item);
-    if (content.type === 'text') {
-      texts.push(text(content.text));
-    } else if (isObject(item)) {
-      texts.push(`[${text(content.type) || 'content'}]`);
-    }
+export function resultBody(result: ResultRecord | null): Child[] {
+  if (result === null) {
+    return [];
   }
-  for (const message of asArray(result.messages)) {
-    const content = asObject(asObject(message).content);
-    texts.push(`${text(asObject(message).role)}: ${text(content.text ?? content)}`);
+  const parts: Child[] = result.texts.map(t => h('div', { class: 'mcp-lab-result-text' }, t));
+  if (result.texts.length === 0) {
+    parts.push(h('div', { class: 'mcp-lab-muted' }, '(no text)'));
   }
-  for (const item of asArray(result.contents)) {
-    const content = asObject(item);
-    texts.push(content.text !== undefined ? text(content.text) : `[${text(content.uri) || 'blob'}]`);
+  if (result.is_error) {
+    parts.unshift(badge('✗ isError: the tool reported an error', 'err'));
   }
-  const parts: Child[] = texts.map(t => h('div', { class: 'mcp-lab-result-text' }, t));
-  if (result.isError === true) {
-    parts.unshift(badge('isError', 'err'));
-  }
-  if (result.structuredContent !== undefined) {
-    parts.push(details('structuredContent', jsonBlock(result.structuredContent)));
+  if (result.structured !== null) {
+    parts.push(details('structuredContent', jsonBlock(result.structured)));
   }
   return parts;
 }
 
-type HeaderPairs = [string, string][];
-
-function headerPairs(value: unknown): HeaderPairs {
-  if (Array.isArray(value)) {
-    return value.map(pair => (Array.isArray(pair) ? [text(pair[0]), text(pair[1])] : [text(pair), '']));
+export function errorBody(error: ErrorRecord | null): Child[] {
+  if (error === null) {
+    return [];
   }
-  return Object.entries(asObject(value)).map(([k, v]) => [k, text(v)]);
+  const code = error.code !== null ? `${error.code} ` : '';
+  const parts: Child[] = [h('div', { class: 'mcp-lab-error-text' }, `✗ ${code}${error.message}`)];
+  if (error.reason !== null) {
+    parts.push(h('div', null, h('span', { class: 'mcp-lab-muted' }, 'server logged: '), h('code', null, error.reason)));
+  }
+  if (error.where === 'client') {
+    parts.push(h('div', { class: 'mcp-lab-muted' }, 'raised on the client side, before or while sending'));
+  }
+  if (error.data !== null) {
+    parts.push(details('error data', jsonBlock(error.data)));
+  }
+  return parts;
 }
 
 /** Headers that belong to MCP itself (protocol version, method, name, Mcp-Param-* mirrors, session). */
@@ -165,105 +135,166 @@ export function isMcpHeader(name: string): boolean {
   return /^mcp-/i.test(name);
 }
 
-function headerTable(value: unknown): HTMLElement {
-  const pairs = headerPairs(value);
-  if (pairs.length === 0) {
+function isSentinel(value: string): boolean {
+  return value.startsWith('=?base64?') && value.endsWith('?=');
+}
+
+function decodeSentinel(value: string): string | null {
+  try {
+    const bytes = Uint8Array.from(atob(value.slice(9, -2)), c => c.charCodeAt(0));
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+function headerValue(value: string): Child[] {
+  const decoded = isSentinel(value) ? decodeSentinel(value) : null;
+  return [h('code', null, value), decoded !== null ? h('span', { class: 'mcp-lab-muted' }, ` ← decodes to “${decoded}”`) : ''];
+}
+
+function headerTable(headers: [string, string][]): HTMLElement {
+  if (headers.length === 0) {
     return h('div', { class: 'mcp-lab-muted' }, 'no headers recorded');
   }
   return h(
     'table',
     { class: 'mcp-lab-table mcp-lab-headers' },
-    h('tbody', null, pairs.map(([name, val]) =>
-      h('tr', { class: isMcpHeader(name) ? 'mcp-lab-mcp-header' : undefined },
-        h('th', { scope: 'row' }, name), h('td', null, h('code', null, val)))))
+    h(
+      'tbody',
+      null,
+      headers.map(([name, value]) =>
+        h(
+          'tr',
+          { class: isMcpHeader(name) ? 'mcp-lab-mcp-header mcp-lab-mcp-row' : undefined },
+          h('th', { scope: 'row' }, h('code', null, name)),
+          h('td', null, headerValue(value))
+        )
+      )
+    )
   );
 }
 
-function bodyBlock(value: unknown): Child {
-  if (value === undefined || value === null || value === '') {
-    return h('div', { class: 'mcp-lab-muted' }, 'no body');
+export function bodyBlock(body: Body): Child[] {
+  const size = h(
+    'div',
+    { class: 'mcp-lab-muted' },
+    `${body.kind}, ${body.size} bytes`,
+    body.truncated ? h('span', { class: 'mcp-lab-warn-text mcp-lab-truncated' }, ' — truncated: only the first part was kept') : ''
+  );
+  if (body.kind === 'empty') {
+    return [h('div', { class: 'mcp-lab-muted' }, 'no body')];
   }
-  if (typeof value === 'string') {
-    try {
-      return jsonBlock(JSON.parse(value));
-    } catch {
-      return h('pre', { class: 'mcp-lab-json' }, value);
-    }
+  if (body.kind === 'json') {
+    return [size, jsonBlock(body.value)];
   }
-  return jsonBlock(value);
+  if (body.kind === 'sse') {
+    return [
+      size,
+      h(
+        'ol',
+        { class: 'mcp-lab-sse' },
+        body.events.map(event => h('li', null, event.event ? h('code', null, `event: ${event.event}`) : '', jsonBlock(event.data)))
+      )
+    ];
+  }
+  return [size, h('pre', { class: 'mcp-lab-json' }, clippedText(body.text))];
 }
 
-const EXCHANGE_FIELDS = ['method', 'path', 'url', 'headers', 'request_headers', 'body', 'request_body', 'status', 'status_code', 'response_headers', 'response_body'];
-
 /** The MCP headers of a leg's requests, shown on its arrow (the rest stays in the HTTP details). */
-export function mcpHeaderList(exchanges: unknown[]): HTMLElement | null {
+export function mcpHeaderList(exchanges: HttpExchange[]): HTMLElement | null {
   const seen = new Map<string, string>();
   for (const exchange of exchanges) {
-    const ex = asObject(exchange);
-    for (const [name, val] of headerPairs(pick(ex, 'headers', 'request_headers'))) {
+    for (const [name, value] of exchange.request.headers) {
       if (isMcpHeader(name)) {
-        seen.set(name, val);
+        seen.set(name, value);
       }
     }
   }
   if (seen.size === 0) {
     return null;
   }
-  return h('ul', { class: 'mcp-lab-header-list' },
-    Array.from(seen, ([name, val]) => h('li', null, h('code', null, `${name}: ${val}`))));
+  return h(
+    'ul',
+    { class: 'mcp-lab-header-list' },
+    Array.from(seen, ([name, value]) => h('li', null, h('code', null, `${name}: ${value}`)))
+  );
 }
 
-/** Every HTTP exchange of a leg, one collapsible each (request line, headers, bodies). */
-export function httpExchanges(exchanges: unknown[]): HTMLElement | null {
+export function paramUsage(usage: ParamHeaderUsage[]): HTMLElement | null {
+  if (usage.length === 0) {
+    return null;
+  }
+  return table(
+    ['argument', 'header', 'sent', 'encoding', 'verdict'],
+    usage.map(u => {
+      const good = u.verdict === 'ok' || u.verdict === 'absent';
+      return h(
+        'tr',
+        { class: `mcp-lab-param-${u.verdict}` },
+        h('td', null, h('code', null, `${u.argument} = ${valueText(u.value)}`)),
+        h('td', null, h('code', null, u.header)),
+        h('td', null, u.sent === null ? h('span', { class: 'mcp-lab-muted' }, '(not sent)') : headerValue(u.sent)),
+        h('td', null, u.encoding),
+        h('td', null, mark(good), ` ${u.verdict}`, u.reason ? h('div', { class: 'mcp-lab-error-text' }, u.reason) : '')
+      );
+    }),
+    'mcp-lab-param-headers'
+  );
+}
+
+export function statusText(exchange: HttpExchange): string {
+  return exchange.response === null ? 'no response' : String(exchange.response.status);
+}
+
+/** One exchange: request line, status, JSON-RPC error, headers (Mcp-* marked), bodies. */
+export function exchangeView(exchange: HttpExchange, open = false): HTMLDetailsElement {
+  const status = statusText(exchange);
+  const failed = exchange.response === null || exchange.response.status >= 400;
+  const rpcError = exchange.rpc_error;
+  const line = h(
+    'span',
+    { class: 'mcp-lab-http-line' },
+    h('code', null, `${exchange.method} ${exchange.path}`),
+    exchange.rpc ? h('span', null, ` ${exchange.rpc}`) : '',
+    ' → ',
+    h('b', { class: `mcp-lab-status ${failed ? 'mcp-lab-err-text' : 'mcp-lab-ok-text'}`, 'data-status': status }, status),
+    rpcError ? h('span', { class: 'mcp-lab-error-text' }, ` error ${rpcError.code ?? ''} ${rpcError.message}`) : '',
+    h('span', { class: 'mcp-lab-muted' }, ` · ${exchange.elapsed_ms ?? '?'} ms · seen by ${exchange.seen_by.join(', ')}`)
+  );
+  const response: Child[] =
+    exchange.response === null
+      ? [h('div', { class: 'mcp-lab-error-text' }, 'no response arrived')]
+      : [h('h4', null, 'response headers'), headerTable(exchange.response.headers), h('h4', null, 'response body'), ...bodyBlock(exchange.response.body)];
+  return details(
+    line,
+    [
+      paramUsage(exchange.param_headers),
+      h('h4', null, 'request headers'),
+      headerTable(exchange.request.headers),
+      h('h4', null, 'request body'),
+      ...bodyBlock(exchange.request.body),
+      ...response
+    ],
+    { className: 'mcp-lab-http-exchange', open }
+  );
+}
+
+/** Every HTTP exchange of a leg, one collapsible each. */
+export function httpExchanges(exchanges: HttpExchange[]): HTMLElement | null {
   if (exchanges.length === 0) {
     return null;
   }
-  const items = exchanges.map((exchange, i) => {
-    const ex = asObject(exchange);
-    const status = pick(ex, 'status', 'status_code');
-    const line = `${text(ex.method) || 'HTTP'} ${text(pick(ex, 'path', 'url'))} → ${text(status) || '?'}`;
-    const extra: JsonObject = {};
-    for (const [k, v] of Object.entries(ex)) {
-      if (!EXCHANGE_FIELDS.includes(k)) {
-        extra[k] = v;
-      }
-    }
-    return details(
-      h('span', null, h('code', null, line)),
-      [
-        h('h4', null, 'request headers'), headerTable(pick(ex, 'headers', 'request_headers')),
-        h('h4', null, 'request body'), bodyBlock(pick(ex, 'body', 'request_body')),
-        h('h4', null, 'response headers'), headerTable(ex.response_headers),
-        h('h4', null, 'response body'), bodyBlock(ex.response_body),
-        Object.keys(extra).length ? h('h4', null, 'other') : null,
-        Object.keys(extra).length ? jsonBlock(extra) : null
-      ],
-      { className: `mcp-lab-http-exchange mcp-lab-http-${i}` }
-    );
-  });
-  return details(`HTTP: ${exchanges.length} exchange(s)`, items, { className: 'mcp-lab-http' });
+  return details(
+    `HTTP: ${exchanges.length} exchange(s), status ${exchanges.map(statusText).join(', ')}`,
+    exchanges.map(x => exchangeView(x)),
+    { className: 'mcp-lab-http' }
+  );
 }
 
-export function serverLog(lines: unknown[]): HTMLElement | null {
+export function serverLog(lines: string[]): HTMLElement | null {
   if (lines.length === 0) {
     return null;
   }
-  return h('div', { class: 'mcp-lab-server-log' }, h('span', { class: 'mcp-lab-muted' }, 'server logged: '),
-    lines.map(line => h('code', null, text(line))));
-}
-
-export function errorBody(value: unknown): Child[] {
-  const err = asObject(value);
-  const code = err.code !== undefined && err.code !== null ? `${text(err.code)} ` : '';
-  const parts: Child[] = [h('div', { class: 'mcp-lab-error-text' }, `${code}${text(err.message)}`)];
-  if (err.reason !== undefined) {
-    parts.push(h('div', null, h('span', { class: 'mcp-lab-muted' }, 'server logged: '), h('code', null, text(err.reason))));
-  }
-  if (err.where === 'client') {
-    parts.push(h('div', { class: 'mcp-lab-muted' }, 'raised on the client side, before or while sending'));
-  }
-  if (err.data !== undefined && err.data !== null) {
-    parts.push(details('error data', jsonBlock(err.data)));
-  }
-  return parts;
+  return h('div', { class: 'mcp-lab-server-log' }, h('span', { class: 'mcp-lab-muted' }, 'server logged: '), lines.map(line => h('code', null, line)));
 }

@@ -1,160 +1,186 @@
 /**
- * `application/vnd.mcp-lab.token+json`: a request_state token report, laid out like a JWT debugger.
+ * `application/vnd.mcp-lab.token+json` and `...tamper+json`: a request_state token report laid out like a
+ * JWT debugger, and the tamper lab's table.
  *
  * Spec context: 2026-07-28 request_state is opaque to the client and sealed by the server. The lab holds
  * each server's key ring, so its inspector can open a token and say why the server would accept or reject
- * it. Left: the encoded token in coloured segments (prefix, key id, nonce, ciphertext); right: what was
- * sealed (the claims), and the server's checks one by one; on top, the verdict. Keys never appear: the
- * report carries key ids only. Field names are read leniently and anything unknown is shown as JSON.
+ * it. Left: the encoded token in coloured parts; right: the claims, the resolver questions and the
+ * server's checks in its order, each with ✓ or ✗; on top, the verdict. Keys never appear: key ids only.
+ * The tamper lab puts the frozen wire error beside the reason the server logged and the inspector's
+ * prediction. The data is the Python `TokenRecord` / `TamperRecord`.
  */
 
-import {
-  asArray,
-  asObject,
-  badge,
-  Child,
-  h,
-  isObject,
-  jsonBlock,
-  JsonObject,
-  otherFields,
-  pick,
-  rawJson,
-  text
-} from './dom';
-import { tokenSegments } from './sealed';
+import { Child, clippedNode, clippedText, h, mark, notes, rawJson, table, valueText } from './dom';
+import { CheckRecord, TamperRecord, TokenRecord } from './records';
 
-const TOKEN_FIELDS = ['token', 'wire', 'request_state', 'encoded'];
-const SEGMENT_FIELDS = ['prefix', 'version', 'kid', 'key_id', 'nonce', 'ciphertext', 'ciphertext_bytes', 'segments', 'sealed'];
-const CLAIM_FIELDS = ['claims', 'payload', 'decoded', 'plaintext'];
-const CHECK_FIELDS = ['checklist', 'checks'];
-const VERDICT_FIELDS = ['verdict', 'accepted', 'ok', 'valid'];
-const TITLE_FIELDS = ['server', 'audience', 'title', 'key_slot', 'slot', 'ring'];
-const TIME_CLAIMS = /^(exp|iat|nbf|issued_at|expires_at|expires|created|not_before)$/i;
+const CHECK_STATE: Record<CheckRecord['status'], [boolean | null, string, string]> = {
+  pass: [true, 'ok', 'passed'],
+  fail: [false, 'err', 'failed'],
+  unknown: [null, 'skip', 'undecided: the lab lacks what it needs'],
+  'not reached': [null, 'skip', 'not reached'],
+  skipped: [null, 'skip', 'skipped']
+};
 
-/** The verdict's wording and colour, whatever shape the producer used. */
-function verdictOf(report: JsonObject, checks: JsonObject[]): { label: string; kind: string } {
-  const verdict = pick(report, ...VERDICT_FIELDS);
-  const failed = checks.some(c => pick(c, 'ok', 'passed', 'pass') === false);
-  if (typeof verdict === 'boolean') {
-    return { label: verdict ? 'accepted' : 'rejected', kind: verdict ? 'ok' : 'err' };
+function encoded(report: TokenRecord): HTMLElement {
+  const token = report.token;
+  if (token === null) {
+    return h('div', { class: 'mcp-lab-muted' }, 'no token');
   }
-  if (isObject(verdict)) {
-    const ok = pick(verdict, 'ok', 'accepted', 'valid');
-    const label = text(pick(verdict, 'text', 'summary', 'label', 'reason', 'verdict')) || (ok ? 'accepted' : 'rejected');
-    return { label, kind: ok === true ? 'ok' : ok === false ? 'err' : failed ? 'err' : '' };
+  if (typeof token !== 'string') {
+    return clippedNode(token);
   }
-  if (typeof verdict === 'string') {
-    const lower = verdict.toLowerCase();
-    const kind = /reject|invalid|fail|expired|forged|wrong|bad/.test(lower) ? 'err'
-      : /accept|valid|ok|pass/.test(lower) ? 'ok' : failed ? 'err' : '';
-    return { label: verdict, kind };
-  }
-  if (checks.length) {
-    return failed ? { label: 'rejected', kind: 'err' } : { label: 'accepted', kind: 'ok' };
-  }
-  return { label: 'no verdict', kind: '' };
+  const parts = report.segments.map(seg =>
+    h(
+      'span',
+      { class: `mcp-lab-seg mcp-lab-seg-${seg.part === 'sealed' ? 'ct' : seg.part}`, title: `${seg.label}${seg.size !== null ? `, ${seg.size} bytes` : ''}${seg.note ? `: ${seg.note}` : ''}` },
+      h('span', { class: 'mcp-lab-seg-label' }, seg.label),
+      h('code', { class: 'mcp-lab-seg-value mcp-lab-wrap' }, token.slice(seg.start, seg.end))
+    )
+  );
+  return h('div', { class: `mcp-lab-token mcp-lab-token-${report.format}`, 'data-kid': report.key_id ?? '' }, parts.length ? parts : h('code', { class: 'mcp-lab-wrap' }, token));
 }
 
-function segmentBox(report: JsonObject): HTMLElement | null {
-  const rows: [string, unknown][] = [];
-  for (const name of SEGMENT_FIELDS) {
-    if (name !== 'segments' && report[name] !== undefined && report[name] !== null) {
-      rows.push([name, report[name]]);
-    }
+function facts(report: TokenRecord): HTMLElement {
+  const rows: [string, Child][] = [
+    ['format', report.format_label],
+    ['length', `${report.length} chars`]
+  ];
+  if (report.key_id) {
+    rows.push(['key id', h('span', { class: 'mcp-lab-seg-kid' }, h('code', null, report.key_id), report.slot !== null ? ` (ring slot ${report.slot})` : '')]);
   }
-  const segments = report.segments;
-  if (Array.isArray(segments)) {
-    segments.forEach((seg, i) => {
-      const s = asObject(seg);
-      rows.push([text(pick(s, 'name', 'label')) || `segment ${i}`, pick(s, 'value', 'hex', 'text') ?? seg]);
-    });
-  } else if (isObject(segments)) {
-    rows.push(...Object.entries(segments));
+  if (report.nonce) {
+    rows.push(['nonce', h('code', null, report.nonce)]);
   }
-  if (rows.length === 0) {
-    return null;
+  if (report.sealed_bytes !== null) {
+    rows.push(['sealed', `${report.sealed_bytes} bytes`]);
   }
-  return h(
-    'table',
-    { class: 'mcp-lab-table mcp-lab-kv' },
-    h('tbody', null, rows.map(([k, v]) => h('tr', { class: `mcp-lab-seg-row-${k}` }, h('th', { scope: 'row' }, k), h('td', null, h('code', { class: 'mcp-lab-wrap' }, text(v))))))
+  if (report.problem) {
+    rows.push(['problem', h('span', { class: 'mcp-lab-error-text' }, report.problem)]);
+  }
+  rows.push(['opened', report.opened_by]);
+  if (report.can_open) {
+    rows.push(['can open', report.can_open]);
+  }
+  return h('table', { class: 'mcp-lab-table mcp-lab-kv' }, h('tbody', null, rows.map(([k, v]) => h('tr', null, h('th', { scope: 'row' }, k), h('td', null, v)))));
+}
+
+function claims(report: TokenRecord): Child {
+  if (report.claim_rows.length === 0) {
+    return h('div', { class: 'mcp-lab-muted' }, report.opened ? 'no claims' : 'not opened: ' + (report.cannot_know[0] ?? report.can_open));
+  }
+  return table(
+    ['claim', 'value', 'meaning', ''],
+    report.claim_rows.map(row =>
+      h(
+        'tr',
+        { class: `mcp-lab-claim-${row.status}` },
+        h('td', null, h('code', null, row.claim)),
+        h('td', null, h('code', { class: 'mcp-lab-long' }, valueText(row.value))),
+        h('td', null, row.status === 'ok' ? mark(true, 'matches') : row.status === 'mismatch' ? mark(false, 'does not match') : '', ` ${row.meaning}`),
+        h('td', { class: 'mcp-lab-muted' }, row.note)
+      )
+    ),
+    'mcp-lab-claims'
   );
 }
 
-function claimValue(key: string, value: unknown): Child {
-  if (TIME_CLAIMS.test(key) && typeof value === 'number' && value > 1e8 && value < 1e11) {
-    return h('span', null, h('code', null, String(value)), h('span', { class: 'mcp-lab-muted' }, ` ${new Date(value * 1000).toISOString()}`));
+function questions(report: TokenRecord): Child[] {
+  if (report.questions.length === 0) {
+    return [];
   }
-  return isObject(value) || Array.isArray(value) ? jsonBlock(value) : h('code', { class: 'mcp-lab-wrap' }, text(value));
+  return [
+    h('h4', null, 'Inner state: resolver questions'),
+    table(
+      ['key', 'question', 'answer', 'data'],
+      report.questions.map(q =>
+        h('tr', null, h('td', null, h('code', null, q.key)), h('td', null, q.question ?? ''), h('td', null, q.answered ? q.action ?? '' : 'awaiting'), h('td', null, h('code', null, q.data === null ? '' : valueText(q.data))))
+      )
+    )
+  ];
 }
 
-function claimsBox(report: JsonObject): HTMLElement {
-  const claims = pick(report, ...CLAIM_FIELDS);
-  if (claims === undefined) {
-    return h('div', { class: 'mcp-lab-muted' }, 'not opened (no key in the lab ring for this key id, or not a sealed token)');
-  }
-  if (!isObject(claims)) {
-    return jsonBlock(claims);
-  }
-  return h(
-    'table',
-    { class: 'mcp-lab-table mcp-lab-kv mcp-lab-claims' },
-    h('tbody', null, Object.entries(claims).map(([k, v]) => h('tr', null, h('th', { scope: 'row' }, k), h('td', null, claimValue(k, v)))))
-  );
-}
-
-function checklist(checks: JsonObject[]): HTMLElement {
-  if (checks.length === 0) {
-    return h('div', { class: 'mcp-lab-muted' }, 'no checks reported');
-  }
+function checklist(report: TokenRecord): HTMLElement {
   return h(
     'ul',
     { class: 'mcp-lab-checklist' },
-    checks.map(check => {
-      const ok = pick(check, 'ok', 'passed', 'pass');
-      const kind = ok === true ? 'ok' : ok === false ? 'err' : 'skip';
-      const mark = ok === true ? '✓' : ok === false ? '✗' : '–';
-      const state = ok === true ? 'passed' : ok === false ? 'failed' : 'not checked';
-      const known = ['check', 'name', 'ok', 'passed', 'pass', 'reason', 'detail', 'details'];
-      const rest = Object.keys(check).filter(k => !known.includes(k));
+    report.checks.map(check => {
+      const [ok, kind, state] = CHECK_STATE[check.status];
       return h(
         'li',
-        { class: `mcp-lab-check mcp-lab-check-${kind}` },
-        h('span', { class: 'mcp-lab-check-mark', 'aria-label': state, role: 'img' }, mark),
+        { class: `mcp-lab-check mcp-lab-check-${kind}`, 'data-step': check.step, 'data-status': check.status },
+        mark(ok, state),
         ' ',
-        h('span', { class: 'mcp-lab-check-name' }, text(pick(check, 'check', 'name')) || 'check'),
-        pick(check, 'reason', 'detail', 'details') !== undefined
-          ? h('span', { class: 'mcp-lab-check-reason' }, ` — ${text(pick(check, 'reason', 'detail', 'details'))}`)
-          : '',
-        rest.length ? h('code', { class: 'mcp-lab-muted' }, ` ${JSON.stringify(Object.fromEntries(rest.map(k => [k, check[k]])))}`) : ''
+        h('span', { class: 'mcp-lab-check-name' }, check.step),
+        check.reason ? h('code', { class: 'mcp-lab-check-reason' }, ` ${check.reason}`) : '',
+        check.detail ? h('span', { class: 'mcp-lab-muted' }, ` — ${check.detail}`) : ''
       );
     })
   );
 }
 
-export function renderToken(data: unknown): HTMLElement {
-  const report = asObject(data);
-  const checks = asArray(pick(report, ...CHECK_FIELDS)).map(c => (isObject(c) ? c : { check: text(c) }));
-  const verdict = verdictOf(report, checks);
-  const token = pick(report, ...TOKEN_FIELDS);
-  const titleBits = TITLE_FIELDS.filter(k => report[k] !== undefined).map(k => h('span', { class: 'mcp-lab-muted' }, ` ${k}: `, h('code', null, text(report[k]))));
+export function renderToken(report: TokenRecord): HTMLElement {
+  const tone = report.verdict_tone === 'ok' ? 'ok' : report.verdict_tone === 'err' ? 'err' : 'skip';
+  const verdict = h(
+    'div',
+    { class: `mcp-lab-verdict mcp-lab-verdict-${tone}`, role: 'status' },
+    mark(report.verdict_tone === 'ok' ? true : report.verdict_tone === 'err' ? false : null, report.verdict_title),
+    ' ',
+    h('b', null, report.verdict_title),
+    report.verdict_tone === 'err' ? [' — server logs ', h('code', { class: 'mcp-lab-verdict-reason' }, report.verdict)] : '',
+    h('div', { class: 'mcp-lab-verdict-detail' }, report.verdict_detail),
+    report.server ? h('div', { class: 'mcp-lab-muted' }, `server ${report.server}`) : ''
+  );
+  const inner = report.inner_state !== null && report.inner_kind !== 'resolver'
+    ? [h('h4', null, `Inner state (${report.inner_kind ?? 'plaintext'})`), h('code', { class: 'mcp-lab-long' }, clippedText(report.inner_state))]
+    : null;
   return h(
     'div',
-    { class: 'mcp-lab-token-view' },
-    h('div', { class: `mcp-lab-verdict mcp-lab-verdict-${verdict.kind || 'none'}`, role: 'status' }, badge(verdict.label, verdict.kind), titleBits),
+    { class: 'mcp-lab-token-view', 'data-verdict': report.verdict },
+    h('div', { class: 'mcp-lab-muted' }, report.owner_note),
+    verdict,
+    report.danger ? h('div', { class: 'mcp-lab-error-text' }, h('b', null, 'Danger: '), report.danger) : '',
     h(
       'div',
       { class: 'mcp-lab-debugger' },
-      h('div', { class: 'mcp-lab-debugger-col mcp-lab-encoded' },
-        h('h4', null, 'Encoded'),
-        typeof token === 'string' ? tokenSegments(token) : h('div', { class: 'mcp-lab-muted' }, 'no wire token in the report'),
-        segmentBox(report)),
-      h('div', { class: 'mcp-lab-debugger-col mcp-lab-decoded' },
-        h('h4', null, 'Sealed claims'), claimsBox(report),
-        h('h4', null, 'Server checks'), checklist(checks))
+      h('div', { class: 'mcp-lab-debugger-col mcp-lab-encoded' }, h('h4', null, 'Encoded'), encoded(report), facts(report)),
+      h(
+        'div',
+        { class: 'mcp-lab-debugger-col mcp-lab-decoded' },
+        h('h4', null, 'Sealed claims'),
+        claims(report),
+        questions(report),
+        inner,
+        h('h4', null, "Checks, in the server's order"),
+        checklist(report)
+      )
     ),
-    otherFields(report, [...TOKEN_FIELDS, ...SEGMENT_FIELDS, ...CLAIM_FIELDS, ...CHECK_FIELDS, ...VERDICT_FIELDS, ...TITLE_FIELDS]),
+    notes(report.cannot_know, 'cannot know: '),
+    notes(report.notes),
     rawJson(report, 'report JSON')
+  );
+}
+
+export function renderTamper(report: TamperRecord): HTMLElement {
+  return h(
+    'div',
+    { class: 'mcp-lab-tamper-view' },
+    h('div', { class: 'mcp-lab-report-title' }, `Tamper lab: ${report.method} ${report.target} on ${report.server} — ${report.agreed}/${report.cases.length} predictions agree with the server`),
+    table(
+      ['case', 'what changed', 'wire answer', 'server logged', 'inspector predicted', 'agree'],
+      report.cases.map(c =>
+        h(
+          'tr',
+          { class: `mcp-lab-tamper-case mcp-lab-tamper-${c.agree ? 'agree' : 'differ'}`, 'data-case': c.case },
+          h('th', { scope: 'row' }, c.case),
+          h('td', null, c.changed, c.note ? h('div', { class: 'mcp-lab-muted' }, c.note) : ''),
+          h('td', null, c.wire),
+          h('td', null, h('code', null, c.logged ?? '-')),
+          h('td', null, h('code', null, c.predicted)),
+          h('td', null, mark(c.agree, c.agree ? 'agrees' : 'differs'))
+        )
+      )
+    ),
+    notes(report.notes),
+    rawJson(report, 'tamper lab JSON')
   );
 }

@@ -47,16 +47,14 @@ def prearrange(*in_order: Any, keyed: Mapping[str, Any] | None = None, **by_name
     _ORDERED.extend(in_order)
 
 
-def unattended(*in_order: Any, keyed: Mapping[str, Any] | None = None, **by_name: Any) -> bool:
-    """`prearrange(...)` only when the notebook runs unattended (MCP_LAB_UNATTENDED=1); True if it did.
+def unattended(*in_order: Any, keyed: Mapping[str, Any] | None = None, **by_name: Any) -> None:
+    """`prearrange(...)` only when the notebook runs unattended (MCP_LAB_UNATTENDED=1).
 
     A tutorial says what its reader would answer, so the test suite can run it; in JupyterLab the same cell
     does nothing and the form waits for the reader, also under Run All.
     """
-    if os.environ.get(UNATTENDED) != "1":
-        return False
-    prearrange(*in_order, keyed=keyed, **by_name)
-    return True
+    if os.environ.get(UNATTENDED) == "1":
+        prearrange(*in_order, keyed=keyed, **by_name)
 
 
 def prearranged() -> dict[str, Any]:

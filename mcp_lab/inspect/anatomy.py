@@ -34,7 +34,6 @@ KID_LEN = 4
 NONCE_LEN = 12
 TAG_LEN = 16
 MIN_SEALED = KID_LEN + NONCE_LEN + TAG_LEN
-_TO_STANDARD = bytes.maketrans(b"-_", b"+/")
 _B64U_ALPHABET = frozenset(string.ascii_letters + string.digits + "-_")
 
 
@@ -109,50 +108,12 @@ def _char(byte_offset: int) -> int:
     return -(-byte_offset * 8 // 6)
 
 
-def quick_key_id(token: str) -> str | None:
-    """The key id of a plausible `v1.` token, decoding only its first bytes (None: look closer)."""
-    if not token.startswith(AES_PREFIX):
-        return None
-    quick = _quick_head(token, len(AES_PREFIX))
-    return quick[0][:KID_LEN].hex() if quick is not None else None
-
-
-def _quick_head(text: str, start: int = 0) -> tuple[bytes, int] | None:
-    """Key id + nonce and the decoded length of the body `text[start:]`, without the full canonical check
-    (a codec will make it)."""
-    size = len(text) - start
-    if size % 4 == 1 or size * 3 // 4 < MIN_SEALED:
-        return None
-    try:
-        # bytes.translate: str.translate looks every character up in a dict, a visible cost per token.
-        head = binascii.a2b_base64(text[start : start + 24].encode("ascii").translate(_TO_STANDARD), strict_mode=True)
-    except (binascii.Error, ValueError):  # UnicodeEncodeError is a ValueError: not base64url either
-        return None
-    return (head, size * 3 // 4) if len(head) == 18 else None
-
-
-def key_id_heads(key_id: str) -> list[str]:
-    """The 16 ways the first 6 base64url characters of a `v1.` body can start for this key id.
-
-    The 4-byte key id fills 32 of the 36 bits those characters carry; the other 4 are the nonce's.
-    """
-    kid = bytes.fromhex(key_id)
-    return [b64u(kid + bytes((high << 4, 0)))[:6] for high in range(16)]
-
-
-def aes_anatomy(token: str, *, strict: bool = True) -> Anatomy:
-    """`v1.` + base64url(kid | nonce | ciphertext+tag), as `AESGCMRequestStateCodec.seal` writes it.
-
-    `strict=False` skips decoding the whole body when the SDK codec is about to do exactly that; the caller
-    asks again (strictly) for the explanation if the codec then calls the token malformed.
-    """
+def aes_anatomy(token: str) -> Anatomy:
+    """`v1.` + base64url(kid | nonce | ciphertext+tag), as `AESGCMRequestStateCodec.seal` writes it."""
     anatomy = Anatomy(format="aes-gcm-v1", label=AES_LABEL, prefix=AES_PREFIX, confidential=True)
     n = len(AES_PREFIX)
     anatomy.segments.append(Segment("prefix", 0, n, None, "format version, bound into the GCM associated data"))
     body = token[n:]
-    quick = None if strict else _quick_head(token, n)
-    if quick is not None:
-        return _parts(anatomy, token, *quick)
     raw, problem = b64u_decode_explained(body, n)
     if raw is None:
         anatomy.segments.append(Segment("body", n, len(token), None, "not decodable"))
@@ -166,15 +127,10 @@ def aes_anatomy(token: str, *, strict: bool = True) -> Anatomy:
         )
         anatomy.reason = "malformed"
         return anatomy
-    return _parts(anatomy, token, raw, len(raw))
-
-
-def _parts(anatomy: Anatomy, token: str, head: bytes, total: int) -> Anatomy:
-    n = len(AES_PREFIX)
     kid_end, nonce_end = n + _char(KID_LEN), n + _char(KID_LEN + NONCE_LEN)
-    anatomy.key_id = head[:KID_LEN].hex()
-    anatomy.nonce = head[KID_LEN : KID_LEN + NONCE_LEN].hex()
-    anatomy.sealed_bytes = total - KID_LEN - NONCE_LEN
+    anatomy.key_id = raw[:KID_LEN].hex()
+    anatomy.nonce = raw[KID_LEN : KID_LEN + NONCE_LEN].hex()
+    anatomy.sealed_bytes = len(raw) - KID_LEN - NONCE_LEN
     anatomy.segments += [
         Segment("kid", n, kid_end, KID_LEN, "public fingerprint of the sealing key"),
         Segment("nonce", kid_end, nonce_end, NONCE_LEN, "random per token"),

@@ -14,21 +14,16 @@ Inside `s`, resolver-driven tools keep `{"v":3,"outcomes":{key:{action,data,q}},
 
 from __future__ import annotations
 
-import binascii
+import base64
+import hashlib
 import json
 import math
 from collections.abc import Mapping
 from datetime import UTC, datetime
-from json.encoder import c_make_encoder, encode_basestring_ascii  # type: ignore[attr-defined]
 from math import isfinite
 from typing import Any
 
 from mcp.server.request_state import _principal_matches  # private, pinned to mcp==2.3.0
-
-try:  # CPython's own SHA-256: the same digest, without OpenSSL's per-hash setup (a third of its cost here)
-    from _sha256 import sha256 as _sha256  # type: ignore[import-not-found]
-except ImportError:  # pragma: no cover - other interpreters
-    from hashlib import sha256 as _sha256
 
 from mcp_lab.inspect.report import Check, ClaimRow, QuestionRow, TokenReport
 
@@ -47,7 +42,7 @@ FUTURE_SKEW = 60.0
 """`_FUTURE_SKEW`: how far in the future an `iat` may lie (clock skew between instances)."""
 ENVELOPE_VERSION = 1
 _NUMBER = (int, float)  # what the SDK's isinstance(x, int | float) admits (bool included)
-# Checks that read the same every time (frozen, so reports can share them).
+# Checks that read the same every time (Check is frozen, so reports share them).
 _VERSION_OK = Check("version", "pass", None, "v=1 with iat, exp and s present")
 _ISSUED_OK = Check("issued-at", "pass", None, "iat is not after now + 60 s of clock skew")
 _EXPIRY_OK = Check("expiry", "pass", None, "now < exp")
@@ -67,60 +62,15 @@ UNKNOWN: Any = _Unknown()
 
 
 _CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"))
-"""`compact_json(args, sort_keys=True)`, with the encoder built once (the digest is on the hot path)."""
-_URLSAFE = bytes.maketrans(b"+/", b"-_")
-
-
-def _c_encoder() -> Any:
-    return c_make_encoder({}, _CANONICAL.default, encode_basestring_ascii, None, ":", ",", True, False, True)
-
-
-_ENCODER = [_c_encoder()] if c_make_encoder is not None else []
-
-
-def _canonical(args: Any) -> str:
-    """`_CANONICAL.encode(args)` for a dict, calling the C encoder `iterencode` would build, built once.
-
-    Its circular-reference markers empty themselves after every successful encoding; after a failure the
-    encoder is replaced, so no stale marker survives.
-    """
-    if not _ENCODER or type(args) is not dict:  # pragma: no cover - CPython has the C encoder
-        return _CANONICAL.encode(args)
-    try:
-        return "".join(_ENCODER[0](args, 0))
-    except BaseException:
-        _ENCODER[0] = _c_encoder()
-        raise
+"""`compact_json(args, sort_keys=True)`: the SDK's canonical form for the arguments digest."""
 
 
 def request_identity(method: str, target: str, arguments: Mapping[str, Any] | None) -> tuple[str, str]:
-    """(target, args digest) exactly as `_request_identity` computes it (a test holds the two equal)."""
+    """(target, args digest) exactly as the SDK's private `_request_identity` computes it: SHA-256 of
+    `compact_json(args, sort_keys=True)`, first 16 bytes, unpadded base64url (a test holds the two equal)."""
     args = {} if method == "resources/read" else (arguments or {})
-    digest = _sha256(_canonical(args).encode()).digest()[:16]
-    # 16 bytes are 22 base64 characters and "==": unpadded base64url, as `_b64u` writes it.
-    return str(target), binascii.b2a_base64(digest, newline=False)[:22].translate(_URLSAFE).decode()
-
-
-_SCAN = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
-"""The C scanner `json.loads` runs (same configuration as its default decoder)."""
-
-
-def _loads(payload: bytes) -> Any:
-    """`json.loads(payload)`, minus its Python layers for the one shape a codec's payload has.
-
-    A JSON object in UTF-8 with no surrounding whitespace is what `json.loads` would decode as UTF-8
-    (`detect_encoding`) and hand whole to the same scanner. Anything else, and any error, takes
-    `json.loads` itself, so results and exceptions are exactly its own.
-    """
-    if payload[:2] == b'{"':
-        try:
-            text = payload.decode("utf-8", "surrogatepass")
-            value, end = _SCAN(text, 0)
-            if end == len(text):
-                return value
-        except Exception:
-            pass
-    return json.loads(payload)
+    digest = hashlib.sha256(_CANONICAL.encode(args).encode()).digest()[:16]
+    return str(target), base64.urlsafe_b64encode(digest).decode().rstrip("=")
 
 
 def when(value: Any) -> str | None:
@@ -132,21 +82,8 @@ def when(value: Any) -> str | None:
         return None
 
 
-_SHARED: dict[tuple[str, str], Check] = {}
-
-
 def passed(step: str, detail: str) -> Check:
-    """A passing Check shared between reports (it is frozen): building one costs more than looking it up.
-
-    The table is bounded; the details vary only with the few audiences, principals and ring slots a
-    notebook checks.
-    """
-    check = _SHARED.get((step, detail))
-    if check is None:
-        if len(_SHARED) >= 512:
-            _SHARED.clear()
-        check = _SHARED[step, detail] = Check(step, "pass", None, detail)
-    return check
+    return Check(step, "pass", None, detail)
 
 
 def _fail(report: TokenReport, step: str, reason: str, detail: str) -> None:
@@ -166,7 +103,7 @@ def check_claims(
     """Append the checks after the codec; `call` is (method, target, args digest) or None."""
     checks = report.checks
     try:
-        claims = _loads(payload)
+        claims = json.loads(payload)
         version, iat, exp, inner = claims["v"], claims["iat"], claims["exp"], claims["s"]
     except (ValueError, KeyError, TypeError, RecursionError) as exc:
         what = f"claim {exc} is missing" if isinstance(exc, KeyError) else "it is not a JSON object of claims"

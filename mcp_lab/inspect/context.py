@@ -17,8 +17,7 @@ from mcp.server.mcpserver import AESGCMRequestStateCodec, RequestStateBoundary, 
 
 from mcp_lab.errors import LabError
 from mcp_lab.flow import Flow, Round
-from mcp_lab.inspect.anatomy import key_id_heads
-from mcp_lab.inspect.claims import UNKNOWN, passed, question_texts, request_identity
+from mcp_lab.inspect.claims import UNKNOWN, question_texts, request_identity
 from mcp_lab.keys import KeyRing
 from mcp_lab.principal import current_principal
 from mcp_lab.sandbox import LabServer, sandbox
@@ -36,22 +35,13 @@ INFER: Any = _Infer()
 
 
 class RingFacts:
-    """What a report says about a key ring, worked out once per ring: key ids and slots, never key material."""
+    """What a report says about a key ring: key ids and slots, never key material."""
 
-    __slots__ = ("by_head", "can_open", "ids", "opened", "slot_of")
+    __slots__ = ("can_open", "ids")
 
     def __init__(self, ids: Sequence[str]) -> None:
         self.ids = tuple(ids)
-        self.slot_of: dict[str, int] = {}
-        for slot, kid in enumerate(self.ids):
-            self.slot_of.setdefault(kid, slot)  # as list.index: the first slot holding that id
-        self.by_head: dict[str, tuple[str, int]] = {}
-        """The first 6 body characters of a well-formed token -> its key id and slot (no decoding)."""
-        for kid, slot in self.slot_of.items():
-            for head in key_id_heads(kid):
-                self.by_head[head] = (kid, slot)
         self.can_open = f"the ring's {len(self.ids)} key(s) [{', '.join(self.ids)}]: slot 0 seals, every slot opens"
-        self.opened = [passed("codec", f"opened and authenticated by ring slot {i}") for i in range(len(self.ids))]
 
 
 class Context:
@@ -146,14 +136,6 @@ def from_flow(token: Any) -> tuple[Any, Any]:
 
 def _call_identity(call: Any, ctx: Context) -> None:
     rounds = None
-    if type(call) is tuple and len(call) == 3 and type(call[2]) is dict:  # the common case, checked cheaply
-        method, target, arguments = call
-        if type(method) is str and type(target) is str:
-            try:
-                ctx.call = (method, *request_identity(method, target, arguments))
-                return
-            except (TypeError, ValueError):
-                pass  # the general path below says what is wrong with them
     if isinstance(call, (tuple, list)) and len(call) in (2, 3):
         method, target, arguments = (*call, None) if len(call) == 2 else call
     elif isinstance(call, Mapping):

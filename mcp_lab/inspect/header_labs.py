@@ -7,20 +7,27 @@ Nothing here performs I/O; the views in `mcp_lab.views.header_labs` render these
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
+
+from mcp_lab.records.base import clip_json
+from mcp_lab.records.headers import (
+    ListFirstRecord,
+    MismatchRecord,
+    ProbeRecord,
+    ScenarioRecord,
+    SchemaLookupRecord,
+    SchemaLookupRun,
+)
+from mcp_lab.records.http import HttpExchange
 
 __all__ = ["ListFirstLab", "MismatchLab", "Probe", "Scenario", "SchemaLookupLab", "rpc_error"]
 
 
 def rpc_error(exchange: dict[str, Any]) -> dict[str, Any] | None:
-    """The JSON-RPC error object in an exchange's response body (JSON or an SSE stream), if any."""
-    body = (exchange.get("response") or {}).get("body")
-    messages = body.get("events", []) if isinstance(body, dict) and "events" in body else [body]
-    for message in messages:
-        if isinstance(message, dict) and isinstance(message.get("error"), dict):
-            return dict(message["error"])
-    return None
+    """The JSON-RPC error in a recorded exchange's response (JSON or an SSE stream), if any."""
+    error = HttpExchange.model_validate(exchange).rpc_error
+    return error.model_dump() if error is not None else None
 
 
 @dataclass
@@ -38,13 +45,21 @@ class Probe:
     def accepted(self) -> bool:
         return self.status == 200 and self.code is None
 
+    @property
+    def verdict(self) -> str:
+        if self.accepted:
+            return f"{self.status} accepted"
+        code = f" {self.code}" if self.code is not None else ""
+        status = self.status if self.status is not None else "no response"
+        return f"{status}{code} {self.message or ''}".rstrip()
+
     @classmethod
     def from_exchange(cls, case: str, description: str, exchange: dict[str, Any]) -> Probe:
         error = rpc_error(exchange) or {}
         return cls(
             case=case,
             description=description,
-            status=(exchange.get("response") or {}).get("status"),
+            status=((exchange.get("response") or {}).get("status")),
             code=error.get("code"),
             message=error.get("message"),
             exchange=exchange,
@@ -61,16 +76,41 @@ class MismatchLab:
     probes: list[Probe] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
+    def record(self) -> MismatchRecord:
+        probes = []
+        for probe in self.probes:
+            exchange = HttpExchange.model_validate(probe.exchange)
+            sent = sorted((h for h in exchange.request.headers if h[0].lower().startswith("mcp-")), key=lambda h: h[0].lower())
+            probes.append(
+                ProbeRecord(
+                    case=probe.case,
+                    description=probe.description,
+                    status=probe.status,
+                    code=probe.code,
+                    message=probe.message,
+                    accepted=probe.accepted,
+                    verdict=probe.verdict,
+                    sent_headers=sent,
+                    exchange=exchange,
+                )
+            )
+        return MismatchRecord(
+            server=self.server,
+            tool=self.tool,
+            argument=self.argument,
+            header=self.header,
+            arguments=clip_json(self.arguments),
+            probes=probes,
+            notes=list(self.notes),
+        )
+
     def to_dict(self) -> dict[str, Any]:
-        data = asdict(self)
-        for probe, plain in zip(self.probes, data["probes"], strict=True):
-            plain["accepted"] = probe.accepted
-        return data
+        return self.record().dump()
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
         from mcp_lab.views.header_labs import mismatch_bundle
 
-        return mismatch_bundle(self)
+        return mismatch_bundle(self.record())
 
 
 @dataclass
@@ -102,16 +142,33 @@ class ListFirstLab:
     def scenario(self, name: str) -> Scenario:
         return next(s for s in self.scenarios if s.name == name)
 
+    def record(self) -> ListFirstRecord:
+        return ListFirstRecord(
+            server=self.server,
+            tool=self.tool,
+            arguments=clip_json(self.arguments),
+            scenarios=[
+                ScenarioRecord(
+                    name=s.name,
+                    description=s.description,
+                    posts=s.posts,
+                    relisted=s.relisted,
+                    outcome=s.outcome,
+                    exchanges=[HttpExchange.model_validate(x) for x in s.exchanges],
+                    connect=[HttpExchange.model_validate(x) for x in s.connect],
+                )
+                for s in self.scenarios
+            ],
+            notes=list(self.notes),
+        )
+
     def to_dict(self) -> dict[str, Any]:
-        data = asdict(self)
-        for scenario, plain in zip(self.scenarios, data["scenarios"], strict=True):
-            plain["posts"] = scenario.posts
-        return data
+        return self.record().dump()
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
         from mcp_lab.views.header_labs import list_first_bundle
 
-        return list_first_bundle(self)
+        return list_first_bundle(self.record())
 
 
 @dataclass
@@ -124,10 +181,15 @@ class SchemaLookupLab:
     def count(self, with_lookup: bool) -> int:
         return int(next(r["on_list_tools"] for r in self.runs if r["get_tool_input_schema"] is with_lookup))
 
+    def record(self) -> SchemaLookupRecord:
+        return SchemaLookupRecord(
+            calls=self.calls, tool=self.tool, runs=[SchemaLookupRun.model_validate(r) for r in self.runs]
+        )
+
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return self.record().dump()
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
         from mcp_lab.views.header_labs import schema_lookup_bundle
 
-        return schema_lookup_bundle(self)
+        return schema_lookup_bundle(self.record())

@@ -28,6 +28,9 @@ from mcp.shared.inbound import (
     x_mcp_header_map,
 )
 
+from mcp_lab.records.base import clip_json
+from mcp_lab.records.headers import HeaderTableRecord, ToolHeadersRecord
+
 __all__ = [
     "DROPPED",
     "HeaderRow",
@@ -126,13 +129,21 @@ class HeaderTable:
     def rows(self) -> list[HeaderRow]:
         return [row for tool in self.tools for row in tool.rows]
 
+    def record(self) -> HeaderTableRecord:
+        return HeaderTableRecord(
+            server=self.server,
+            server_kind=self.kind,
+            dropped_note=DROPPED,
+            tools=[ToolHeadersRecord.model_validate(clip_json(asdict(t))) for t in self.tools],
+        )
+
     def to_dict(self) -> dict[str, Any]:
-        return {"server": self.server, "kind": self.kind, "tools": [asdict(t) for t in self.tools]}
+        return self.record().dump()
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
         from mcp_lab.views.headers import header_table_bundle
 
-        return header_table_bundle(self)
+        return header_table_bundle(self.record())
 
 
 def _samples(token: str, json_type: str, prop: Mapping[str, Any]) -> list[dict[str, Any]]:

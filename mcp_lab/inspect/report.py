@@ -15,6 +15,8 @@ from functools import cached_property
 from typing import Any, Literal
 
 from mcp_lab.inspect.anatomy import Anatomy, Segment, keyless_anatomy
+from mcp_lab.records.base import clip, clip_json
+from mcp_lab.records.tokens import CheckRecord, ClaimRowRecord, QuestionRecord, SegmentRecord, TokenRecord
 
 __all__ = ["REASONS", "STEPS", "Check", "ClaimRow", "QuestionRow", "TokenReport", "plain"]
 
@@ -169,19 +171,79 @@ class TokenReport:
     def check(self, step: str) -> Check | None:
         return next((c for c in self.checks if c.step == step), None)
 
-    def to_dict(self) -> dict[str, Any]:
-        data = {name: getattr(self, name) for name in self.__dataclass_fields__}
-        data.update(
-            segments=self.segments,
+    def record(self) -> TokenRecord:
+        """The report as its views show it (the vendor JSON is this record's dump)."""
+        tone: Literal["ok", "err", "unknown"] = (
+            "ok" if self.verdict == "ok" else ("unknown" if self.verdict == "unknown" else "err")
+        )
+        titles: dict[str, Literal["Accepted", "Rejected", "Undetermined"]] = {
+            "ok": "Accepted",
+            "err": "Rejected",
+            "unknown": "Undetermined",
+        }
+        return TokenRecord(
+            token=clip(self.token) if self.token is not None else None,
+            length=self.length,
+            format=self.format,
+            format_label=self.format_label,
+            structure=_structure(self),
+            prefix=self.prefix,
+            key_id=self.key_id,
             nonce=self.nonce,
             sealed_bytes=self.sealed_bytes,
-            claim_rows=self.claim_rows,
-            questions=self.questions,
-            inner_kind=self.inner_kind,
+            problem=self.problem,
+            confidential=self.confidential,
+            segments=[
+                SegmentRecord(
+                    part=s.part,
+                    label=PART_NAMES.get(s.part, s.part),
+                    start=s.start,
+                    end=s.end,
+                    size=s.size,
+                    note=s.note,
+                )
+                for s in self.segments
+            ],
+            server=self.server,
+            opener=self.opener,
+            opened_by=_opened_by(self),
+            can_open=self.can_open,
+            ring_ids=list(self.ring_ids),
+            slot=self.slot,
+            opened=self.opened,
+            verified=self.verified,
+            claims=clip_json(self.claims) if isinstance(self.claims, dict) else None,
+            claim_rows=[
+                ClaimRowRecord(
+                    claim=r.claim,
+                    value=clip_json(r.value),
+                    meaning=r.meaning,
+                    status=r.status,
+                    note=r.note,
+                    stable=_stable_claim(r, self),
+                )
+                for r in self.claim_rows
+            ],
+            expected=clip_json(self.expected),
+            ttl=self.ttl if self.ttl is not None and math.isfinite(self.ttl) else None,
+            ttl_left=self.ttl_left if self.ttl_left is not None and math.isfinite(self.ttl_left) else None,
             issued_at=self.issued_at,
             expires_at=self.expires_at,
+            inner_state=clip(self.inner_state) if self.inner_state is not None else None,
+            inner_kind=self.inner_kind,  # type: ignore[arg-type]
+            questions=[QuestionRecord.model_validate(clip_json(q)) for q in self.questions],
+            checks=[CheckRecord(step=c.step, status=c.status, reason=c.reason, detail=c.detail) for c in self.checks],
+            verdict=self.verdict,
+            verdict_tone=tone,
+            verdict_title=titles[tone],
+            verdict_detail=self.verdict_detail,
+            cannot_know=list(self.cannot_know),
+            notes=list(self.notes),
+            danger=self.danger,
         )
-        return plain(data)  # type: ignore[no-any-return]
+
+    def to_dict(self) -> dict[str, Any]:
+        return self.record().dump()
 
     def to_json(self, indent: int | None = None) -> str:
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
@@ -193,7 +255,7 @@ class TokenReport:
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
         from mcp_lab.views.tokens import token_bundle
 
-        return token_bundle(self)
+        return token_bundle(self.record())
 
 
 def plain(value: Any, depth: int = 0) -> Any:
@@ -212,3 +274,54 @@ def plain(value: Any, depth: int = 0) -> Any:
     if fields is not None and not isinstance(value, type):
         return {name: plain(getattr(value, name), depth + 1) for name in fields}
     return repr(value)
+
+
+PART_NAMES = {
+    "prefix": "prefix",
+    "kid": "key id",
+    "nonce": "nonce",
+    "sealed": "ciphertext+tag",
+    "payload": "payload (readable)",
+    "dot": "'.'",
+    "signature": "signature",
+    "body": "body",
+}
+
+
+def _short(value: Any, limit: int = 70) -> str:
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=repr)
+    text = text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _stable_claim(row: ClaimRow, report: TokenReport) -> str:
+    """A claim's value as text/plain shows it: nothing that changes from run to run."""
+    if row.claim == "iat":
+        return "<time>"
+    if row.claim == "exp":
+        return f"iat + {report.ttl:g} s" if report.ttl is not None else "<time>"
+    if row.claim == "p":
+        return "(absent)" if row.value is None else "<salted tag>"
+    if row.claim == "aud" and row.value is None:
+        return "(absent)"
+    if row.claim == "s" and report.inner_kind == "resolver":
+        answered = sum(1 for q in report.questions if q.answered)
+        return f"resolver state (SDK v3): {answered} answered, {len(report.questions) - answered} awaiting"
+    return _short(row.value) if isinstance(row.value, str) and row.claim == "s" else _short(repr(row.value), 200)
+
+
+def _opened_by(report: TokenReport) -> str:
+    where = f"server {report.server!r}" if report.server else "the given"
+    if report.opener == "ring":
+        slot = f", slot {report.slot}" if report.slot is not None else ""
+        return f"with {where} key ring ({len(report.ring_ids)} key(s){slot})"
+    if report.opener == "codec":
+        return f"with {where} codec"
+    if report.opener == "unprotected":
+        return f"nothing to open: {where} has no RequestStateBoundary"
+    return "no key given: " + (report.can_open or "keyless look only")
+
+
+def _structure(report: TokenReport) -> str:
+    parts = " | ".join(PART_NAMES.get(s.part, s.part) for s in report.segments)
+    return f"{report.format_label}" + (f": {parts}" if parts else "")

@@ -13,7 +13,7 @@ instance only); a cell is the instance's actual answer and, when it refuses, the
 from __future__ import annotations
 
 import os
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 import mcp.types as T
@@ -22,6 +22,7 @@ from mcp import MCPError
 from mcp_lab.fleet import PROBE_TOOL, Fleet, add_probe_tool
 from mcp_lab.flow import MODERN, Flow
 from mcp_lab.keys import KeyRing
+from mcp_lab.records.rotation import CellRecord, RotationRecord
 from mcp_lab.sandbox import LabServer, sandbox
 
 __all__ = ["PHASES", "Cell", "RotationMatrix", "RotationStepper", "mint_token", "phase_ring", "verify_token"]
@@ -57,8 +58,17 @@ class RotationMatrix:
     cells: list[list[Cell]]
     notes: list[str] = field(default_factory=list)
 
+    def record(self) -> RotationRecord:
+        return RotationRecord(
+            title=self.title,
+            rows=list(self.rows),
+            columns=list(self.columns),
+            cells=[[CellRecord(accepted=c.accepted, reason=c.reason, mark=c.mark) for c in row] for row in self.cells],
+            notes=list(self.notes),
+        )
+
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return self.record().dump()
 
     def accepted(self) -> list[list[bool]]:
         return [[c.accepted for c in row] for row in self.cells]
@@ -66,7 +76,7 @@ class RotationMatrix:
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
         from mcp_lab.views.rotation import matrix_bundle
 
-        return matrix_bundle(self)
+        return matrix_bundle(self.record())
 
 
 async def mint_token(name: str, ring: KeyRing, ttl: float = 600.0) -> str:

@@ -21,6 +21,7 @@ from typing import Any
 from mcp_lab.fleet import PROBE_TOOL
 from mcp_lab.flow import Flow
 from mcp_lab.inspect.rotation import PHASES, RotationStepper
+from mcp_lab.records.rotation import RotationLoadRecord
 
 __all__ = ["RIGHT_ORDER", "WRONG_ORDER", "LoadReport", "run_rotation_load"]
 
@@ -60,8 +61,13 @@ class LoadReport:
     def throughput(self) -> float:
         return self.legs / self.wall if self.wall else 0.0
 
+    def record(self) -> RotationLoadRecord:
+        data = asdict(self)
+        data.update(agrees=self.agrees, summary=self.text())
+        return RotationLoadRecord.model_validate(data)
+
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return self.record().dump()
 
     def text(self) -> str:
         verdict = "as predicted" if self.agrees else f"{len(self.mismatches)} flow(s) differ from the prediction"
@@ -72,7 +78,9 @@ class LoadReport:
         )
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
-        return {"text/plain": self.text(), "application/vnd.mcp-lab.rotation-load+json": self.to_dict()}
+        from mcp_lab.views.rotation import load_bundle
+
+        return load_bundle(self.record())
 
 
 def _index(label: str | None) -> int:

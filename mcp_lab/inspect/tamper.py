@@ -33,6 +33,7 @@ from mcp_lab.inspect.tokens import boundary_of, inspect_token
 from mcp_lab.keys import KeyRing
 from mcp_lab.legs import send_leg
 from mcp_lab.principal import current_principal, set_principal
+from mcp_lab.records.tokens import TamperCaseRecord, TamperRecord
 from mcp_lab.sandbox import LabServer, sandbox
 
 __all__ = ["TamperCase", "TamperReport", "flip_byte", "tamper_lab"]
@@ -74,8 +75,18 @@ class TamperReport:
     def case(self, name: str) -> TamperCase:
         return next(c for c in self.cases if c.case == name)
 
+    def record(self) -> TamperRecord:
+        return TamperRecord(
+            server=self.server,
+            method=self.method,
+            target=self.target,
+            agreed=sum(c.agree for c in self.cases),
+            cases=[TamperCaseRecord.model_validate(asdict(c)) for c in self.cases],
+            notes=list(self.notes),
+        )
+
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return self.record().dump()
 
     def __repr__(self) -> str:
         agreed = sum(c.agree for c in self.cases)
@@ -84,7 +95,7 @@ class TamperReport:
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
         from mcp_lab.views.tamper import tamper_bundle
 
-        return tamper_bundle(self)
+        return tamper_bundle(self.record())
 
 
 def flip_byte(token: str) -> str:

@@ -15,9 +15,9 @@ from typing import Any
 
 from mcp.server.mcpserver import InvalidRequestState
 
-from mcp_lab.inspect.anatomy import AES_LABEL, AES_PREFIX, Anatomy, aes_anatomy, keyless_anatomy, quick_key_id
+from mcp_lab.inspect.anatomy import Anatomy, keyless_anatomy
 from mcp_lab.inspect.claims import UNKNOWN, check_claims, passed
-from mcp_lab.inspect.context import INFER, Context, RingFacts, boundary_of, from_flow, resolve_context
+from mcp_lab.inspect.context import INFER, Context, boundary_of, from_flow, resolve_context
 from mcp_lab.inspect.report import STEPS, Check, Status, TokenReport
 from mcp_lab.sandbox import sandbox
 
@@ -75,9 +75,9 @@ def _inspect(token: Any, ctx: Context, now: float) -> TokenReport:
         expected = {"m": method, "t": target, "a": digest}
     if ctx.audience is not UNKNOWN:
         expected["aud"] = ctx.audience
-    # token, length, format, format_label, prefix, key_id, problem, confidential, server, opener (positional:
-    # keyword arguments cost a visible part of a token's inspection)
-    report = TokenReport(None, 0, "absent", "no token", None, None, None, None, ctx.server, ctx.opener)
+    report = TokenReport(
+        token=None, length=0, format="absent", format_label="no token", server=ctx.server, opener=ctx.opener
+    )
     if ctx.ring_ids:
         report.ring_ids = list(ctx.ring_ids)
     if ctx.notes:
@@ -95,19 +95,17 @@ def _inspect(token: Any, ctx: Context, now: float) -> TokenReport:
         report.checks.append(Check("codec", "fail", "non-string requestState", "the wire value must be a string"))
         return _finish(report)
     report.token, report.length = token, len(token)
-    if ctx.facts is not None:
-        return _inspect_with_ring(report, token, ctx, now, ctx.facts)
     anatomy = keyless_anatomy(token)
     _copy_anatomy(report, anatomy)
     if ctx.opener == "unprotected":
         return _unprotected(report, ctx)
     payload: bytes | None = None
-    if ctx.opener == "codec":
+    if ctx.opener in ("ring", "codec"):  # the server's own codec decides, as the boundary's would
         _foreign_format(report, anatomy, ctx)
         try:
             opened = ctx.codec.unseal(token)
         except Exception as exc:
-            _refused(report, token, anatomy, ctx, exc)
+            _refused(report, anatomy, ctx, exc)
         else:
             payload = _opened(report, anatomy, ctx, opened)
     elif anatomy.problem is not None:
@@ -125,58 +123,6 @@ def _inspect(token: Any, ctx: Context, now: float) -> TokenReport:
     return _finish(report)
 
 
-def _inspect_with_ring(report: TokenReport, token: str, ctx: Context, now: float, facts: RingFacts) -> TokenReport:
-    """The SDK codec of a key ring opens the token first; the anatomy is needed only if it refuses.
-
-    A token the codec opened passed its strict decode (canonical `v1.` base64url, long enough), so the key
-    id read from its first bytes is all the anatomy the report holds; the view derives the rest on demand.
-    """
-    refusal: Exception | None = None
-    try:
-        opened = ctx.codec.unseal(token)
-    except Exception as exc:
-        opened, refusal = None, exc
-    if refusal is None and isinstance(opened, bytes | bytearray):
-        # Opened: the token is canonical `v1.` base64url, and its first 6 body characters name the key.
-        known = facts.by_head.get(token[3:9])
-        key_id, slot = known if known is not None else (quick_key_id(token), None)
-        if key_id is not None:
-            report.format, report.format_label, report.prefix = "aes-gcm-v1", AES_LABEL, AES_PREFIX
-            report.key_id, report.confidential, report.slot, report.verified = key_id, True, slot, True
-            report.checks.append(facts.opened[slot] if slot is not None else _OPENED_BY_CODEC)
-            report.can_open = facts.can_open
-            check_claims(
-                report,
-                bytes(opened),
-                now,
-                ctx.call,
-                ctx.audience,
-                ctx.principal,
-                ctx.principal_note,
-                ctx.principal_assumed,
-            )
-            return _finish(report)
-    else:
-        key_id = quick_key_id(token)
-    if key_id is not None:  # as the boundary's codec sees it: the full anatomy only explains a refusal
-        anatomy = Anatomy(format="aes-gcm-v1", label=AES_LABEL, prefix=AES_PREFIX, key_id=key_id, confidential=True)
-        report.format, report.format_label, report.prefix = anatomy.format, anatomy.label, AES_PREFIX
-        report.key_id, report.confidential = key_id, True
-    else:
-        anatomy = keyless_anatomy(token)
-        _copy_anatomy(report, anatomy)
-    _foreign_format(report, anatomy, ctx)
-    payload = None
-    if refusal is not None:
-        _refused(report, token, anatomy, ctx, refusal)
-    else:
-        payload = _opened(report, anatomy, ctx, opened)
-    report.can_open = facts.can_open
-    if payload is not None:
-        _check_claims(report, payload, now, ctx)
-    return _finish(report)
-
-
 def _check_claims(report: TokenReport, payload: bytes, now: float, ctx: Context) -> None:
     check_claims(report, payload, now, ctx.call, ctx.audience, ctx.principal, ctx.principal_note, ctx.principal_assumed)
 
@@ -184,7 +130,7 @@ def _check_claims(report: TokenReport, payload: bytes, now: float, ctx: Context)
 def _copy_anatomy(report: TokenReport, anatomy: Anatomy) -> None:
     report.format, report.format_label, report.prefix = anatomy.format, anatomy.label, anatomy.prefix
     report.key_id, report.problem, report.confidential = anatomy.key_id, anatomy.problem, anatomy.confidential
-    report.__dict__["anatomy"] = anatomy  # primes the cached property: no second parse for the view
+    report.anatomy = anatomy
 
 
 def _foreign_format(report: TokenReport, anatomy: Anatomy, ctx: Context) -> None:
@@ -198,22 +144,16 @@ def _foreign_format(report: TokenReport, anatomy: Anatomy, ctx: Context) -> None
         report.notes.append(f"this token looks like {anatomy.label}; {opener} cannot open that format")
 
 
-_OPENED_BY_CODEC = passed("codec", "opened and authenticated by the codec")
-
-
 def _slot(report: TokenReport, anatomy: Anatomy, ctx: Context) -> None:
     if anatomy.key_id is not None and anatomy.key_id in ctx.ring_ids:
         report.slot = ctx.ring_ids.index(anatomy.key_id)
 
 
-def _refused(report: TokenReport, token: str, anatomy: Anatomy, ctx: Context, exc: Exception) -> None:
+def _refused(report: TokenReport, anatomy: Anatomy, ctx: Context, exc: Exception) -> None:
     """The checklist's codec step when the codec refused the token (`exc` is what it raised)."""
     _slot(report, anatomy, ctx)
     if isinstance(exc, InvalidRequestState):
         reason = str(exc)
-        if reason == "malformed" and anatomy.problem is None and token.startswith(AES_PREFIX):
-            anatomy = aes_anatomy(token)  # now the full check, for its explanation
-            _copy_anatomy(report, anatomy)
         detail = {
             "malformed": anatomy.problem or "the codec found it malformed",
             "unknown key": "the sealing key's id is in no slot of this ring (a restart, or another service)",

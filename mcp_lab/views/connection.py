@@ -7,9 +7,11 @@ request_state tokens get the keyless view only. `text/plain` carries no pids or 
 
 from __future__ import annotations
 
-import html
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+from mcp_lab.records.servers import ConnectionLogRecord, ConnectionRecord
+from mcp_lab.views.html import code, e, wrap
 
 if TYPE_CHECKING:
     from mcp_lab.connect import OutsideServer
@@ -20,48 +22,58 @@ CONNECTION_MIME = "application/vnd.mcp-lab.connection+json"
 LOG_MIME = "application/vnd.mcp-lab.connection-log+json"
 
 _LOG_LINES_IN_VIEW = 10
+_LOG_CHARS = 64 * 1024
+"""A saved notebook keeps the end of a long log, not all of it."""
 
 
-def _data(entry: OutsideServer) -> dict[str, Any]:
-    return {
-        "name": entry.name,
-        "transport": entry.transport,
-        "where": entry.where,
-        "protocol_version": entry.protocol_version,
-        "legacy_only": entry.legacy_only,
-        "keys": None,
-        "note": "not ours: keyless view only",
-        "pids": entry.pids,
-        "log_path": str(entry.log_path) if entry.log_path is not None else None,
-    }
+def connection_record(entry: OutsideServer) -> ConnectionRecord:
+    tail = [line[:400] for line in entry.log().splitlines() if line.strip()][-_LOG_LINES_IN_VIEW:]
+    return ConnectionRecord(
+        name=entry.name,
+        transport=entry.transport,
+        where=entry.where,
+        protocol_version=entry.protocol_version,
+        legacy_only=entry.legacy_only,
+        note="not ours: keyless view only",
+        pids=entry.pids,
+        log_tail=tail if entry.transport == "stdio" else [],
+    )
+
+
+def connection_text(record: ConnectionRecord) -> str:
+    era = record.protocol_version or "connecting..."
+    forced = " (--legacy)" if record.legacy_only else ""
+    lines = [
+        f"connection {record.name!r}: {record.where}, protocol {era}{forced}",
+        "  not ours: keyless view only (the lab holds no keys: tokens show format, key id and size)",
+    ]
+    if record.transport == "stdio":
+        lines.append(f"  stderr log: %mcp_connect log {record.name}")
+    return "\n".join(lines)
+
+
+def connection_html(record: ConnectionRecord) -> str:
+    era = record.protocol_version or "connecting..."
+    forced = " (--legacy)" if record.legacy_only else ""
+    pids = ", ".join(str(p) for p in record.pids) or "-"
+    log_html = (
+        f"<details><summary>stderr (last {len(record.log_tail)} lines)</summary><pre>{e(chr(10).join(record.log_tail))}</pre>"
+        "</details>"
+        if record.transport == "stdio"
+        else ""
+    )
+    return wrap(
+        f"<b>{e(record.name)}</b>: {code(record.where)} &middot; protocol {e(era)}{e(forced)}"
+        + (f" &middot; pid {e(pids)}" if record.transport == "stdio" else "")
+        + "<br><i>not ours: keyless view only</i> (the lab holds no keys for this server; its tokens show"
+        f" format, key id and size only){log_html}",
+        "mcp-lab-connection",
+    )
 
 
 def connection_bundle(entry: OutsideServer) -> dict[str, Any]:
-    data = _data(entry)
-    era = entry.protocol_version or "connecting..."
-    forced = " (--legacy)" if entry.legacy_only else ""
-    lines = [
-        f"connection {entry.name!r}: {entry.where}, protocol {era}{forced}",
-        "  not ours: keyless view only (the lab holds no keys: tokens show format, key id and size)",
-    ]
-    if entry.transport == "stdio":
-        lines.append(f"  stderr log: %mcp_connect log {entry.name}")
-    tail = [line for line in entry.log().splitlines() if line.strip()][-_LOG_LINES_IN_VIEW:]
-    pids = ", ".join(str(p) for p in entry.pids) or "-"
-    log_html = (
-        f"<details><summary>stderr (last {len(tail)} lines)</summary><pre>{html.escape(chr(10).join(tail))}</pre>"
-        "</details>"
-        if entry.transport == "stdio"
-        else ""
-    )
-    body = (
-        f"<div class='mcp-lab-connection'><b>{html.escape(entry.name)}</b>: <code>{html.escape(entry.where)}</code>"
-        f" &middot; protocol {html.escape(era)}{forced}"
-        + (f" &middot; pid {pids}" if entry.transport == "stdio" else "")
-        + "<br><i>not ours: keyless view only</i> (the lab holds no keys for this server; its tokens show"
-        f" format, key id and size only){log_html}</div>"
-    )
-    return {"text/plain": "\n".join(lines), "text/html": body, CONNECTION_MIME: data}
+    record = connection_record(entry)
+    return record.bundle(connection_text(record), connection_html(record))
 
 
 @dataclass(frozen=True)
@@ -71,10 +83,11 @@ class ConnectionLog:
     name: str
     text: str
 
+    def record(self) -> ConnectionLogRecord:
+        shown = self.text if len(self.text) <= _LOG_CHARS else "…" + self.text[-_LOG_CHARS:]
+        return ConnectionLogRecord(name=self.name, text=shown)
+
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
-        shown = self.text if self.text.strip() else f"({self.name!r} wrote nothing to stderr)"
-        return {
-            "text/plain": shown.rstrip("\n"),
-            "text/html": f"<pre class='mcp-lab-log'>{html.escape(shown)}</pre>",
-            LOG_MIME: {"name": self.name, "text": self.text},
-        }
+        record = self.record()
+        shown = record.text if record.text.strip() else f"({self.name!r} wrote nothing to stderr)"
+        return record.bundle(shown.rstrip("\n"), wrap(f"<pre class='mcp-lab-log'>{e(shown)}</pre>", "mcp-lab-log"))

@@ -8,11 +8,15 @@ can compare it; the HTML and the vendor JSON carry everything (never key materia
 
 from __future__ import annotations
 
-import base64
-import binascii
-import html
 import json
 from typing import TYPE_CHECKING, Any
+
+from mcp_lab.records.base import Clipped, clipped_text
+from mcp_lab.records.flow import FlowRecord, RoundRecord, flow_record, round_record
+from mcp_lab.records.flow import flow_summary as _flow_summary
+from mcp_lab.records.flow import token_brief as _token_brief
+from mcp_lab.views.html import code, e, tone, wrap
+from mcp_lab.views.http import exchange_lines, exchanges_html
 
 if TYPE_CHECKING:
     from mcp_lab.flow import Flow, Round
@@ -21,160 +25,92 @@ __all__ = ["FLOW_MIME", "flow_bundle", "flow_summary", "round_bundle", "token_br
 
 FLOW_MIME = "application/vnd.mcp-lab.flow+json"
 
-_STATUS_TEXT = {
-    "new": "not started",
-    "input_required": "waiting for answers",
-    "done": "done",
-    "error": "failed",
-    "stopped": "stopped",
-    "interrupted": "interrupted",
-}
-
 
 def token_brief(token: str | None) -> str:
     """Keyless facts about a request_state value: sealed (key id, length) or plaintext."""
-    if token is None:
-        return "no token"
-    if token.startswith("<") and token.endswith("not saved>"):
-        return token  # a flow loaded from a collection (mcp_lab.collection): the token was not saved
-    if token.startswith("v1."):
-        body = token[3:]
-        try:
-            raw = base64.urlsafe_b64decode(body + "=" * (-len(body) % 4))
-        except (binascii.Error, ValueError):
-            raw = b""
-        if len(raw) >= 4:
-            return f"sealed v1, key {raw[:4].hex()}, {len(token)} chars"
-        return f"v1 prefix but malformed, {len(token)} chars"
-    return f"PLAINTEXT (not sealed), {len(token)} chars"
-
-
-def _describe_request(key: str, request: dict[str, Any]) -> str:
-    method = request.get("method", "")
-    params = request.get("params") or {}
-    if method == "elicitation/create":
-        mode = params.get("mode", "form")
-        return f"{key}: elicitation ({mode}) {params.get('message', '')!r}"
-    if method == "sampling/createMessage":
-        return f"{key}: sampling ({len(params.get('messages', []))} message(s), max {params.get('maxTokens')} tokens)"
-    return f"{key}: list roots"
-
-
-def _describe_answer(key: str, response: dict[str, Any], by: str) -> str:
-    if "action" in response:
-        content = response.get("content")
-        shown = f" {json.dumps(content, ensure_ascii=False)}" if content is not None else ""
-        return f"{key} = {response['action']}{shown} ({by})"
-    if "roots" in response:
-        return f"{key} = {len(response['roots'])} root(s) ({by})"
-    text = (response.get("content") or {}).get("text", "")
-    return f"{key} = reply {text[:40]!r} ({by})"
-
-
-def _result_brief(rnd: Round) -> str:
-    if rnd.outcome == "input_required":
-        asks = [_describe_request(k, v) for k, v in (rnd.input_requests or {}).items()]
-        if not asks:
-            return "input_required: state only (client backs off, then retries)"
-        return "input_required: asks " + "; ".join(asks)
-    if rnd.outcome == "error":
-        err = rnd.error or {}
-        code = f"{err['code']} " if err.get("code") is not None else ""
-        if err.get("reason"):  # the lab owns the server: its logged reason sits beside the frozen wire error
-            return f"error: wire: {code}{err.get('message', '')} — server logged: {err['reason']}"
-        return f"error: {code}{err.get('message', '')}"
-    data = rnd.result or {}
-    texts = [c.get("text", "") for c in data.get("content", []) if isinstance(c, dict) and c.get("type") == "text"]
-    texts += [m.get("content", {}).get("text", "") for m in data.get("messages", []) if isinstance(m, dict)]
-    texts += [c.get("text", "") for c in data.get("contents", []) if isinstance(c, dict) and "text" in c]
-    flag = " (isError)" if data.get("isError") else ""
-    return f"result{flag}: " + (" | ".join(repr(t) for t in texts if t) or "(no text)")
-
-
-def _sent_brief(rnd: Round) -> str:
-    parts = [_describe_answer(k, v, rnd.answered_by.get(k, "?")) for k, v in (rnd.sent_input_responses or {}).items()]
-    if rnd.sent_request_state is not None:
-        parts.append("token echoed")
-    if rnd.backoff:
-        parts.append(f"after {int(rnd.backoff * 1000)} ms backoff")
-    return "; ".join(parts) if parts else "the request"
+    return "no token" if token is None else _token_brief(token).label
 
 
 def flow_summary(flow: Flow) -> str:
     """One line: what, where, how it ended."""
-    head = f"{flow.method} {flow.target!r} on {flow.server!r} ({flow.era})"
-    status = _STATUS_TEXT.get(flow.status, flow.status)
-    line = f"{head}: {status} after {len(flow.rounds)} round(s)"
-    if flow.status == "error" and flow.error:
-        line += f": {_result_brief(flow.rounds[-1])}"
-    if flow.stop_reason:
-        line += f": {flow.stop_reason}"
-    return line
+    return _flow_summary(flow)
 
 
-def _round_lines(rnd: Round) -> list[str]:
-    lines = [f"  #{rnd.index} sent {_sent_brief(rnd)}", f"     <- {_result_brief(rnd)}"]
+def _round_lines(rnd: RoundRecord) -> list[str]:
+    lines = [f"  #{rnd.index} sent {rnd.sent_summary}", f"     <- {rnd.outcome_summary}"]
     for entry in rnd.backchannel:
-        lines.append(f"     back-channel {_describe_request(str(entry['key']), entry['request'])}")
+        lines.append(f"     back-channel {entry.request.summary}")
     if rnd.relisted:
         lines.append("     (header mismatch -32020: tools re-listed and the leg resent once)")
-    if rnd.http:
-        from mcp_lab.views.http import exchange_lines
-
-        for exchange in rnd.http:
-            lines += exchange_lines(exchange)
+    for exchange in rnd.http:
+        lines += exchange_lines(exchange)
+    if rnd.unreadable_http:
+        lines.append(f"     ({rnd.unreadable_http} HTTP exchange(s) recorded by another mcp_lab version)")
     return lines
 
 
-def flow_text(flow: Flow) -> str:
-    lines = [f"Flow {flow_summary(flow)}"]
+def flow_text(flow: FlowRecord) -> str:
+    lines = [f"Flow {flow.summary}"]
     for rnd in flow.rounds:
         lines += _round_lines(rnd)
     lines += [f"  note: {n}" for n in flow.notes]
     return "\n".join(lines)
 
 
-def _cell(text: str) -> str:
-    return html.escape(text)
+_TONE = {"input_required": "warn", "result": "ok", "error": "err"}
 
 
-def _round_row(rnd: Round) -> str:
-    token = token_brief(rnd.request_state) if rnd.outcome == "input_required" else ""
-    cls = {"input_required": "ask", "result": "ok", "error": "err"}[rnd.outcome]
-    http = f"{len(rnd.http)} HTTP exchange(s)" if rnd.http else ""
+def _round_row(rnd: RoundRecord) -> str:
+    token = rnd.token.label if rnd.token is not None and rnd.outcome == "input_required" else ""
+    http = f" {len(rnd.http)} HTTP exchange(s)" if rnd.http else ""
+    mark = {"input_required": "? ", "result": "✓ ", "error": "✗ "}[rnd.outcome]
+    if rnd.result is not None and rnd.result.is_error:
+        mark = "✗ "
     row = (
-        f"<tr class='mcp-lab-{cls}'><td>#{rnd.index}</td><td>{_cell(_sent_brief(rnd))}</td>"
-        f"<td>{_cell(_result_brief(rnd))}</td><td><code>{_cell(token)}</code></td>"
-        f"<td>{rnd.elapsed * 1000:.1f} ms {_cell(http)}</td></tr>"
+        f"<tr><td>#{rnd.index}</td><td>{e(rnd.sent_summary)}</td>"
+        f"<td>{tone(_TONE[rnd.outcome], mark + rnd.outcome_summary)}</td><td>{code(token)}</td>"
+        f"<td><span style='white-space:nowrap'>{rnd.elapsed * 1000:.1f} ms</span>{e(http)}</td></tr>"
     )
     if rnd.http:
-        from mcp_lab.views.http import exchanges_html
-
         row += f"<tr class='mcp-lab-http-row'><td></td><td colspan='4'>{exchanges_html(rnd.http)}</td></tr>"
     return row
 
 
-def flow_html(flow: Flow) -> str:
+def _arguments(arguments: dict[str, Any]) -> str:
+    shown = ", ".join(
+        f"{k}={clipped_text(v) if isinstance(v, str | Clipped) else json.dumps(v, ensure_ascii=False)}"
+        for k, v in _parsed(arguments).items()
+    )
+    return f"<div>arguments {code(shown, 'mcp-lab-long')}</div>" if arguments else ""
+
+
+def _parsed(arguments: dict[str, Any]) -> dict[str, Any]:
+    """Arguments with clipped values as `Clipped` (their head, length and digest read in the view)."""
+    return {
+        k: Clipped.model_validate(v) if isinstance(v, dict) and v.get("clipped") is True else v
+        for k, v in arguments.items()
+    }
+
+
+def flow_html(flow: FlowRecord) -> str:
     rows = "".join(_round_row(r) for r in flow.rounds)
-    notes = "".join(f"<div>note: {_cell(n)}</div>" for n in flow.notes)
-    return (
-        "<div class='mcp-lab-flow'>"
-        f"<div><b>{_cell(flow_summary(flow))}</b></div>"
+    notes = "".join(f"<div>note: {e(n)}</div>" for n in flow.notes)
+    return wrap(
+        f"<div><b>{e(flow.summary)}</b></div>{_arguments(flow.arguments)}"
         "<table><thead><tr><th>leg</th><th>client sent</th><th>server answered</th><th>request_state</th>"
-        f"<th>time</th></tr></thead><tbody>{rows}</tbody></table>{notes}</div>"
+        f"<th>time</th></tr></thead><tbody>{rows}</tbody></table>{notes}",
+        "mcp-lab-flow",
     )
 
 
 def flow_bundle(flow: Flow) -> dict[str, Any]:
-    return {
-        "text/plain": flow_text(flow),
-        "text/html": flow_html(flow),
-        FLOW_MIME: flow.to_dict(),
-    }
+    record = flow_record(flow)
+    return record.bundle(flow_text(record), flow_html(record))
 
 
 def round_bundle(rnd: Round) -> dict[str, Any]:
+    record = round_record(rnd)
     return {
-        "text/plain": "\n".join(_round_lines(rnd)).strip(),
-        "text/html": f"<table>{_round_row(rnd)}</table>",
+        "text/plain": "\n".join(_round_lines(record)).strip(),
+        "text/html": wrap(f"<table>{_round_row(record)}</table>", "mcp-lab-flow"),
     }

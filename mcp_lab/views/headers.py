@@ -7,41 +7,38 @@ actually send, and did the server agree?". `text/plain` is stable for nbval (no 
 
 from __future__ import annotations
 
-import html
 import json
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from mcp_lab.inspect.headers import DROPPED
-
-if TYPE_CHECKING:
-    from mcp_lab.inspect.headers import HeaderRow, HeaderTable
+from mcp_lab.records.headers import HeaderRowRecord, HeaderTableRecord
+from mcp_lab.records.http import ParamHeaderUsage
+from mcp_lab.views.html import code, e, tone, wrap
 
 __all__ = ["HEADERS_MIME", "header_table_bundle", "param_usage_html", "param_usage_lines"]
 
 HEADERS_MIME = "application/vnd.mcp-lab.headers+json"
-
-_STYLE = (
-    "<style>.mcp-lab-headers td,.mcp-lab-headers th{text-align:left;padding:2px 8px;vertical-align:top}"
-    ".mcp-lab-bad{color:#b00020}.mcp-lab-mcp{background:#fff3c4}</style>"
-)
 
 
 def _value(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def _samples_text(row: HeaderRow) -> str:
-    return "; ".join(f"{_value(s['value'])} -> {s['header_value']} ({s['encoding']})" for s in row.samples)
+def _samples_text(row: HeaderRowRecord) -> str:
+    return "; ".join(f"{_value(s.value)} -> {s.header_value} ({s.encoding})" for s in row.samples)
 
 
-def header_table_text(table: HeaderTable) -> str:
-    lines = [f"Header parameters of {table.server!r}" + (f" ({table.kind})" if table.kind else "")]
+def _title(table: HeaderTableRecord) -> str:
+    return f"Header parameters of {table.server!r}" + (f" ({table.server_kind})" if table.server_kind else "")
+
+
+def header_table_text(table: HeaderTableRecord) -> str:
+    lines = [_title(table)]
     if not table.tools:
         lines.append("  (no tools)")
     for tool in table.tools:
         if tool.dropped:
-            lines.append(f"  {tool.name}: INVALID -- {tool.reason}; {DROPPED}")
+            lines.append(f"  {tool.name}: INVALID -- {tool.reason}; {table.dropped_note}")
         elif not tool.rows:
             lines.append(f"  {tool.name}: no header parameters")
             continue
@@ -53,84 +50,80 @@ def header_table_text(table: HeaderTable) -> str:
     return "\n".join(lines)
 
 
-def _row_html(row: HeaderRow, first: bool, span: int, tool_cell: str) -> str:
+def _row_html(row: HeaderRowRecord, first: bool, span: int, tool_cell: str) -> str:
     tool = f"<td rowspan='{span}'>{tool_cell}</td>" if first else ""
     if row.valid:
         samples = "<br>".join(
-            f"<code>{html.escape(_value(s['value']))}</code> &rarr; <code>{html.escape(str(s['header_value']))}</code>"
-            f" <i>{html.escape(s['encoding'])}</i>"
-            for s in row.samples
+            f"{code(_value(s.value))} &rarr; {code(s.header_value)} <i>{e(s.encoding)}</i>" for s in row.samples
         )
     else:
-        samples = f"<span class='mcp-lab-bad'>{html.escape(row.reason or '')}</span>"
+        samples = tone("err", f"✗ {row.reason or ''}")
     return (
-        f"<tr>{tool}<td><code>{html.escape(row.argument)}</code></td>"
-        f"<td class='mcp-lab-mcp'><code>{html.escape(row.header)}</code></td>"
-        f"<td>{html.escape(row.json_type)}</td><td>{samples}</td></tr>"
+        f"<tr>{tool}<td>{code(row.argument)}</td><td class='mcp-lab-mcp'>{code(row.header)}</td>"
+        f"<td>{e(row.json_type)}</td><td>{samples}</td></tr>"
     )
 
 
-def header_table_html(table: HeaderTable) -> str:
+def header_table_html(table: HeaderTableRecord) -> str:
     body = []
     for tool in table.tools:
-        name = f"<b>{html.escape(tool.name)}</b>"
+        name = f"<b>{e(tool.name)}</b>"
         if tool.dropped:
-            name += f"<div class='mcp-lab-bad'>{html.escape(tool.reason or '')}<br><b>{DROPPED}</b></div>"
+            name += f"<div class='mcp-lab-err'>✗ {e(tool.reason or '')}<br><b>{e(table.dropped_note)}</b></div>"
         if not tool.rows:
             body.append(f"<tr><td>{name}</td><td colspan='4'><i>no header parameters</i></td></tr>")
             continue
         for i, row in enumerate(tool.rows):
             body.append(_row_html(row, i == 0, len(tool.rows), name))
-    caption = html.escape(f"Header parameters of {table.server!r}" + (f" ({table.kind})" if table.kind else ""))
-    return (
-        f"{_STYLE}<table class='mcp-lab-headers'><caption>{caption}</caption>"
+    return wrap(
+        f"<table><caption>{e(_title(table))}</caption>"
         "<thead><tr><th>tool</th><th>argument</th><th>HTTP header</th><th>JSON type</th>"
-        f"<th>sample value &rarr; header value</th></tr></thead><tbody>{''.join(body)}</tbody></table>"
+        f"<th>sample value &rarr; header value (encoding)</th></tr></thead><tbody>{''.join(body)}</tbody></table>",
+        "mcp-lab-headers",
     )
 
 
-def header_table_bundle(table: HeaderTable) -> dict[str, Any]:
-    return {
-        "text/plain": header_table_text(table),
-        "text/html": header_table_html(table),
-        HEADERS_MIME: table.to_dict(),
-    }
+def header_table_bundle(table: HeaderTableRecord) -> dict[str, Any]:
+    return table.bundle(header_table_text(table), header_table_html(table))
 
 
-def _sent(entry: dict[str, Any]) -> str:
-    raw = entry.get("sent")
-    if raw is None:
+def _sent(entry: ParamHeaderUsage) -> str:
+    if entry.sent is None:
         return "(not sent)"
-    decoded = entry.get("decoded")
-    if decoded is not None and decoded != raw:
-        return f"{raw} (decoded {_value(decoded)})"
-    return str(raw)
+    if entry.decoded is not None and entry.decoded != entry.sent:
+        return f"{entry.sent} (decoded {_value(entry.decoded)})"
+    return entry.sent
 
 
-def param_usage_lines(usage: Sequence[dict[str, Any]]) -> list[str]:
-    """`region=... -> Mcp-Param-Region: eu-west [ok]`, one line per marked argument."""
+def _usage(usage: Sequence[ParamHeaderUsage | dict[str, Any]]) -> list[ParamHeaderUsage]:
+    return [u if isinstance(u, ParamHeaderUsage) else ParamHeaderUsage.model_validate(u) for u in usage]
+
+
+def param_usage_lines(usage: Sequence[ParamHeaderUsage | dict[str, Any]]) -> list[str]:
+    """`region=... -> Mcp-Param-Region: eu-west [ok]`, one line per marked argument (records or their dumps)."""
     lines = []
-    for entry in usage:
-        value = "(absent)" if entry.get("value") is None else _value(entry["value"])
-        line = f"{entry['argument']}={value} -> {entry['header']}: {_sent(entry)} [{entry['verdict']}]"
-        if entry.get("reason"):
-            line += f" {entry['reason']}"
+    for entry in _usage(usage):
+        value = "(absent)" if entry.value is None else _value(entry.value)
+        line = f"{entry.argument}={value} -> {entry.header}: {_sent(entry)} [{entry.verdict}]"
+        if entry.reason:
+            line += f" {entry.reason}"
         lines.append(line)
     return lines
 
 
-def param_usage_html(usage: Sequence[dict[str, Any]]) -> str:
+def param_usage_html(usage: Sequence[ParamHeaderUsage | dict[str, Any]]) -> str:
     if not usage:
         return ""
-    rows = "".join(
-        f"<tr class='{'' if e['verdict'] in ('ok', 'absent') else 'mcp-lab-bad'}'>"
-        f"<td><code>{html.escape(e['argument'])}</code> = <code>{html.escape(_value(e.get('value')))}</code></td>"
-        f"<td class='mcp-lab-mcp'><code>{html.escape(e['header'])}</code></td>"
-        f"<td><code>{html.escape(_sent(e))}</code></td><td>{html.escape(e['encoding'])}</td>"
-        f"<td>{html.escape(e['verdict'])}{': ' + html.escape(e['reason']) if e.get('reason') else ''}</td></tr>"
-        for e in usage
-    )
+    rows = []
+    for entry in _usage(usage):
+        good = entry.verdict in ("ok", "absent")
+        verdict = ("✓ " if good else "✗ ") + entry.verdict + (f": {entry.reason}" if entry.reason else "")
+        rows.append(
+            f"<tr><td>{code(entry.argument)} = {code(_value(entry.value))}</td>"
+            f"<td class='mcp-lab-mcp'>{code(entry.header)}</td><td>{code(_sent(entry))}</td>"
+            f"<td>{e(entry.encoding)}</td><td>{tone('ok' if good else 'err', verdict)}</td></tr>"
+        )
     return (
-        "<table class='mcp-lab-headers'><thead><tr><th>argument</th><th>header</th><th>sent</th>"
-        f"<th>encoding</th><th>verdict</th></tr></thead><tbody>{rows}</tbody></table>"
+        "<table class='mcp-lab-param-headers'><thead><tr><th>argument</th><th>header</th><th>sent</th>"
+        f"<th>encoding</th><th>verdict</th></tr></thead><tbody>{''.join(rows)}</tbody></table>"
     )

@@ -1,4 +1,4 @@
-"""Renderings of the HTTP exchanges recorded in a Round: what crossed the loopback connection in one leg.
+"""Renderings of HTTP exchange records: what crossed the connection in one leg.
 
 Spec context: 2026-07-28 Streamable HTTP. Each request repeats parts of its JSON-RPC body in headers --
 `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`, and `Mcp-Param-<Name>` for arguments marked
@@ -9,15 +9,15 @@ header. `text/plain` lists only the `Mcp-*` headers, sorted, with no ports or ti
 
 from __future__ import annotations
 
-import html
 import json
 from collections.abc import Sequence
-from typing import Any
 
 from mcp.shared.inbound import decode_header_value
 
-from mcp_lab.inspect.header_labs import rpc_error
+from mcp_lab.records.base import clipped_text
+from mcp_lab.records.http import Body, Header, HttpExchange
 from mcp_lab.views.headers import param_usage_html, param_usage_lines
+from mcp_lab.views.html import code, e, tone
 
 __all__ = ["exchange_head", "exchange_html", "exchange_lines", "exchanges_html", "mcp_headers", "shown_header"]
 
@@ -29,9 +29,9 @@ def _is_sentinel(value: str) -> bool:
     return value.startswith("=?base64?") and value.endswith("?=")
 
 
-def mcp_headers(headers: Sequence[Sequence[str]]) -> list[tuple[str, str]]:
+def mcp_headers(headers: Sequence[Header]) -> list[tuple[str, str]]:
     """The `Mcp-*` request headers, sorted by lowercase name (stable order for text and tests)."""
-    found = [(str(k), str(v)) for k, v in headers if str(k).lower().startswith("mcp-")]
+    found = [(k, v) for k, v in headers if k.lower().startswith("mcp-")]
     return sorted(found, key=lambda kv: kv[0].lower())
 
 
@@ -43,76 +43,82 @@ def shown_header(name: str, value: str) -> str:
     return f"{name}: {value}"
 
 
-def _status(exchange: dict[str, Any]) -> str:
-    status = (exchange.get("response") or {}).get("status")
-    return str(status) if status is not None else "no response"
+def _jsonrpc_error(exchange: HttpExchange) -> str:
+    error = exchange.rpc_error
+    return f" error {error.code} {error.message}" if error is not None else ""
 
 
-def _jsonrpc_error(exchange: dict[str, Any]) -> str:
-    error = rpc_error(exchange)
-    return f" error {error.get('code')} {error.get('message', '')}" if error is not None else ""
-
-
-def exchange_head(exchange: dict[str, Any]) -> str:
+def exchange_head(exchange: HttpExchange) -> str:
     """`HTTP POST /mcp tools/call -> 400 error -32020 ...` (no port, no time)."""
-    rpc = f" {exchange['rpc']}" if exchange.get("rpc") else ""
-    return f"HTTP {exchange.get('method')} {exchange.get('path')}{rpc} -> {_status(exchange)}{_jsonrpc_error(exchange)}"
+    rpc = f" {exchange.rpc}" if exchange.rpc else ""
+    return f"HTTP {exchange.method} {exchange.path}{rpc} -> {exchange.status_text}{_jsonrpc_error(exchange)}"
 
 
-def exchange_lines(exchange: dict[str, Any], indent: str = "     ") -> list[str]:
+def exchange_lines(exchange: HttpExchange, indent: str = "     ") -> list[str]:
     lines = [indent + exchange_head(exchange)]
-    headers = mcp_headers((exchange.get("request") or {}).get("headers") or [])
+    headers = mcp_headers(exchange.request.headers)
     if headers:
         lines.append(f"{indent}  " + " | ".join(shown_header(k, v) for k, v in headers))
-    lines += [f"{indent}  {line}" for line in param_usage_lines(exchange.get("param_headers") or [])]
+    lines += [f"{indent}  {line}" for line in param_usage_lines(exchange.param_headers)]
     return lines
 
 
-def _headers_html(headers: Sequence[Sequence[str]]) -> str:
+def _headers_html(headers: Sequence[Header]) -> str:
+    if not headers:
+        return "<div class='mcp-lab-muted'>no headers recorded</div>"
     rows = []
     for name, value in headers:
-        name, value = str(name), str(value)
-        mcp = name.lower().startswith("mcp-")
         decoded = ""
         if _is_sentinel(value):
-            decoded = f" &larr; decodes to <code>{html.escape(json.dumps(decode_header_value(value), ensure_ascii=False))}</code>"
-        style = " class='mcp-lab-mcp'" if mcp else ""
-        rows.append(
-            f"<tr{style}><td><code>{html.escape(name)}</code></td><td><code>{html.escape(value)}</code>{decoded}</td></tr>"
-        )
+            decoded = f" &larr; decodes to {code(json.dumps(decode_header_value(value), ensure_ascii=False))}"
+        style = " class='mcp-lab-mcp'" if name.lower().startswith("mcp-") else ""
+        rows.append(f"<tr{style}><th>{code(name)}</th><td>{code(value)}{decoded}</td></tr>")
     return f"<table class='mcp-lab-headers'>{''.join(rows)}</table>"
 
 
-def _body_html(body: Any) -> str:
-    if body is None:
-        return "<i>(empty)</i>"
-    text = body if isinstance(body, str) else json.dumps(body, indent=2, ensure_ascii=False)
-    return f"<pre style='max-height:20em;overflow:auto'>{html.escape(text)}</pre>"
-
-
-def exchange_html(exchange: dict[str, Any]) -> str:
-    request = exchange.get("request") or {}
-    response = exchange.get("response") or {}
-    rpc = html.escape(exchange.get("rpc") or "")
-    mcp = " ".join(html.escape(shown_header(k, v)) for k, v in mcp_headers(request.get("headers") or []))
-    summary = (
-        f"<b>{html.escape(str(exchange.get('method')))} {html.escape(str(exchange.get('path')))}</b> {rpc} "
-        f"&rarr; <b>{html.escape(_status(exchange))}</b>{html.escape(_jsonrpc_error(exchange))} "
-        f"<small>({exchange.get('elapsed_ms', 0)} ms; seen by {', '.join(exchange.get('seen_by', []))})</small>"
-        f"<div style='font-size:smaller' class='mcp-lab-mcp'>{mcp}</div>"
-    )
-    usage = param_usage_html(exchange.get("param_headers") or [])
-    return (
-        f"<details class='mcp-lab-http'><summary>{summary}</summary>{usage}"
-        f"<div><b>request headers</b>{_headers_html(request.get('headers') or [])}</div>"
-        f"<div><b>request body</b>{_body_html(request.get('body'))}</div>"
-        f"<div><b>response headers</b>{_headers_html(response.get('headers') or [])}</div>"
-        f"<div><b>response body</b>{_body_html(response.get('body'))}</div></details>"
-    )
-
-
-def exchanges_html(exchanges: Sequence[dict[str, Any]]) -> str:
-    if not exchanges:
+def body_text(body: Body) -> str:
+    if body.kind == "empty":
         return ""
-    style = "<style>.mcp-lab-mcp{background:#fff3c4}.mcp-lab-bad{color:#b00020}</style>"
-    return style + "".join(exchange_html(e) for e in exchanges)
+    if body.kind == "json":
+        return json.dumps(body.value, indent=2, ensure_ascii=False)
+    if body.kind == "sse":
+        return "\n\n".join(
+            (f"event: {ev.event}\n" if ev.event else "") + json.dumps(ev.data, indent=2, ensure_ascii=False)
+            for ev in body.events
+        )
+    return clipped_text(body.text)
+
+
+def _body_html(body: Body) -> str:
+    if body.kind == "empty":
+        return "<div class='mcp-lab-muted'>(empty)</div>"
+    mark = f" <span class='mcp-lab-warn'>truncated: first {len(body_text(body))} chars of {body.size} bytes</span>"
+    note = f"<div class='mcp-lab-muted'>{e(body.kind)}, {body.size} bytes{mark if body.truncated else ''}</div>"
+    return f"{note}<pre>{e(body_text(body))}</pre>"
+
+
+def exchange_html(exchange: HttpExchange) -> str:
+    request, response = exchange.request, exchange.response
+    mcp = " ".join(code(shown_header(k, v)) for k, v in mcp_headers(request.headers))
+    status_tone = "err" if response is None or response.status >= 400 else "ok"
+    summary = (
+        f"<b>{e(exchange.method)} {e(exchange.path)}</b> {e(exchange.rpc or '')} &rarr; "
+        f"<b>{tone(status_tone, exchange.status_text)}</b>{tone('err', _jsonrpc_error(exchange))} "
+        f"<span class='mcp-lab-muted'>({exchange.elapsed_ms or 0} ms; seen by {', '.join(exchange.seen_by)})</span>"
+        f"<div class='mcp-lab-mcp'>{mcp}</div>"
+    )
+    response_part = (
+        f"<div><b>response headers</b>{_headers_html(response.headers)}</div>"
+        f"<div><b>response body</b>{_body_html(response.body)}</div>"
+        if response is not None
+        else "<div class='mcp-lab-err'>no response</div>"
+    )
+    return (
+        f"<details class='mcp-lab-http'><summary>{summary}</summary>{param_usage_html(exchange.param_headers)}"
+        f"<div><b>request headers</b>{_headers_html(request.headers)}</div>"
+        f"<div><b>request body</b>{_body_html(request.body)}</div>{response_part}</details>"
+    )
+
+
+def exchanges_html(exchanges: Sequence[HttpExchange]) -> str:
+    return "".join(exchange_html(x) for x in exchanges)

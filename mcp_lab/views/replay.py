@@ -7,57 +7,58 @@ No times and no tokens appear, so the text is stable for nbval and for CI logs.
 
 from __future__ import annotations
 
-import html
-import json
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:
-    from mcp_lab.replay import ReplayEntry, ReplayReport
+from mcp_lab.records.replay import ReplayEntryRecord, ReplayRecord
+from mcp_lab.views.html import code, e, tone, wrap
 
-__all__ = ["REPLAY_MIME", "replay_bundle", "replay_html", "replay_text"]
+if TYPE_CHECKING:
+    from mcp_lab.replay import ReplayEntry
+
+__all__ = ["REPLAY_MIME", "headline", "replay_bundle", "replay_html", "replay_text"]
 
 REPLAY_MIME = "application/vnd.mcp-lab.replay+json"
 
 _MARK = {"same": "same", "different": "DIFFERENT", "stopped": "STOPPED", "failed": "FAILED"}
 
 
-def _headline(report: ReplayReport) -> str:
-    where = f"against {report.server!r}" if report.server else "against the recorded servers"
-    counts = {s: sum(1 for e in report.entries if e.status == s) for s in ("different", "stopped", "failed")}
+def headline(entries: Sequence[ReplayEntry | ReplayEntryRecord], server: str | None) -> str:
+    where = f"against {server!r}" if server else "against the recorded servers"
+    counts = {s: sum(1 for x in entries if x.status == s) for s in ("different", "stopped", "failed")}
     tally = ", ".join(f"{n} {s}" for s, n in counts.items() if n) or "no differences"
-    return f"replay {where}: {len(report.entries)} flow(s), {tally}"
+    return f"replay {where}: {len(entries)} flow(s), {tally}"
 
 
-def _rounds(entry: ReplayEntry) -> str:
-    if entry.status == "same":
-        return f" ({entry.replayed_rounds} round(s))"
-    return ""
+def _rounds(entry: ReplayEntryRecord) -> str:
+    return f" ({entry.replayed_rounds} round(s))" if entry.status == "same" else ""
 
 
-def replay_text(report: ReplayReport) -> str:
-    lines = [_headline(report)]
+def replay_text(report: ReplayRecord) -> str:
+    lines = [report.headline]
     for entry in report.entries:
         lines.append(f"  {_MARK[entry.status]:<10} {entry.label}{_rounds(entry)}")
         lines += [f"      - {d.message}" for d in entry.differences]
     return "\n".join(lines)
 
 
-def replay_html(report: ReplayReport) -> str:
+def replay_html(report: ReplayRecord) -> str:
     rows = []
     for entry in report.entries:
-        diffs = "".join(f"<li>{html.escape(d.message)}</li>" for d in entry.differences)
-        cls = "ok" if entry.status == "same" else "err"
+        diffs = "".join(f"<li>{e(d.message)}</li>" for d in entry.differences)
+        same = entry.status == "same"
         rows.append(
-            f"<tr class='mcp-lab-{cls}'><td>{_MARK[entry.status]}</td><td><code>{html.escape(entry.label)}</code></td>"
-            f"<td>{entry.recorded_rounds} &rarr; {entry.replayed_rounds}</td><td><ul>{diffs}</ul></td></tr>"
+            f"<tr><td>{tone('ok' if same else 'err', ('✓ ' if same else '✗ ') + _MARK[entry.status])}</td>"
+            f"<td>{code(entry.label)}</td><td>{entry.recorded_rounds} &rarr; {entry.replayed_rounds}</td>"
+            f"<td><ul>{diffs}</ul></td></tr>"
         )
-    return (
-        f"<div class='mcp-lab-replay'><b>{html.escape(_headline(report))}</b><table><thead><tr><th></th>"
+    return wrap(
+        f"<b>{e(report.headline)}</b><table><thead><tr><th></th>"
         "<th>flow</th><th>rounds</th><th>differences</th></tr></thead>"
-        f"<tbody>{''.join(rows)}</tbody></table></div>"
+        f"<tbody>{''.join(rows)}</tbody></table>",
+        "mcp-lab-replay",
     )
 
 
-def replay_bundle(report: ReplayReport) -> dict[str, Any]:
-    data = json.loads(json.dumps(report.to_dict(), default=str))  # plain JSON all the way down
-    return {"text/plain": replay_text(report), "text/html": replay_html(report), REPLAY_MIME: data}
+def replay_bundle(report: ReplayRecord) -> dict[str, Any]:
+    return report.bundle(replay_text(report), replay_html(report))

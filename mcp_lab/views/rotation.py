@@ -1,4 +1,4 @@
-"""Renderings of a rotation matrix: which instance accepts a token minted in which phase.
+"""Renderings of key rotation: the acceptance matrix, and a rotation under load.
 
 Spec context: key rotation in three phases. Rows are instances with the ring they hold now; columns are
 tokens minted under each phase's ring; a cell is a real verification, ✔ or ✘ with the logged reason.
@@ -6,18 +6,17 @@ tokens minted under each phase's ring; a cell is a real verification, ✔ or ✘
 
 from __future__ import annotations
 
-import html
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from mcp_lab.inspect.rotation import RotationMatrix
+from mcp_lab.records.rotation import RotationLoadRecord, RotationRecord
+from mcp_lab.views.html import e, tone, wrap
 
-__all__ = ["ROTATION_MIME", "matrix_bundle", "matrix_text"]
+__all__ = ["ROTATION_MIME", "load_bundle", "matrix_bundle", "matrix_text"]
 
 ROTATION_MIME = "application/vnd.mcp-lab.rotation+json"
 
 
-def matrix_text(matrix: RotationMatrix) -> str:
+def matrix_text(matrix: RotationRecord) -> str:
     width = max(len(r) for r in matrix.rows) if matrix.rows else 0
     col_width = max(len(c) for c in matrix.columns) if matrix.columns else 0
     lines = [matrix.title, " " * width + " | " + " | ".join(c.ljust(col_width) for c in matrix.columns)]
@@ -27,18 +26,37 @@ def matrix_text(matrix: RotationMatrix) -> str:
     return "\n".join(lines)
 
 
-def matrix_html(matrix: RotationMatrix) -> str:
-    head = "".join(f"<th>{html.escape(c)}</th>" for c in matrix.columns)
+def matrix_html(matrix: RotationRecord) -> str:
+    head = "".join(f"<th>{e(c)}</th>" for c in matrix.columns)
     body = ""
     for row, cells in zip(matrix.rows, matrix.cells, strict=True):
-        tds = "".join(f"<td class='mcp-lab-{'ok' if c.accepted else 'err'}'>{html.escape(c.mark)}</td>" for c in cells)
-        body += f"<tr><th>{html.escape(row)}</th>{tds}</tr>"
-    notes = "".join(f"<div>{html.escape(n)}</div>" for n in matrix.notes)
-    return (
-        f"<div class='mcp-lab-rotation'><b>{html.escape(matrix.title)}</b>"
-        f"<table><tr><th>instance \\ token</th>{head}</tr>{body}</table>{notes}</div>"
+        tds = "".join(f"<td>{tone('ok' if c.accepted else 'err', c.mark)}</td>" for c in cells)
+        body += f"<tr><th>{e(row)}</th>{tds}</tr>"
+    notes = "".join(f"<div>{e(n)}</div>" for n in matrix.notes)
+    return wrap(
+        f"<b>{e(matrix.title)}</b><table><thead><tr><th>instance \\ token</th>{head}</tr></thead>"
+        f"<tbody>{body}</tbody></table>{notes}",
+        "mcp-lab-rotation",
     )
 
 
-def matrix_bundle(matrix: RotationMatrix) -> dict[str, Any]:
-    return {"text/plain": matrix_text(matrix), "text/html": matrix_html(matrix), ROTATION_MIME: matrix.to_dict()}
+def matrix_bundle(matrix: RotationRecord) -> dict[str, Any]:
+    return matrix.bundle(matrix_text(matrix), matrix_html(matrix))
+
+
+def load_html(report: RotationLoadRecord) -> str:
+    steps = "".join(
+        f"<tr><td>{e(', '.join(s.before))}</td><td>{e(', '.join(s.after))}</td>"
+        f"<td>{tone('err' if s.lost else 'ok', s.lost)}</td></tr>"
+        for s in report.steps
+    )
+    verdict = tone("ok" if report.agrees else "err", ("✓ " if report.agrees else "✗ ") + report.summary)
+    return wrap(
+        f"<div>{verdict}</div><table><thead><tr><th>rings before</th><th>rings after</th><th>retries lost</th>"
+        f"</tr></thead><tbody>{steps}</tbody></table>",
+        "mcp-lab-rotation-load",
+    )
+
+
+def load_bundle(report: RotationLoadRecord) -> dict[str, Any]:
+    return report.bundle(report.summary, load_html(report))

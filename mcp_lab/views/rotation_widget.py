@@ -64,10 +64,15 @@ class StepperWidget:
             self.status.value = self._status_html()
             self.button.disabled = self.stepper.done
 
-    def _ipython_display_(self) -> None:
-        from IPython.display import display
-
-        display(self.box)
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+        """The live widget, with a text and HTML account of the stepper for any page without it."""
+        data, _metadata = self.box._repr_mimebundle_()
+        return {
+            "text/plain": repr(self),
+            "text/html": f"<div>{self._status_html()}</div>",
+            "application/vnd.jupyter.widget-view+json": data["application/vnd.jupyter.widget-view+json"],
+        }
 
     def __repr__(self) -> str:
-        return f"StepperWidget({self.stepper.describe()})"
+        state = "rotation complete" if self.stepper.done else "in progress"
+        return f"StepperWidget for {self.stepper.fleet.name!r}: {self.stepper.describe()} ({state})"

@@ -7,9 +7,11 @@ connected to (connect.py) is listed with its URL or command and "not ours": the 
 
 from __future__ import annotations
 
-import html
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+from mcp_lab.records.servers import ServerRowRecord, ServersRecord
+from mcp_lab.views.html import code, e, tone, wrap
 
 if TYPE_CHECKING:
     from mcp_lab.sandbox import Sandbox
@@ -18,22 +20,12 @@ __all__ = ["SERVERS_MIME", "ServerList", "ServerRow"]
 
 SERVERS_MIME = "application/vnd.mcp-lab.servers+json"
 
-
-@dataclass(frozen=True)
-class ServerRow:
-    name: str
-    kind: str
-    sealing: str
-    key_ids: list[str]
-    ttl: float | None
-    """None for a connected server: its token lifetime is its own business."""
-    where: str
-    generation: int
+ServerRow = ServerRowRecord
 
 
 @dataclass(frozen=True)
 class ServerList:
-    rows: list[ServerRow]
+    rows: list[ServerRowRecord]
 
     @classmethod
     def from_sandbox(cls, sandbox: Sandbox) -> ServerList:
@@ -42,48 +34,66 @@ class ServerList:
         rows = []
         for entry in sandbox.servers.values():
             if isinstance(entry, OutsideServer):
-                rows.append(ServerRow(entry.name, entry.kind, KEYLESS_NOTE, [], None, entry.where, entry.generation))
+                rows.append(
+                    ServerRowRecord(
+                        name=entry.name,
+                        kind=entry.kind,
+                        sealing=KEYLESS_NOTE,
+                        ttl=None,
+                        where=entry.where,
+                        generation=entry.generation,
+                        ours=False,
+                    )
+                )
                 continue
             ring = entry.ring
             sealing = (
                 "plaintext (no boundary)" if ring is None else ("lab-generated key" if ring.generated else "given keys")
             )
             rows.append(
-                ServerRow(
+                ServerRowRecord(
                     name=entry.name,
                     kind=entry.kind,
                     sealing=sealing,
                     key_ids=list(ring.ids) if ring is not None else [],
-                    ttl=entry.ttl,
+                    ttl=entry.ttl if ring is not None else None,
                     where=entry.http.describe() if entry.http is not None else (entry.url or "in-process"),
                     generation=entry.generation,
+                    ours=True,
                 )
             )
         return cls(rows)
 
-    def _text(self) -> str:
-        if not self.rows:
-            return "no servers (define one with %%mcp_server NAME)"
-        lines = []
-        for r in self.rows:
-            keys = ", ".join(r.key_ids) or "-"
-            if r.ttl is None:
-                lines.append(f"{r.name}: {r.kind}, {r.sealing}, {r.where}")
-                continue
-            lines.append(f"{r.name}: {r.kind}, {r.sealing} [{keys}], ttl {r.ttl:g} s, {r.where}")
-        return "\n".join(lines)
-
-    def _html(self) -> str:
-        if not self.rows:
-            return f"<i>{html.escape(self._text())}</i>"
-        head = "<tr><th>name</th><th>kind</th><th>request_state</th><th>key ids</th><th>ttl</th><th>where</th></tr>"
-        body = "".join(
-            f"<tr><td>{html.escape(r.name)}</td><td>{r.kind}</td><td>{html.escape(r.sealing)}</td>"
-            f"<td><code>{', '.join(r.key_ids) or '-'}</code></td><td>{'-' if r.ttl is None else f'{r.ttl:g} s'}</td><td>{html.escape(r.where)}</td></tr>"
-            for r in self.rows
-        )
-        return f"<table class='mcp-lab-servers'>{head}{body}</table>"
+    def record(self) -> ServersRecord:
+        return ServersRecord(servers=list(self.rows))
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
-        data = [r.__dict__ for r in self.rows]
-        return {"text/plain": self._text(), "text/html": self._html(), SERVERS_MIME: {"servers": data}}
+        record = self.record()
+        return record.bundle(servers_text(record), servers_html(record))
+
+
+def servers_text(record: ServersRecord) -> str:
+    if not record.servers:
+        return record.empty_note
+    lines = []
+    for r in record.servers:
+        keys = ", ".join(r.key_ids) or "-"
+        if r.ttl is None:
+            lines.append(f"{r.name}: {r.kind}, {r.sealing}, {r.where}")
+            continue
+        lines.append(f"{r.name}: {r.kind}, {r.sealing} [{keys}], ttl {r.ttl:g} s, {r.where}")
+    return "\n".join(lines)
+
+
+def servers_html(record: ServersRecord) -> str:
+    if not record.servers:
+        return wrap(f"<i>{e(record.empty_note)}</i>", "mcp-lab-servers")
+    head = "<tr><th>name</th><th>kind</th><th>request_state</th><th>key ids</th><th>ttl</th><th>where</th></tr>"
+    body = "".join(
+        f"<tr><td>{e(r.name)}</td><td>{e(r.kind)}</td>"
+        f"<td>{tone('warn', '⚠ ' + r.sealing) if 'plaintext' in r.sealing else e(r.sealing)}</td>"
+        f"<td>{code(', '.join(r.key_ids) or '-')}</td><td>{'-' if r.ttl is None else f'{r.ttl:g} s'}</td>"
+        f"<td>{code(r.where)}</td></tr>"
+        for r in record.servers
+    )
+    return wrap(f"<table><thead>{head}</thead><tbody>{body}</tbody></table>", "mcp-lab-servers")

@@ -7,23 +7,22 @@ whether it agreed, is the lesson. `text/plain` holds no tokens or times (the row
 
 from __future__ import annotations
 
-import html
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from mcp_lab.inspect.tamper import TamperReport
+from mcp_lab.records.tokens import TamperRecord
+from mcp_lab.views.html import code, e, tone, wrap
 
 __all__ = ["TAMPER_MIME", "tamper_bundle", "tamper_html", "tamper_text"]
 
 TAMPER_MIME = "application/vnd.mcp-lab.tamper+json"
 
 
-def tamper_text(report: TamperReport) -> str:
-    agreed = sum(c.agree for c in report.cases)
-    lines = [
-        f"Tamper lab: {report.method} {report.target!r} on {report.server!r} — "
-        f"{agreed}/{len(report.cases)} predictions agree with the server",
-    ]
+def _title(report: TamperRecord) -> str:
+    return f"Tamper lab: {report.method} {report.target!r} on {report.server!r}"
+
+
+def tamper_text(report: TamperRecord) -> str:
+    lines = [f"{_title(report)} — {report.agreed}/{len(report.cases)} predictions agree with the server"]
     for c in report.cases:
         logged = c.logged if c.logged is not None else "-"
         mark = "✔" if c.agree else "✘"
@@ -35,30 +34,24 @@ def tamper_text(report: TamperReport) -> str:
     return "\n".join(lines)
 
 
-def tamper_html(report: TamperReport) -> str:
-    def cell(value: Any) -> str:
-        return f"<td>{html.escape(str(value))}</td>"
-
+def tamper_html(report: TamperRecord) -> str:
     rows = "".join(
-        f"<tr style='background:{'#f0fdf4' if c.agree else '#fef2f2'}'>"
-        + cell(c.case)
-        + cell(c.changed)
-        + cell(c.wire)
-        + f"<td><code>{html.escape(c.logged or '-')}</code></td>"
-        + f"<td><code>{html.escape(c.predicted)}</code></td>"
-        + cell("✔" if c.agree else "✘")
-        + cell(c.note)
-        + "</tr>"
+        f"<tr><td><b>{e(c.case)}</b></td><td>{e(c.changed)}</td><td>{e(c.wire)}</td>"
+        f"<td>{code(c.logged or '-')}</td><td>{code(c.predicted)}</td>"
+        f"<td>{tone('ok' if c.agree else 'err', '✓ agree' if c.agree else '✗ differ')}</td><td>{e(c.note)}</td></tr>"
         for c in report.cases
     )
     head = (
         "<tr><th>case</th><th>what changed</th><th>wire answer</th><th>server logged</th>"
         "<th>inspector predicted</th><th>agree</th><th></th></tr>"
     )
-    notes = "".join(f"<div>note: {html.escape(n)}</div>" for n in report.notes)
-    title = html.escape(f"Tamper lab: {report.method} {report.target!r} on {report.server!r}")
-    return f"<div class='mcp-lab-tamper'><b>{title}</b><table>{head}{rows}</table>{notes}</div>"
+    notes = "".join(f"<div>note: {e(n)}</div>" for n in report.notes)
+    summary = f"{report.agreed}/{len(report.cases)} predictions agree with the server"
+    return wrap(
+        f"<b>{e(_title(report))}</b> — {e(summary)}<table><thead>{head}</thead><tbody>{rows}</tbody></table>{notes}",
+        "mcp-lab-tamper",
+    )
 
 
-def tamper_bundle(report: TamperReport) -> dict[str, Any]:
-    return {"text/plain": tamper_text(report), "text/html": tamper_html(report), TAMPER_MIME: report.to_dict()}
+def tamper_bundle(report: TamperRecord) -> dict[str, Any]:
+    return report.bundle(tamper_text(report), tamper_html(report))

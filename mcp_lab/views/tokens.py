@@ -9,67 +9,33 @@ No rendering ever holds key material: reports have none to give.
 
 from __future__ import annotations
 
-import html
 import json
 from typing import Any
 
-from mcp_lab.inspect.report import Check, ClaimRow, QuestionRow, TokenReport
+from mcp_lab.records.base import clipped_text
+from mcp_lab.records.tokens import OWNER_NOTE, CheckRecord, QuestionRecord, TokenRecord
+from mcp_lab.views.html import code, e, tone, wrap
 
 __all__ = ["OWNER_NOTE", "TOKEN_MIME", "token_bundle", "token_html", "token_text"]
 
 TOKEN_MIME = "application/vnd.mcp-lab.token+json"
-OWNER_NOTE = "the server owner's view: a client must never parse requestState (it is the server's opaque token)"
 
 _MARK = {"pass": "✔", "fail": "✘", "unknown": "?", "not reached": "·", "skipped": "–"}
-_COLOURS = {
-    "prefix": "#6b7280",
-    "kid": "#a21caf",
-    "nonce": "#2563eb",
-    "sealed": "#059669",
-    "payload": "#059669",
-    "dot": "#6b7280",
-    "signature": "#2563eb",
-    "body": "#dc2626",
-}
-_PART_NAMES = {
-    "prefix": "prefix",
-    "kid": "key id",
-    "nonce": "nonce",
-    "sealed": "ciphertext+tag",
-    "payload": "payload (readable)",
-    "dot": "'.'",
-    "signature": "signature",
-    "body": "body",
-}
+_CHECK_TONE = {"pass": "ok", "fail": "err", "unknown": "warn"}
+_PART_CLASS = {"kid": "warn", "sealed": "ok", "payload": "ok", "body": "err"}
+"""Token parts in colour (the legend names them too): the key id, the sealed bytes, an unreadable body."""
 
 
 def _short(value: Any, limit: int = 70) -> str:
     text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=repr)
-    text = text.encode("utf-8", "backslashreplace").decode("utf-8")
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _stable_claim(row: ClaimRow, report: TokenReport) -> str:
-    """A claim's value as text/plain shows it: nothing that changes from run to run."""
-    if row.claim == "iat":
-        return "<time>"
-    if row.claim == "exp":
-        return f"iat + {report.ttl:g} s" if report.ttl is not None else "<time>"
-    if row.claim == "p":
-        return "(absent)" if row.value is None else "<salted tag>"
-    if row.claim == "aud" and row.value is None:
-        return "(absent)"
-    if row.claim == "s" and report.inner_kind == "resolver":
-        answered = sum(1 for q in report.questions if q.answered)
-        return f"resolver state (SDK v3): {answered} answered, {len(report.questions) - answered} awaiting"
-    return _short(row.value) if isinstance(row.value, str) and row.claim == "s" else repr(row.value)
+def _claim_mark(status: str) -> str:
+    return {"ok": "✔ ", "mismatch": "✘ ", "unknown": "? "}.get(status, "")
 
 
-def _claim_mark(row: ClaimRow) -> str:
-    return {"ok": "✔ ", "mismatch": "✘ ", "unknown": "? "}.get(row.status, "")
-
-
-def _question_line(q: QuestionRow) -> str:
+def _question_line(q: QuestionRecord) -> str:
     if q.answered:
         data = "" if q.data is None else " " + _short(q.data, 50)
         state = f"answered: {q.action}{data}"
@@ -79,96 +45,82 @@ def _question_line(q: QuestionRow) -> str:
     return f"  {q.key}  {state}{text}"
 
 
-def _opened_by(report: TokenReport) -> str:
-    where = f"server {report.server!r}" if report.server else "the given"
-    if report.opener == "ring":
-        slot = f", slot {report.slot}" if report.slot is not None else ""
-        return f"with {where} key ring ({len(report.ring_ids)} key(s){slot})"
-    if report.opener == "codec":
-        return f"with {where} codec"
-    if report.opener == "unprotected":
-        return f"nothing to open: {where} has no RequestStateBoundary"
-    return "no key given: " + (report.can_open or "keyless look only")
-
-
-def _structure(report: TokenReport) -> str:
-    parts = " | ".join(_PART_NAMES.get(s.part, s.part) for s in report.segments)
-    return f"{report.format_label}" + (f": {parts}" if parts else "")
-
-
-def _check_line(check: Check) -> str:
+def _check_line(check: CheckRecord) -> str:
     reason = f"{check.reason} — " if check.reason else ""
     detail = f"{reason}{check.detail}" if check.status != "not reached" else "not reached"
     return f"  {_MARK[check.status]} {check.step:<16} {detail}".rstrip()
 
 
-def token_text(report: TokenReport) -> str:
-    lines = [f"requestState inspector — {OWNER_NOTE}", f"token    {_structure(report)}"]
+def token_text(report: TokenRecord) -> str:
+    lines = [f"requestState inspector — {report.owner_note}", f"token    {report.structure}"]
     if report.problem:
         lines.append(f"problem  {report.problem}")
-    lines.append(f"opened   {_opened_by(report)}")
+    lines.append(f"opened   {report.opened_by}")
     if report.danger:
         lines.append(f"DANGER   {report.danger}")
     if report.claim_rows:
         lines.append("claims")
         for row in report.claim_rows:
-            lines.append(f"  {row.claim:<4} {_stable_claim(row, report):<28} {_claim_mark(row)}{row.meaning}".rstrip())
+            lines.append(f"  {row.claim:<4} {row.stable:<28} {_claim_mark(row.status)}{row.meaning}".rstrip())
     elif report.opener == "unprotected" and report.inner_state is not None and report.inner_kind != "resolver":
-        lines.append(f"state    {_short(report.inner_state)} (plaintext, exactly as the client holds it)")
+        lines.append(f"state    {_short(clipped_text(report.inner_state))} (plaintext, exactly as the client holds it)")
     if report.questions:
         lines.append("questions (resolver state)")
         lines += [_question_line(q) for q in report.questions]
     if report.checks:
         lines.append("checks (in the server's order)")
         lines += [_check_line(c) for c in report.checks]
-    mark = "✔" if report.verdict == "ok" else ("?" if report.verdict == "unknown" else "✘")
+    mark = {"ok": "✔", "unknown": "?"}.get(report.verdict_tone, "✘")
     lines.append(f"verdict  {mark} {report.verdict} — {report.verdict_detail}")
     lines += [f"cannot know: {c}" for c in report.cannot_know]
     lines += [f"note: {n}" for n in report.notes]
     return "\n".join(lines)
 
 
-def _e(value: Any) -> str:
-    return html.escape(value if isinstance(value, str) else _short(value, 400))
-
-
-def _coloured_token(report: TokenReport) -> str:
-    token = report.token or ""
+def _coloured_token(report: TokenRecord) -> str:
+    token = report.token
+    if token is None:
+        return "<span class='mcp-lab-muted'>no token</span>"
+    if not isinstance(token, str):  # too long to embed: its head, length and digest
+        return f"<span class='mcp-lab-muted'>{e(token.describe())}</span>"
     if not report.segments:
-        return f"<span style='color:#6b7280'>{_e(token)}</span>"
+        return e(token)
     spans = []
     for seg in report.segments:
-        colour = _COLOURS.get(seg.part, "#111827")
-        title = f"{_PART_NAMES.get(seg.part, seg.part)}" + (f", {seg.size} bytes" if seg.size is not None else "")
-        if seg.note:
-            title += f": {seg.note}"
-        spans.append(f"<span style='color:{colour}' title='{_e(title)}'>{_e(token[seg.start : seg.end])}</span>")
+        title = (
+            seg.label + (f", {seg.size} bytes" if seg.size is not None else "") + (f": {seg.note}" if seg.note else "")
+        )
+        cls = _PART_CLASS.get(seg.part, "")
+        spans.append(f"<span class='mcp-lab-{cls or 'seg'}' title='{e(title)}'>{e(token[seg.start : seg.end])}</span>")
     return "".join(spans)
 
 
-def _legend(report: TokenReport) -> str:
+def _legend(report: TokenRecord) -> str:
     items = []
     for seg in report.segments:
         size = f" ({seg.size} B)" if seg.size is not None else ""
-        items.append(
-            f"<span style='color:{_COLOURS.get(seg.part, '#111827')}'>■</span> {_e(_PART_NAMES.get(seg.part, seg.part))}"
-            f"{size}"
-        )
+        items.append(tone(_PART_CLASS.get(seg.part, ""), f"■ {seg.label}{size}"))
     return " ".join(items)
 
 
-def _banner(report: TokenReport) -> str:
-    colour = {"ok": "#dcfce7"}.get(report.verdict, "#fef9c3" if report.verdict == "unknown" else "#fee2e2")
-    head = "Accepted" if report.verdict == "ok" else ("Undetermined" if report.verdict == "unknown" else "Rejected")
-    logged = "" if report.verdict in ("ok", "unknown") else f" — server logs <code>{_e(report.verdict)}</code>"
+def _banner(report: TokenRecord) -> str:
+    mark = {"ok": "✓", "unknown": "?"}.get(report.verdict_tone, "✗")
+    kind = {"ok": "ok", "unknown": "warn"}.get(report.verdict_tone, "err")
+    logged = "" if report.verdict_tone != "err" else f" — server logs {code(report.verdict)}"
     return (
-        f"<div style='background:{colour};padding:6px 10px;border-radius:4px;margin:4px 0'>"
-        f"<b>{head}</b>{logged}<br><small>{_e(report.verdict_detail)}</small></div>"
+        f"<div class='mcp-lab-verdict' style='border-left:4px solid currentColor;padding:4px 10px;margin:4px 0'>"
+        f"<b>{tone(kind, f'{mark} {report.verdict_title}')}</b>{logged}<br>"
+        f"<span class='mcp-lab-muted'>{e(report.verdict_detail)}</span></div>"
     )
 
 
-def _header_table(report: TokenReport) -> str:
-    rows = [("format", report.format_label), ("length", f"{report.length} chars")]
+def _table(rows: list[tuple[str, Any]]) -> str:
+    body = "".join(f"<tr><th>{e(k)}</th><td>{e(v)}</td></tr>" for k, v in rows)
+    return f"<table>{body}</table>"
+
+
+def _header_table(report: TokenRecord) -> str:
+    rows: list[tuple[str, Any]] = [("format", report.format_label), ("length", f"{report.length} chars")]
     if report.key_id:
         slot = f" (ring slot {report.slot})" if report.slot is not None else ""
         rows.append(("key id", report.key_id + slot))
@@ -178,68 +130,69 @@ def _header_table(report: TokenReport) -> str:
         rows.append(("sealed", f"{report.sealed_bytes} bytes"))
     if report.problem:
         rows.append(("problem", report.problem))
-    rows.append(("opened", _opened_by(report)))
+    rows.append(("opened", report.opened_by))
     if report.can_open:
         rows.append(("can open", report.can_open))
     return _table(rows)
 
 
-def _table(rows: list[tuple[str, Any]]) -> str:
-    body = "".join(f"<tr><th style='text-align:left'>{_e(k)}</th><td>{_e(v)}</td></tr>" for k, v in rows)
-    return f"<table>{body}</table>"
-
-
-def _claims_table(report: TokenReport) -> str:
+def _claims_table(report: TokenRecord) -> str:
     if not report.claim_rows:
         return ""
     rows = []
     for row in report.claim_rows:
-        value = row.value if row.claim not in ("iat", "exp") else f"{row.value} ({row.note})"
+        shown = _short(row.value, 200)
+        value = shown if row.claim not in ("iat", "exp") else f"{shown} ({row.note})"
         note = row.note if row.claim not in ("iat", "exp") else ""
-        mark = _claim_mark(row)
+        kind = {"ok": "ok", "mismatch": "err"}.get(row.status, "")
         rows.append(
-            f"<tr><td><code>{_e(row.claim)}</code></td><td><code>{_e(value)}</code></td>"
-            f"<td>{_e(mark + row.meaning)}</td><td>{_e(note)}</td></tr>"
+            f"<tr><td>{code(row.claim)}</td><td>{code(value)}</td>"
+            f"<td>{tone(kind, _claim_mark(row.status) + row.meaning)}</td><td>{e(note)}</td></tr>"
         )
-    ttl = f"<div>ttl {report.ttl:g} s, {report.ttl_left:.1f} s left</div>" if report.ttl_left is not None else ""
+    ttl = (
+        f"<div>ttl {report.ttl:g} s, {report.ttl_left:.1f} s left</div>"
+        if report.ttl is not None and report.ttl_left is not None
+        else ""
+    )
     return f"<h4>Payload (claims)</h4><table>{''.join(rows)}</table>{ttl}"
 
 
-def _questions_table(report: TokenReport) -> str:
+def _questions_table(report: TokenRecord) -> str:
     if not report.questions:
         return ""
     rows = "".join(
-        f"<tr><td><code>{_e(q.key)}</code></td><td>{_e(q.question or '')}</td>"
-        f"<td>{_e(q.action if q.answered else 'awaiting')}</td><td>{_e('' if q.data is None else q.data)}</td>"
-        f"<td><code>{_e(q.pinned or q.asked or '')}</code></td></tr>"
+        f"<tr><td>{code(q.key)}</td><td>{e(q.question or '')}</td>"
+        f"<td>{e(q.action if q.answered else 'awaiting')}</td><td>{e('' if q.data is None else _short(q.data, 200))}</td>"
+        f"<td>{code(q.pinned or q.asked or '')}</td></tr>"
         for q in report.questions
     )
     head = "<tr><th>key</th><th>question</th><th>answer</th><th>data</th><th>question digest</th></tr>"
     return f"<h4>Inner state: resolver questions</h4><table>{head}{rows}</table>"
 
 
-def token_html(report: TokenReport) -> str:
+def token_html(report: TokenRecord) -> str:
     checks = "".join(
-        f"<li>{_MARK[c.status]} <b>{_e(c.step)}</b> {_e(c.reason or '')} <small>{_e(c.detail)}</small></li>"
+        f"<li>{tone(_CHECK_TONE.get(c.status, ''), _MARK[c.status])} <b>{e(c.step)}</b> {e(c.reason or '')} "
+        f"<span class='mcp-lab-muted'>{e(c.detail)}</span></li>"
         for c in report.checks
     )
-    extra = "".join(f"<div>cannot know: {_e(c)}</div>" for c in report.cannot_know)
-    extra += "".join(f"<div>note: {_e(n)}</div>" for n in report.notes)
-    danger = f"<div style='color:#b91c1c'><b>Danger:</b> {_e(report.danger)}</div>" if report.danger else ""
+    extra = "".join(f"<div>cannot know: {e(c)}</div>" for c in report.cannot_know)
+    extra += "".join(f"<div>note: {e(n)}</div>" for n in report.notes)
+    danger = f"<div class='mcp-lab-err'><b>Danger:</b> {e(report.danger)}</div>" if report.danger else ""
     inner = ""
     if report.inner_state is not None and report.inner_kind != "resolver":
-        inner = f"<h4>Inner state ({_e(report.inner_kind or 'plaintext')})</h4><code>{_e(report.inner_state)}</code>"
-    return (
-        "<div class='mcp-lab-token' style='font-family:sans-serif'>"
-        f"<div><small>{_e(OWNER_NOTE)}</small></div>{_banner(report)}{danger}"
+        inner = f"<h4>Inner state ({e(report.inner_kind or 'plaintext')})</h4>{code(_short(clipped_text(report.inner_state), 400), 'mcp-lab-long')}"
+    return wrap(
+        f"<div class='mcp-lab-muted'>{e(report.owner_note)}</div>{_banner(report)}{danger}"
         "<div style='display:flex;gap:16px;flex-wrap:wrap'>"
         "<div style='flex:1;min-width:260px'><h4>Encoded</h4>"
-        f"<code style='word-break:break-all'>{_coloured_token(report)}</code><div>{_legend(report)}</div></div>"
+        f"<code class='mcp-lab-long'>{_coloured_token(report)}</code><div>{_legend(report)}</div></div>"
         "<div style='flex:2;min-width:320px'><h4>Decoded: anatomy</h4>"
         f"{_header_table(report)}{_claims_table(report)}{_questions_table(report)}{inner}"
-        f"<h4>Checks, in the server's order</h4><ul>{checks}</ul>{extra}</div></div></div>"
+        f"<h4>Checks, in the server's order</h4><ul>{checks}</ul>{extra}</div></div>",
+        "mcp-lab-token",
     )
 
 
-def token_bundle(report: TokenReport) -> dict[str, Any]:
-    return {"text/plain": token_text(report), "text/html": token_html(report), TOKEN_MIME: report.to_dict()}
+def token_bundle(report: TokenRecord) -> dict[str, Any]:
+    return report.bundle(token_text(report), token_html(report))

@@ -26,14 +26,17 @@ import mcp_lab
 # %% [markdown]
 # ## The Provisioner
 #
-# This is the SDK docs' lowlevel example, unchanged except for one line that records what each leg
-# brought in (`legs_seen`). `%%mcp_server NAME --lowlevel` builds `Server(NAME, on_list_tools=...,
-# on_call_tool=...)` from the handlers the cell defines, and starts it in the kernel.
+# This is the SDK docs' lowlevel example with three changes. The handlers are named `on_list_tools` and
+# `on_call_tool` (the docs call them `list_tools` and `call_tool`): those are the `Server` arguments they
+# fill, and `%%mcp_server NAME --lowlevel` finds them by these names. The docs' last line,
+# `server = Server("Provisioner", on_list_tools=list_tools, on_call_tool=call_tool)`, is what the magic
+# runs for you; it also starts the server in the kernel. And two lines of ours record what each leg
+# brought in (`legs_seen`).
 #
 # Everything in it is an ordinary lowlevel server -- an explicit `input_schema`, a hand-made
 # `CallToolResult` -- except for the second return type of `on_call_tool`.
 
-# %%
+# %% id=provisioner
 %%mcp_server Provisioner --lowlevel
 from mcp.server import ServerRequestContext
 from mcp.types import (
@@ -91,7 +94,7 @@ async def on_call_tool(ctx: ServerRequestContext, params: CallToolRequestParams)
 # %% [markdown]
 # Returning the second type is the whole server-side API. The handler's annotation says so:
 
-# %%
+# %% id=return-type
 import typing
 
 returns = typing.get_type_hints(on_call_tool)["return"]
@@ -104,15 +107,16 @@ print("on_call_tool returns", " | ".join(t.__name__ for t in typing.get_args(ret
 # Call the tool. Nobody has scripted an answer, so mcp_lab shows the server's question as a form **inside
 # the cell**, and the cell waits -- without blocking the kernel -- until the form is answered.
 #
-# This notebook must also run unattended (it is tested headless), so the next cell *pre-arranges* the
-# answer: the form is still shown, then filled and submitted through the very same `fill()` / `submit()`
-# its Submit button calls, and what remains is its read-only record.
+# **Answer it yourself**: type a region (say `eu-west-1`) into the *region* field and press **Submit**
+# (or Enter). A wrong answer is refused in the form, before anything reaches the server. Changed your
+# mind? **Stop flow**, or the notebook's Interrupt (■), ends the wait; `mcp_lab.last()` keeps the flow.
 #
-# > **In JupyterLab, skip the next cell** and answer the form yourself: type a region (say `eu-west-1`)
-# > into the *region* field and press **Submit**.
+# The test suite runs this notebook with nobody at the keyboard. For that case only, the next cell
+# pre-arranges the answer (through the very `fill()` / `submit()` the form's Submit calls); in JupyterLab
+# it does nothing, and the form waits for you -- also under Run All.
 
 # %%
-mcp_lab.forms.prearrange(region={"region": "eu-west-1"})
+mcp_lab.forms.unattended(region={"region": "eu-west-1"})
 
 # %%
 flow = await %mcp_call Provisioner provision name=orders
@@ -135,7 +139,7 @@ flow
 #   `"region"`); each value is an `ElicitRequest`, a `CreateMessageRequest` or a `ListRootsRequest`;
 # - `request_state`: a token the client must send back unchanged.
 
-# %%
+# %% id=leg-one
 first = flow.rounds[0]
 print(first.outcome)
 for key, request in first.input_requests.items():
@@ -147,7 +151,7 @@ print("request_state:", first.request_state)
 # again, adding its answers as `input_responses` -- under the same keys -- and echoing the token as
 # `request_state`. Now the server had what it lacked and returned a normal `CallToolResult`.
 
-# %%
+# %% id=leg-two
 second = flow.rounds[1]
 print(list(second.sent_input_responses), second.sent_input_responses["region"])
 print("token echoed unchanged:", second.sent_request_state == first.request_state)
@@ -158,7 +162,7 @@ print(second.outcome, flow.result.content[0].text)
 # is `None`, so the guard fires and the handler *asks* instead of answering. On the retry the client's
 # `ElicitResult` sits under the key the server used in `input_requests`, `"region"`.
 
-# %%
+# %% id=legs-seen
 for number, seen in enumerate(legs_seen, 1):
     print(f"leg {number}: input_responses = {seen!r}")
 
@@ -182,12 +186,12 @@ print(scripted.text, "| answered by:", scripted.rounds[1].answered_by)
 # Serve the Provisioner over loopback Streamable HTTP and call it again: every leg is one HTTP `POST` from
 # the client, carrying a `tools/call`. The server never opens a request of its own.
 
-# %%
+# %% id=over-http
 url = mcp_lab.serve("Provisioner")
 over_http = await mcp_lab.call("Provisioner", "provision", {"name": "search"}, answers={"region": {"region": "eu-north-1"}})
 over_http
 
-# %%
+# %% id=over-http-posts
 print([(x["method"], x["rpc"]) for r in over_http.rounds for x in r.http])
 print("server-to-client requests:", sum(len(r.backchannel) for r in over_http.rounds))
 await mcp_lab.sandbox.get("Provisioner").stop_http()
@@ -196,11 +200,11 @@ await mcp_lab.sandbox.get("Provisioner").stop_http()
 # ## Answer it with an SDK-style callback
 #
 # A real client -- the SDK's `Client` -- answers through callbacks: `elicitation_callback`,
-# `sampling_callback`, `list_roots_callback`. Here is the docs' callback, verbatim. mcp_lab's
-# `CallbackAnswerer` takes the SDK's own callbacks unchanged. The callback sees the input-request key as
-# `context.request_id`.
+# `sampling_callback`, `list_roots_callback`. Here is the docs' callback, with one line added that records
+# what it was asked. mcp_lab's `CallbackAnswerer` takes the SDK's own callbacks unchanged. The callback sees
+# the input-request key as `context.request_id`.
 
-# %%
+# %% id=docs-callback
 from mcp.client import ClientRequestContext
 from mcp.types import ElicitRequestParams, ElicitResult
 
@@ -227,7 +231,7 @@ print(asked)
 # `CallToolResult` comes back. `call_tool` returns that plain result: the intermediate legs are invisible
 # to the caller -- only the server's `legs_seen` shows there were two.
 
-# %%
+# %% id=sdk-client-loop
 from mcp import Client
 
 legs_seen.clear()
@@ -248,7 +252,7 @@ print(type(result).__name__, "| legs the server saw:", len(legs_seen))
 # ciphertext) that only the server can read. The client just echoes it. (The lowlevel server above sent
 # `provision-v1` in plain text: it has no sealing until you add it -- notebook 5.)
 
-# %%
+# %% id=databases
 %%mcp_server Databases
 from mcp.server.mcpserver import Context
 from mcp.types import InputRequiredResult
@@ -265,12 +269,45 @@ async def provision(name: str, ctx: Context) -> str | InputRequiredResult:
     states_read.append(ctx.request_state)
     return f"Provisioned {name!r} in {answer.content['region']}."
 
-# %%
+# %% id=sealed-token
 sealed = await mcp_lab.call("Databases", "provision", {"name": "orders"}, answers={"region": {"region": "eu-west-1"}})
 token = sealed.rounds[0].request_state
 print(sealed.text)
-print("on the wire: a sealed token:", token.startswith("v1."), "| readable by the client:", "provision" in token)
-print("the handler read:", states_read)
+print("the handler wrote and read back:", states_read)
+print("on the wire:", token[:3] + "...", "(a few hundred characters)" if len(token) > 200 else len(token))
+
+# %% [markdown]
+# Is the token perhaps just the state in disguise? Its characters after `v1.` are base64url, so decode
+# them and look for `provision-v1` everywhere it could hide: in the token's text, in its decoded bytes,
+# and as base64 at any of the three possible alignments. The decoded bytes are not even text. Only the key
+# holder can open the token; the lab holds this server's key ring, and inside is exactly the state the
+# handler wrote.
+
+# %% id=token-opacity
+import base64
+
+
+def base64_forms(data: bytes) -> list[str]:
+    """The base64url text `data` would show inside a longer base64url string, at each byte alignment."""
+    forms = []
+    for shift in range(3):  # 0, 1 or 2 bytes before it in the encoded stream
+        encoded = base64.urlsafe_b64encode(bytes(shift) + data).decode()
+        forms.append(encoded[-(-8 * shift // 6) : (shift + len(data)) * 8 // 6])  # characters made of data only
+    return forms
+
+
+state = "provision-v1"
+body = token.removeprefix("v1.")
+raw = base64.urlsafe_b64decode(body + "=" * (-len(body) % 4))
+print("after 'v1.', base64url that decodes to", "over a hundred bytes" if len(raw) > 100 else len(raw))
+print("  the state in the token's text:    ", state in token)
+print("  the state in the decoded bytes:   ", state.encode() in raw)
+print("  the state's base64 in the token:  ", any(form in body for form in base64_forms(state.encode())))
+try:
+    print("  the decoded bytes as text:        ", raw.decode("utf-8"))
+except UnicodeDecodeError:
+    print("  the decoded bytes as text:         not UTF-8 (ciphertext)")
+print("opened with the server's key, the state is:", repr(mcp_lab.inspect_token(token, server="Databases").claims["s"]))
 
 # %% [markdown]
 # ## The loop has limits
@@ -280,7 +317,7 @@ print("the handler read:", states_read)
 # `request_state` -- no questions, just "not done yet" -- makes the client **wait** before retrying,
 # 50 ms doubling up to 250 ms, so it does not busy-poll. (Notebook 3 shows both on mcp_lab's own loop.)
 
-# %%
+# %% id=limits
 %%mcp_server Limits
 import time
 
@@ -304,7 +341,7 @@ async def warm_up(ctx: Context) -> str | InputRequiredResult:
         return InputRequiredResult(request_state=str(seen + 1))
     return f"warm after {seen} state-only rounds"
 
-# %%
+# %% id=round-cap
 import inspect
 
 from mcp import InputRequiredRoundsExceededError
@@ -322,12 +359,20 @@ async with Client(limits, elicitation_callback=say_yes) as client:
         await client.call_tool("nag", {})
     except InputRequiredRoundsExceededError as exc:
         print(type(exc).__name__, "after", len(leg_times), "legs:", str(exc).split(";")[0])
-    leg_times.clear()
+
+# %% [markdown]
+# Now the backoff. `warm_up` answers five legs with state only, and records when each leg reached the
+# server. The gap between two legs is the client's wait plus the time the call itself took, measured
+# here, not taken from the SDK's source. A wait is never shorter than the client asked for, only a little
+# longer when the machine is busy, so each gap is rounded **down** to a whole number of 50 ms steps:
+
+# %% id=backoff
+leg_times.clear()
+async with Client(limits) as client:
     result = await client.call_tool("warm_up", {})
-    print(result.content[0].text)
-gaps = [later - earlier for earlier, later in zip(leg_times, leg_times[1:])]
-backoff = [0.05, 0.1, 0.2, 0.25, 0.25]
-print("waited at least", [int(b * 1000) for b in backoff], "ms before each retry:", all(g >= b for g, b in zip(gaps, backoff)))
+print(result.content[0].text)
+waits = [later - earlier for earlier, later in zip(leg_times, leg_times[1:])]
+print("measured waits before each retry, rounded down to 50 ms steps:", [50 * int(wait / 0.05) for wait in waits])
 
 # %% [markdown]
 # ## Exercise
@@ -336,7 +381,9 @@ print("waited at least", [int(b * 1000) for b in backoff], "ms before each retry
 # region `ap-southeast-2`, and use it through `mcp_lab.CallbackAnswerer` to provision a database named
 # `ledger`. Store the flow in `mine`. The cell after it checks your flow.
 
-# %%
+# %% solution
+# Your answer: write `my_callback` and store the flow of your call in `mine`.
+### BEGIN SOLUTION
 async def my_callback(context: ClientRequestContext, params: ElicitRequestParams) -> ElicitResult:
     return ElicitResult(action="accept", content={"region": "ap-southeast-2"})
 
@@ -344,8 +391,10 @@ async def my_callback(context: ClientRequestContext, params: ElicitRequestParams
 mine = await mcp_lab.call(
     "Provisioner", "provision", {"name": "ledger"}, answers=mcp_lab.CallbackAnswerer(elicitation_callback=my_callback)
 )
+### END SOLUTION
 
-# %%
+# %% check
+mcp_lab.exercise_needs(mine='the flow of your call that provisions ledger through your callback')
 assert mine.status == "done", mine.summary()
 assert len(mine.rounds) == 2, "one question, so two legs"
 assert mine.rounds[1].answered_by == {"region": "callback"}, "answer it with your callback, not a script"

@@ -1,4 +1,4 @@
-# %% [markdown]
+# %% [markdown] id=intro
 # # 2 · Dependencies
 #
 # In notebook 1 a tool built its `InputRequiredResult` by hand. With `MCPServer` you rarely do: you
@@ -28,7 +28,7 @@ import mcp_lab
 # the answer. A resolver may take the tool's arguments **by name** (`city` below), a `Context`, or other
 # resolved values -- which makes it *depend* on them. Sync resolvers are fine too (they run in a thread).
 
-# %%
+# %% id=travel
 %%mcp_server Travel
 from typing import Annotated
 
@@ -117,7 +117,7 @@ async def careful_book(city: str, ok: Annotated[ElicitationResult[Confirm], Reso
 # Resolved parameters are the server's business: they do not appear in the tools' `inputSchema`. A
 # client sees only the real arguments.
 
-# %%
+# %% id=input-schemas
 from mcp import Client
 
 async with Client(mcp) as client:
@@ -133,10 +133,11 @@ async with Client(mcp) as client:
 #
 # The keys are the SDK's: the resolver's `module:qualname`. mcp_lab lets you answer by the bare name.
 #
-# > In JupyterLab you may skip the next cell and fill in both forms yourself.
+# In JupyterLab, fill in both forms yourself (**Submit all** sends both answers together); the next cell
+# answers them only when the notebook runs unattended (the test suite).
 
 # %%
-mcp_lab.forms.prearrange(ask_region={"region": "Kreuzberg"}, ask_nights={"nights": 3})
+mcp_lab.forms.unattended(ask_region={"region": "Kreuzberg"}, ask_nights={"nights": 3})
 
 # %%
 flow = await %mcp_call Travel book city=Berlin
@@ -144,7 +145,7 @@ flow = await %mcp_call Travel book city=Berlin
 # %%
 flow
 
-# %%
+# %% id=one-round
 print("legs:", len(flow.rounds), "| questions in the one round:", list(flow.rounds[0].input_requests))
 
 # %% [markdown]
@@ -153,13 +154,13 @@ print("legs:", len(flow.rounds), "| questions in the one round:", list(flow.roun
 # `upgrade` needs a room type, and the room question needs the region first (its message even uses the
 # answer). The SDK cannot ask both at once, so a second `InputRequiredResult` follows the first: three legs.
 
-# %%
+# %% id=dependent
 deep = await mcp_lab.call(
     "Travel", "upgrade", {"city": "Berlin"}, answers={"ask_region": {"region": "Mitte"}, "ask_room": {"room": "suite"}}
 )
 deep
 
-# %%
+# %% id=dependent-legs
 for rnd in deep.rounds:
     asked = [request["params"]["message"] for request in (rnd.input_requests or {}).values()]
     print(f"leg {rnd.index + 1}: {rnd.outcome:14}", asked or deep.text)
@@ -171,7 +172,7 @@ for rnd in deep.rounds:
 # `CreateMessageRequest` and a `ListRootsRequest` side by side. A script answers sampling with the
 # assistant's reply (a string) and roots with a list of `file://` URIs.
 
-# %%
+# %% id=sample-and-roots
 card = await mcp_lab.call(
     "Travel", "postcard", {"city": "Lisbon"},
     answers={"write_postcard": "Tiles, trams and light.", "where_to_save": ["file:///home/me/trips"]},
@@ -184,7 +185,7 @@ print(card.text)
 # A real client answers these through the SDK's `sampling_callback` and `list_roots_callback` -- the
 # same two callbacks a pre-2026 server would have called over its back channel (notebook 8).
 
-# %%
+# %% id=sdk-callbacks
 from mcp.client import ClientRequestContext
 from mcp.types import CreateMessageRequestParams, CreateMessageResult, ListRootsResult, Root
 
@@ -215,12 +216,12 @@ print(card.text, "| answered by:", sorted(set(card.rounds[1].answered_by.values(
 # - `Annotated[ElicitationResult[Confirm], Resolve(ask_confirm)]` -- the tool receives the **whole
 #   outcome** (`AcceptedElicitation`, `DeclinedElicitation` or `CancelledElicitation`) and decides.
 
-# %%
+# %% id=unwrapped-refusal
 for action in (mcp_lab.decline(), mcp_lab.cancel()):
     refused = await mcp_lab.call("Travel", "book", {"city": "Rome"}, answers={"ask_region": action, "ask_nights": {"nights": 2}})
     print(f"{action.action:8} isError={refused.result.is_error}: {refused.text}")
 
-# %%
+# %% id=elicitation-result
 for action in (mcp_lab.decline(), mcp_lab.cancel(), {"ok": True}):
     outcome = await mcp_lab.call("Travel", "careful_book", {"city": "Rome"}, answers={"ask_confirm": action})
     print(f"isError={outcome.result.is_error}: {outcome.text}")
@@ -229,7 +230,7 @@ for action in (mcp_lab.decline(), mcp_lab.cancel(), {"ok": True}):
 # A client that cannot answer at all -- here the SDK's `Client` with no `elicitation_callback` -- does not
 # even get a question: the server refuses the call, naming the capability the resolver needs.
 
-# %%
+# %% id=missing-capability
 from mcp import MCPError
 
 async with Client(mcp) as client:
@@ -266,7 +267,7 @@ def try_register(label, define):
 # with `Resolve(...)` parameters cannot also return an `InputRequiredResult` from its body. Declaring that
 # return type is refused at registration:
 
-# %%
+# %% id=resolve-and-return
 def resolvers_and_a_handmade_return(server):
     @server.tool()
     async def provision(city: str, region: Annotated[Region, Resolve(ask_region)]) -> str | InputRequiredResult:
@@ -280,7 +281,7 @@ try_register("Resolve parameters + an InputRequiredResult return", resolvers_and
 # parameter must be a `Context`, another dependency, or a tool argument by name; dependencies must not go
 # round in a circle; and a resolver asks exactly one question.
 
-# %%
+# %% id=invalid-signatures
 def optional_dependency(server):
     @server.tool()
     async def maybe(city: str, region: Annotated[Region, Resolve(ask_region)] | None = None) -> str:
@@ -332,7 +333,7 @@ try_register("a resolver returning Elicit | Sample", two_questions_in_one_resolv
 # time. The client gets only `Error executing tool ...` with `isError`; the reason stays in the server's
 # log, which we print here, one line per record.
 
-# %%
+# %% id=sneaky-return
 import logging
 
 
@@ -369,7 +370,9 @@ print(f"isError={caught.result.is_error}: {caught.text}")
 # returns `"Table for 4 at 19:30 in Lisbon."`. Call it for Lisbon with those answers and store the flow
 # in `dinner_flow`. The cell after it checks that both questions came in **one** round.
 
-# %%
+# %% solution
+# Your answer: add the `dinner` tool with its two resolvers, call it, store the flow in `dinner_flow`.
+### BEGIN SOLUTION
 class Time(BaseModel):
     time: str
 
@@ -396,8 +399,10 @@ async def dinner(
 dinner_flow = await mcp_lab.call(
     "Travel", "dinner", {"city": "Lisbon"}, answers={"ask_time": {"time": "19:30"}, "ask_guests": {"guests": 4}}
 )
+### END SOLUTION
 
-# %%
+# %% check
+mcp_lab.exercise_needs(dinner_flow='the flow of your dinner call for Lisbon')
 assert dinner_flow.status == "done", dinner_flow.summary()
 first = dinner_flow.rounds[0]
 assert first.outcome == "input_required" and len(first.input_requests) == 2, "both questions in the first round"

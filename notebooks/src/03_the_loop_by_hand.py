@@ -30,7 +30,7 @@ import mcp_lab
 # The key ring is shared through an environment variable: both processes must seal and unseal with the
 # same key, and the notebook never prints it (mcp_lab only ever shows key *ids*).
 
-# %% nbval-ignore-output
+# %% nbval-ignore-output id=tickets-server
 %%writefile tickets_server.py
 """The tutorial's ticket office: the same code runs in the notebook and in a second process."""
 import os
@@ -88,7 +88,7 @@ def build():
 
     return mcp_lab.sandbox.register(entry)
 
-# %%
+# %% id=tickets-built
 import os
 import secrets
 
@@ -103,7 +103,7 @@ tickets_server.build()
 #
 # `--step` performs only the first leg. The flow stops with the server's questions pending.
 
-# %%
+# %% id=step-one
 flow = await %mcp_call tickets book_ticket event=Tosca --step
 flow
 
@@ -111,7 +111,7 @@ flow
 # The question's key is the resolver's `module:qualname`; mcp_lab lets you answer it by the bare name
 # after the colon. The token is sealed (`v1.` + key id + nonce + ciphertext): the client only echoes it.
 
-# %%
+# %% id=pending-keys
 print(list(flow.pending_requests))
 print(flow.rounds[0].request_state[:3], len(flow.rounds[0].request_state) > 100)
 
@@ -119,11 +119,11 @@ print(flow.rounds[0].request_state[:3], len(flow.rounds[0].request_state) > 100)
 # Each `await flow.step(...)` answers the pending questions and sends the next leg, with the token echoed
 # byte for byte. The answer to the first question unlocks the second question.
 
-# %%
+# %% id=step-two
 second = await flow.step(answers={"ask_seat": {"seat": "A12"}})
 second
 
-# %%
+# %% id=token-echoed
 print(second.sent_request_state == flow.rounds[0].request_state)
 
 # %% [markdown]
@@ -134,7 +134,7 @@ print(second.sent_request_state == flow.rounds[0].request_state)
 # `CallToolResult | InputRequiredResult`, and `isinstance` narrows it again. Every key of `input_requests`
 # gets its `InputResponse` under the same key of `input_responses`; `fulfil` is where a UI would go.
 
-# %%
+# %% id=sdk-manual-loop
 from mcp import Client
 from mcp.types import CallToolResult, ElicitRequest, ElicitResult, InputRequest, InputRequiredResult, InputResponse
 
@@ -168,12 +168,84 @@ print(" -> ".join(kinds))
 print(isinstance(result, CallToolResult), result.content[0].text)
 
 # %% [markdown]
+# Our `fulfil` takes the key as well, to answer two different questions. The docs' own `fulfil` answers
+# every elicitation with the same region and **refuses by kind**: anything that is not an `ElicitRequest`
+# (a sampling or a roots request) raises. To run the docs' `fulfil` and `provision` as written, here is a
+# `Provisioner` whose `provision` tool asks which region, of the user by elicitation, or for a database
+# named `auto` of the client's LLM by sampling. The question's words are the same in both.
+
+# %% id=provisioner-two-kinds
+%%mcp_server Provisioner
+import mcp.types as T
+from mcp.server.mcpserver import Context
+
+QUESTION = "Which region should the database live in?"
+REGION = {"type": "object", "properties": {"region": {"type": "string"}}, "required": ["region"]}
+
+
+@mcp.tool()
+async def provision(name: str, ctx: Context) -> str | T.InputRequiredResult:
+    """Provision a database. Asks which region: the user, or (for `auto`) the client's LLM."""
+    answer = (ctx.input_responses or {}).get("region")
+    if answer is None:
+        if name == "auto":
+            text = T.TextContent(type="text", text=QUESTION)
+            ask = T.CreateMessageRequest(params=T.CreateMessageRequestParams(
+                messages=[T.SamplingMessage(role="user", content=text)], max_tokens=20))
+        else:
+            ask = T.ElicitRequest(params=T.ElicitRequestFormParams(message=QUESTION, requested_schema=REGION))
+        return T.InputRequiredResult(input_requests={"region": ask}, request_state="provision-v1")
+    region = answer.content["region"] if isinstance(answer, T.ElicitResult) else answer.content.text
+    return f"Provisioned {name!r} in {region}."
+
+# %% id=docs-fulfil
+from mcp import Client
+from mcp.types import CallToolResult, ElicitRequest, ElicitResult, InputRequest, InputRequiredResult, InputResponse
+
+
+def fulfil(request: InputRequest) -> InputResponse:
+    if not isinstance(request, ElicitRequest):
+        raise NotImplementedError(f"this client cannot answer a {request.method!r} request")
+    return ElicitResult(action="accept", content={"region": "eu-west-1"})
+
+
+async def provision(client: Client, name: str) -> CallToolResult:
+    result = await client.session.call_tool("provision", {"name": name}, allow_input_required=True)
+    while isinstance(result, InputRequiredResult):
+        responses = {key: fulfil(request) for key, request in (result.input_requests or {}).items()}
+        result = await client.session.call_tool(
+            "provision",
+            {"name": name},
+            input_responses=responses,
+            request_state=result.request_state,
+            allow_input_required=True,
+        )
+    return result
+
+# %% [markdown]
+# Both names, with the SDK's `Client` in memory. The first leg of each shows what was asked; then the
+# docs' loop runs. The elicitation is answered and the call finishes; the sampling request, with the very
+# same words, is refused because of its kind.
+
+# %% id=docs-fulfil-run
+async with Client(mcp_lab.sandbox.get("Provisioner").server) as client:
+    for name in ("orders", "auto"):
+        first = await client.session.call_tool("provision", {"name": name}, allow_input_required=True)
+        asked = first.input_requests["region"]
+        words = asked.params.message if isinstance(asked, ElicitRequest) else asked.params.messages[0].content.text
+        print(f"{name}: asked {asked.method} {words!r}")
+        try:
+            print("   ->", (await provision(client, name)).content[0].text)
+        except NotImplementedError as exc:
+            print("   -> NotImplementedError:", exc)
+
+# %% [markdown]
 # ## A retry is the same request again
 #
 # Every leg repeats the original call: the same tool name, the same arguments; only `inputResponses` and
 # `requestState` are added. A small server middleware shows what the server received on each leg.
 
-# %%
+# %% id=same-request
 received = []
 
 
@@ -197,7 +269,7 @@ for leg in received:
 # seat question for an event it does not like. mcp_lab stops the flow with the refusal, as the SDK does
 # for a callback that returns `ErrorData`.
 
-# %%
+# %% id=auditor
 from mcp.types import ErrorData
 
 from mcp_lab.answers import CallbackRefused, to_input_response
@@ -226,7 +298,7 @@ print(ok.text, "|", refused.status, "-", refused.error["message"])
 # A `Flow` is plain JSON. Write it to a file: it holds the arguments, every round, and the latest sealed
 # token -- never a key.
 
-# %%
+# %% id=write-down
 with open("tickets_flow.json", "w") as f:
     f.write(flow.to_json())
 print(flow.status, len(flow.rounds), "rounds written down")
@@ -235,7 +307,7 @@ print(flow.status, len(flow.rounds), "rounds written down")
 # Now a **separate Python process** -- think of another worker of a distributed client -- loads the file,
 # runs the same server code with the same key, answers the remaining question and finishes the call.
 
-# %% nbval-ignore-output
+# %% nbval-ignore-output id=finish-elsewhere-script
 %%writefile finish_elsewhere.py
 import asyncio
 import sys
@@ -252,7 +324,7 @@ async def main(path):
 
 asyncio.run(main(sys.argv[1]))
 
-# %%
+# %% id=finished-elsewhere
 import subprocess
 import sys
 
@@ -269,7 +341,7 @@ print(done.stdout or done.stderr)
 # A server that never stops asking is cut off: like the SDK's `input_required_max_rounds=10`, the flow
 # stops once the server has asked more than `max_rounds` times.
 
-# %%
+# %% id=lab-round-cap
 capped = await mcp_lab.call("tickets", "nag", answers={"again": {"yes": True}}, max_rounds=3)
 print(capped.status, "after", len(capped.rounds), "legs")
 print(capped.stop_reason)
@@ -280,7 +352,7 @@ print(capped.stop_reason)
 # An `InputRequiredResult` may carry only `request_state` -- "not done yet". The client then waits before
 # retrying: 50 ms, doubling up to 250 ms, exactly as the SDK's driver does, so it does not busy-poll.
 
-# %%
+# %% id=lab-backoff
 polled = await mcp_lab.call("tickets", "warm_up")
 print(polled.text)
 print([int(r.backoff * 1000) for r in polled.rounds])
@@ -291,7 +363,7 @@ print([int(r.backoff * 1000) for r in polled.rounds])
 # Rounds are not the only budget: `timeout=` stops the flow after that many seconds, cleanly, with the
 # last token still in hand -- so it can be resumed later.
 
-# %%
+# %% id=wall-clock
 slow = await mcp_lab.call("tickets", "warm_up", timeout=0.1)
 print(slow.status, "-", slow.stop_reason.split(" after")[0])
 await mcp_lab.resume(slow)
@@ -301,7 +373,7 @@ print(slow.status, "-", slow.text)
 # The SDK docs put it in their own words: with the manual loop, wrap it in `anyio.fail_after(...)`
 # instead of relying on `input_required_max_rounds`. The same, bare:
 
-# %%
+# %% id=fail-after
 import anyio
 
 async with Client(server, elicitation_callback=noop) as client:
@@ -323,13 +395,17 @@ async with Client(server, elicitation_callback=noop) as client:
 # then call `flow.step()` until it is done, choosing seat `B7` and confirming. The cell after it checks
 # your flow.
 
-# %%
+# %% solution
+# Your answer: start the call with mcp_lab.start(...), store it in `mine`, and step it until done.
+### BEGIN SOLUTION
 mine = await mcp_lab.start("tickets", "tools/call", "book_ticket", {"event": "Aida"})
 await mine.step()
 await mine.step(answers={"ask_seat": {"seat": "B7"}})
 await mine.step(answers={"confirm": {"ok": True}})
+### END SOLUTION
 
-# %%
+# %% check
+mcp_lab.exercise_needs(mine='the flow you started and stepped by hand')
 assert mine.status == "done", mine.summary()
 assert len(mine.rounds) == 3, "two questions, asked one after the other, take three legs"
 assert mine.text == "Booked B7 for Aida"

@@ -27,7 +27,7 @@ import mcp_lab
 # for the cell). We add a template resource, `report://{quarter}`, that asks in the same way and also sets
 # a `request_state` of its own, and a static resource, `doc://handbook`.
 
-# %%
+# %% id=briefing
 %%mcp_server Briefing
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.prompts.base import UserMessage
@@ -84,10 +84,11 @@ def handbook() -> str:
 # `%mcp_prompt` gets a prompt the way `%mcp_call` calls a tool. The first round returns the
 # `InputRequiredResult`; a form shows the question.
 #
-# > In JupyterLab you may skip the next cell and answer the form yourself.
+# In JupyterLab, answer the form yourself; the next cell answers it only when the notebook runs
+# unattended (the test suite).
 
 # %%
-mcp_lab.forms.prearrange(audience={"audience": "the board"})
+mcp_lab.forms.unattended(audience={"audience": "the board"})
 
 # %%
 prompt_flow = await %mcp_prompt Briefing briefing
@@ -100,7 +101,7 @@ prompt_flow = await %mcp_prompt Briefing briefing
 # %%
 prompt_flow
 
-# %%
+# %% id=prompt-rounds
 first = prompt_flow.rounds[0]
 print(first.outcome, "->", list(first.input_requests), "| request_state:", first.request_state)
 for message in prompt_flow.result.messages:
@@ -111,11 +112,11 @@ for message in prompt_flow.result.messages:
 #
 # For a template resource the usual result is the resource's contents.
 
-# %%
+# %% id=resource-flow
 report_flow = await %mcp_read Briefing report://2026-Q3 --answers '{"detail": {"detail": "summary"}}'
 report_flow
 
-# %%
+# %% id=resource-contents
 contents = report_flow.result.contents[0]
 print(contents.uri, "|", contents.mime_type, "|", contents.text)
 
@@ -126,7 +127,7 @@ print(contents.uri, "|", contents.mime_type, "|", contents.text)
 # **sealed** before it left: the client only ever held an opaque `v1.` token. The function read back its
 # own plain text.
 
-# %%
+# %% id=resource-sealed
 token = report_flow.rounds[0].request_state
 print("client held a sealed token:", token.startswith("v1."), "| plain text visible:", "2026-Q3" in token)
 print("the function read:", states_read)
@@ -137,7 +138,7 @@ print("the function read:", states_read)
 # requestState`; the real reason goes only to its log (mcp_lab owns the server, so it shows it). Notebook 5
 # takes the seal apart.
 
-# %%
+# %% id=resource-binding
 q4 = await mcp_lab.start("Briefing", "resources/read", "report://2026-Q4")
 await q4.step()
 q4.rounds[-1].request_state = token  # the Q3 token, swapped in
@@ -150,7 +151,7 @@ print(refused.error["code"], refused.error["message"], "| server logged:", refus
 # `get_prompt` and `read_resource` on the SDK's `Client` answer through the same `elicitation_callback` and
 # return the plain result, exactly like `call_tool`.
 
-# %%
+# %% id=sdk-prompt-resource
 from mcp import Client
 from mcp.client import ClientRequestContext
 from mcp.types import ElicitRequestParams
@@ -175,14 +176,14 @@ async with Client(mcp, elicitation_callback=handle_elicitation) as client:
 # A static resource -- a URI with no `{parameters}` -- takes no `Context`, so it would have no way to read
 # a retry's answers. Reading one is always a single round:
 
-# %%
+# %% id=static-resource
 static = await %mcp_read Briefing doc://handbook
 static
 
 # %% [markdown]
 # Try to give a static resource a `Context` and the SDK refuses at registration:
 
-# %%
+# %% id=static-context
 try:
 
     @mcp.resource("doc://asking")
@@ -197,7 +198,7 @@ except ValueError as exc:
 # `Context`) fails when read: the client gets `-32603`, and the server's log says why -- only template
 # functions take part in the multi round-trip flow.
 
-# %%
+# %% id=static-returns
 import logging
 
 
@@ -232,7 +233,7 @@ print(pushed.summary())
 # receive an `InputRequiredResult`, so the prompt's first round fails there with `-32603` -- the same rule
 # as for tools (notebook 8).
 
-# %%
+# %% id=prompt-legacy
 old = await mcp_lab.get_prompt("Briefing", "briefing", legacy=True)
 print(old.summary())
 
@@ -244,7 +245,9 @@ print(old.summary())
 # `"friday: full menu"`. Read `menu://friday`, answering `veg=True`, and store the flow in `menu_flow`.
 # The cell after it checks your flow.
 
-# %%
+# %% solution
+# Your answer: add the `menu://{day}` template resource, read menu://friday, store the flow in `menu_flow`.
+### BEGIN SOLUTION
 ASK_VEG = ElicitRequest(
     params=ElicitRequestFormParams(
         message="Vegetarian?",
@@ -262,8 +265,10 @@ async def menu(day: str, ctx: Context) -> str | InputRequiredResult:
 
 
 menu_flow = await mcp_lab.read_resource("Briefing", "menu://friday", answers={"veg": {"veg": True}})
+### END SOLUTION
 
-# %%
+# %% check
+mcp_lab.exercise_needs(menu_flow='the flow of your read of menu://friday')
 assert menu_flow.method == "resources/read" and menu_flow.status == "done", menu_flow.summary()
 assert menu_flow.rounds[0].outcome == "input_required", "the first round should ask"
 assert len(menu_flow.rounds) == 2

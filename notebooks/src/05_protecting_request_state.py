@@ -34,7 +34,7 @@ import mcp_lab
 # the first question are kept in a dictionary so that we can "redeploy" them later on. `approve` builds
 # its `InputRequiredResult` by hand and writes its own plaintext state. `balance` never asks anything.
 
-# %%
+# %% id=bank
 %%mcp_server bank
 import json
 from typing import Annotated
@@ -120,7 +120,7 @@ async def approve(ticket: str, ctx: Context) -> str | T.InputRequiredResult:
 # difference is that the lab keeps that key, so it can show you what is inside. Notebook 6 also runs the
 # SDK's bare default.)
 
-# %%
+# %% id=keyless-view
 flow = await %mcp_call bank transfer account=acct-7 amount=100 --step
 token = flow.rounds[0].request_state
 print(token[:3], "...", "(a few hundred characters)" if len(token) > 200 else len(token))
@@ -133,7 +133,7 @@ mcp_lab.inspect_token(token)
 # `iat`/`exp` (time), `m`/`t`/`a` (method, target, arguments digest), `aud` (the server's name), and `p`
 # (a principal, absent here).
 
-# %%
+# %% id=opened-token
 mcp_lab.inspect_token(flow)
 
 # %% [markdown]
@@ -141,7 +141,7 @@ mcp_lab.inspect_token(flow)
 # `{"question": "approve-v1"}`. On the wire it is a sealed `v1.` token. On the retry the handler reads
 # its plaintext back from `ctx.request_state`.
 
-# %%
+# %% id=handmade-sealed
 approval = await mcp_lab.call("bank", "approve", {"ticket": "T-1"}, answers={"approve": {"yes": True}})
 print(approval.rounds[0].request_state.startswith("v1."), "-", approval.text)
 
@@ -153,7 +153,7 @@ print(approval.rounds[0].request_state.startswith("v1."), "-", approval.text)
 # server with a 0.5 s ttl asks three questions. The first two answers come 0.3 s after each question
 # (0.6 s in all, longer than one ttl); the last one comes 0.6 s after its question.
 
-# %%
+# %% id=clerk
 %%mcp_server clerk --ttl 0.5
 import mcp.types as T
 from mcp.server.mcpserver import Context
@@ -169,7 +169,7 @@ async def survey(ctx: Context) -> str | T.InputRequiredResult:
         return T.InputRequiredResult(input_requests={f"q{step + 1}": ask}, request_state=str(step + 1))
     return "survey complete"
 
-# %%
+# %% id=ttl-per-round
 import anyio
 
 survey = await mcp_lab.start("clerk", "tools/call", "survey")
@@ -185,7 +185,7 @@ survey
 # `-32602 Invalid or expired requestState`. The lab owns the server, so it can also show what the server
 # **logged**: `expired`. The inspector shows that each round was sealed again with the same ttl:
 
-# %%
+# %% id=resealed-each-round
 for rnd in survey.rounds[:3]:
     claims = mcp_lab.inspect_token(rnd.request_state, server="clerk").claims
     print(f"round {rnd.index}: exp - iat = {claims['exp'] - claims['iat']:g} s, state {claims['s']!r}")
@@ -197,7 +197,7 @@ for rnd in survey.rounds[:3]:
 # arguments. A saved flow is plain JSON, and the client holds it, so nothing stops a client from editing
 # it. Here is a small forger: it loads a saved flow and changes what the next leg will ask for.
 
-# %%
+# %% id=request-binding
 def forged(flow, state=None, **changes):
     """A saved flow, edited: what a careless or hostile client could send on its next leg."""
     data = json.loads(flow.to_json())
@@ -221,7 +221,7 @@ for label, change in [
 # All three were rejected with the same frozen error, and the server logged `request binding` each time.
 # The untouched flow is still good:
 
-# %%
+# %% id=untouched-flow
 await mcp_lab.resume(flow, answers={"pick_currency": {"code": "EUR"}, "confirm": {"ok": True}})
 print(flow.text)
 
@@ -229,61 +229,174 @@ print(flow.text)
 # ## Bound to the principal
 #
 # When a request carries an OAuth access token that the SDK verified, the state is bound to that
-# token's **client, issuer and subject**. The SDK's default `bind_principal=authenticated_principal`
-# computes this identity. You can call it yourself with the access tokens a verifier would produce:
+# token's **client, issuer and subject**. To see it, give a server real authentication, the SDK's own way:
+# `MCPServer(..., token_verifier=..., auth=AuthSettings(...))`. For every HTTP request the SDK's bearer
+# middleware hands the `Authorization: Bearer ...` token to the verifier, which answers with an
+# `AccessToken` (client id, subject, and claims such as `iss`). The default
+# `bind_principal=authenticated_principal` turns that into the principal the seal carries.
+#
+# Our verifier plays the authorization server's introspection endpoint. It knows four bearer tokens: Alice
+# and Bob through the same notes app, Alice through another app, and Alice signed in at another issuer.
+# `notes_server` builds a small server whose `delete_note` asks for a confirmation first; the lab adopts it
+# (so that it can open its tokens) and serves it over loopback HTTP. Nothing of the lab's own identity
+# helpers is involved: the policy is the SDK's default.
 
-# %%
-from mcp.server.auth.middleware.auth_context import auth_context_var
-from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
+# %% id=principal-server
+import mcp.types as T
 from mcp.server.auth.provider import AccessToken
-from mcp.server.mcpserver import authenticated_principal
+from mcp.server.auth.settings import AuthSettings
+from mcp.server.mcpserver import Context, MCPServer, authenticated_principal
+
+NOTES_APP = "https://notes.example/client.json"  # a URL-based OAuth client id: every user of the app has it
+ISSUER = "https://id.example"
+GRANTS = {  # bearer token -> (client id, issuer, subject), as the authorization server knows them
+    "token-alice": (NOTES_APP, ISSUER, "alice"),
+    "token-bob": (NOTES_APP, ISSUER, "bob"),
+    "token-alice-other-app": ("https://other.example/client.json", ISSUER, "alice"),
+    "token-alice-other-issuer": (NOTES_APP, "https://id.other.example", "alice"),
+}
 
 
-CLIENT = "https://notes.example/client.json"  # a URL-based OAuth client id, shared by every user of the app
+class Introspection:
+    """A token verifier (the SDK's `TokenVerifier` protocol): what a bearer token stands for."""
+
+    gives_subject = True  # some verifiers leave the subject out
+
+    async def verify_token(self, token: str) -> AccessToken | None:
+        if token not in GRANTS:
+            return None
+        client_id, issuer, subject = GRANTS[token]
+        return AccessToken(token=token, client_id=client_id, scopes=[], claims={"iss": issuer},
+                           subject=subject if self.gives_subject else None)
 
 
-def principal_of(user, *, verifier_gives_subject=True):
-    """The principal the SDK binds for `user`'s verified access token (as AuthContextMiddleware sets it)."""
-    access = AccessToken(token=f"token-of-{user}", client_id=CLIENT, scopes=[],
-                         subject=user if verifier_gives_subject else None, claims={"iss": "https://id.example"})
-    reset = auth_context_var.set(AuthenticatedUser(access))
-    try:
-        return authenticated_principal(None)
-    finally:
-        auth_context_var.reset(reset)
+CONFIRM_FORM = {"type": "object", "properties": {"yes": {"type": "boolean"}}, "required": ["yes"]}
 
 
-print("alice:", principal_of("alice"))
-print("bob:  ", principal_of("bob"))
-alice, bob = (principal_of(u, verifier_gives_subject=False) for u in ("alice", "bob"))
-print("without a subject, alice:", alice)
-print("alice and bob told apart without a subject?", alice != bob)
+def notes_server(name: str, **auth) -> MCPServer:
+    notes = MCPServer(name, log_level="WARNING", **auth)
+
+    @notes.tool()
+    async def delete_note(note: str, ctx: Context) -> str | T.InputRequiredResult:
+        if ctx.input_responses is None:
+            ask = T.ElicitRequest(params=T.ElicitRequestFormParams(message=f"Delete {note}?", requested_schema=CONFIRM_FORM))
+            return T.InputRequiredResult(input_requests={"confirm": ask}, request_state=f"delete:{note}")
+        return f"{note} deleted; the SDK's principal: {authenticated_principal(ctx.request_context)}"
+
+    return notes
+
+
+verifier = Introspection()
+mcp_lab.sandbox.add(notes_server("notes", token_verifier=verifier,
+                                 auth=AuthSettings(issuer_url=ISSUER, resource_server_url=None)))
+notes_url = mcp_lab.serve("notes")
 
 # %% [markdown]
-# With a subject, Alice and Bob are different principals even though they share one OAuth client. If
-# the verifier supplies no subject, the binding weakens to the client id. With a URL-based client id
-# like this one, every user of that client software then shares the same principal.
-#
-# The lab's servers run in-process or over unauthenticated HTTP, so `authenticated_principal` returns
-# `None` and there is nothing to bind. The check is then inactive, just as when authentication ends in a
-# proxy in front of the server. The `bank` server binds no principal: a flow started "as Alice" finishes
-# "as Bob" without complaint.
+# A leg is a plain SDK `Client` over HTTP whose requests carry one user's bearer token. The server's log
+# (the SDK's `mcp.server.request_state` logger) is where a rejection's reason goes, so we listen to it.
+# Alice starts a deletion; the token she holds now carries `p`, a salted tag of her principal:
 
-# %%
-mcp_lab.set_principal("alice")
-as_alice = await mcp_lab.start("bank", "tools/call", "approve", {"ticket": "T-2"})
-await as_alice.step()
-mcp_lab.set_principal("bob")
-await as_alice.run(answers={"approve": {"yes": True}})
-print(as_alice.status, "-", as_alice.text)
+# %% id=principal-first-leg
+import logging
+
+import httpx2
+from mcp import Client, MCPError
+from mcp.client.streamable_http import streamable_http_client
+
+
+class ServerLog(logging.Handler):
+    def __init__(self):
+        super().__init__(logging.WARNING)
+        self.reasons = []
+
+    def emit(self, record):
+        self.reasons.append(record.getMessage().rsplit(": ", 1)[-1])
+
+
+server_log = ServerLog()
+logging.getLogger("mcp.server.request_state").addHandler(server_log)
+CONFIRMED = {"confirm": T.ElicitResult(action="accept", content={"yes": True})}
+
+
+async def leg(url, bearer, **retry):
+    """One `tools/call delete_note` over HTTP with `Authorization: Bearer <bearer>`: a result or the wire error."""
+    async with httpx2.AsyncClient(headers={"Authorization": f"Bearer {bearer}"}) as http:
+        async with Client(streamable_http_client(url, http_client=http)) as client:
+            try:
+                return await client.session.call_tool("delete_note", {"note": "groceries"},
+                                                       allow_input_required=True, **retry)
+            except MCPError as exc:
+                return exc
+
+
+async def retry(url, bearer, state):
+    """The second leg, confirmed: what the wire said, and what the server logged."""
+    server_log.reasons.clear()
+    outcome = await leg(url, bearer, input_responses=CONFIRMED, request_state=state)
+    if isinstance(outcome, MCPError):
+        return f"{outcome.error.code} {outcome.error.message} | server logged: {', '.join(server_log.reasons)}"
+    return outcome.content[0].text
+
+
+started = await leg(notes_url, "token-alice")
+print(type(started).__name__, "| claims:", sorted(mcp_lab.inspect_token(started.request_state, server="notes").claims))
+
+# %% [markdown]
+# Now send Alice's token back: as Bob (same app, same issuer), as Alice through another app, as Alice from
+# another issuer, as Alice after the verifier has stopped supplying her subject, and finally as Alice,
+# unchanged:
+
+# %% id=principal-retries
+for label, bearer, with_subject in [
+    ("bob, same app and issuer", "token-bob", True),
+    ("alice, another app", "token-alice-other-app", True),
+    ("alice, another issuer", "token-alice-other-issuer", True),
+    ("alice, subject dropped", "token-alice", False),
+    ("alice", "token-alice", True),
+]:
+    verifier.gives_subject = with_subject
+    print(f"{label:25} -> {await retry(notes_url, bearer, started.request_state)}")
+
+# %% [markdown]
+# Each of the three components counts: changing any one of them (the subject, the client, the issuer) is
+# a different principal, so the round is refused, with the same frozen error on the wire and `principal`
+# in the log. A verifier that supplies the subject on one request and not on the next changes the
+# principal in the middle of the flow, and the round in flight is refused the same way. The untouched
+# token still works for Alice afterwards.
+#
+# If the verifier **never** supplies a subject, the binding weakens to the client id (and issuer). With a
+# URL-based client id like this one, every user of the notes app then shares one principal: Bob can finish
+# what Alice started. Another app still cannot.
+
+# %% id=principal-no-subject
+verifier.gives_subject = False
+started = await leg(notes_url, "token-alice")
+for label, bearer in [("bob, same app", "token-bob"), ("alice, another app", "token-alice-other-app")]:
+    print(f"{label:19} -> {await retry(notes_url, bearer, started.request_state)}")
+verifier.gives_subject = True
+
+# %% [markdown]
+# When authentication ends outside the SDK (a proxy in front) or the transport is unauthenticated, there
+# is no principal to bind, and the check does nothing. Here is the same tool on a server without `auth`:
+# the `Authorization` header still travels, but nothing in the SDK reads it. The token carries no `p`,
+# and Bob finishes Alice's deletion.
+
+# %% id=principal-unauthenticated
+mcp_lab.sandbox.add(notes_server("notes-open"))
+open_url = mcp_lab.serve("notes-open")
+started = await leg(open_url, "token-alice")
+print("claims:", sorted(mcp_lab.inspect_token(started.request_state, server="notes-open").claims))
+print("bob ->", await retry(open_url, "token-bob", started.request_state))
+await mcp_lab.sandbox.stop("notes")
+await mcp_lab.sandbox.stop("notes-open")
 
 # %% [markdown]
 # `RequestStateSecurity(bind_principal=...)` fixes that with your own identity signal. The lab's signal is
-# `mcp_lab.lab_principal`, the user name set by `mcp_lab.set_principal(...)`. We re-seal `bank` with the
-# same key ring and that binding. The token now carries `p`, a salted tag of the principal (never the name
-# itself).
+# `mcp_lab.lab_principal`, the user name set by `mcp_lab.set_principal(...)` (the lab's servers run
+# in-process or over unauthenticated HTTP, where `authenticated_principal` finds nobody). We re-seal `bank`
+# with the same key ring and that binding. The token now carries `p` again.
 
-# %%
+# %% id=bind-principal
 bank = mcp_lab.sandbox.lab_server("bank")
 bank.install_ring(bank.ring, bind_principal=mcp_lab.lab_principal)
 
@@ -299,7 +412,7 @@ stolen
 # The identity signal has to be consistent. A signal that is present on one round and missing on the
 # next changes the principal in the middle of the flow, and the round is rejected as `principal drift`.
 
-# %%
+# %% id=principal-drift
 mcp_lab.set_principal("alice")
 drifting = await mcp_lab.start("bank", "tools/call", "approve", {"ticket": "T-4"})
 await drifting.step()
@@ -315,7 +428,7 @@ mcp_lab.set_principal("alice")
 # round-1 token records the digest of the question it **asked**. The round-2 token keeps the answer
 # together with that same digest:
 
-# %%
+# %% id=question-digest
 pinned = await mcp_lab.start("bank", "tools/call", "transfer", {"account": "acct-7", "amount": 5})
 await pinned.step()
 await pinned.step(answers={"pick_currency": {"code": "CHF"}})
@@ -329,7 +442,7 @@ print(f"round 2 keeps {kept.key!r} = {kept.data}, pinned to the asked question: 
 # would do. The flow above already has the currency answer in its state, and the flow below is still
 # waiting to send its answer. Neither answer is used: the server asks the reworded question again.
 
-# %%
+# %% id=reworded
 waiting = await mcp_lab.start("bank", "tools/call", "transfer", {"account": "acct-8", "amount": 9})
 await waiting.step()
 
@@ -345,7 +458,7 @@ QUESTION["wording"] = "Which currency should {account} pay in?"
 # that changes only the **form** (here, a new optional `note` field) asks again too, with the very same
 # message:
 
-# %%
+# %% id=reformed
 reform = await mcp_lab.start("bank", "tools/call", "transfer", {"account": "acct-9", "amount": 3})
 await reform.step()
 QUESTION["form"] = CurrencyV2  # same words, one more field in the form
@@ -358,7 +471,7 @@ QUESTION["form"] = Currency
 # a timestamp or a live price. Each round renders a different question, so every recorded answer looks
 # out of date. The server asks again until the client's round limit ends the call:
 
-# %%
+# %% id=ticker
 %%mcp_server ticker
 import itertools
 from typing import Annotated
@@ -381,7 +494,7 @@ async def ask_buy(symbol: str) -> Elicit[Buy]:
 async def buy(symbol: str, ok: Annotated[Buy, Resolve(ask_buy)]) -> str:
     return f"bought {symbol}" if ok.ok else "no trade"
 
-# %%
+# %% id=live-price
 chasing = await mcp_lab.call("ticker", "buy", {"symbol": "ACME"}, answers={"ask_buy": {"ok": True}}, max_rounds=3)
 print(chasing.status, "-", chasing.stop_reason)
 print([r.requests()["__main__:ask_buy"].params.message for r in chasing.rounds])
@@ -398,7 +511,7 @@ print([r.requests()["__main__:ask_buy"].params.message for r in chasing.rounds])
 # valid token sent twice. Beside the wire answer it shows what the server logged and what the inspector
 # predicted.
 
-# %%
+# %% id=tamper-lab
 victim = await mcp_lab.start("bank", "tools/call", "approve", {"ticket": "T-5"})
 await victim.step()
 report = await mcp_lab.tamper_lab(victim)
@@ -410,7 +523,7 @@ report
 # WARNING). Note also the last two rows: the seal stops forgery, not **replay**. A valid token can be
 # sent again until it expires.
 
-# %%
+# %% id=one-wire-answer
 wire_answers = {case.wire for case in report.cases if case.logged}
 print("distinct wire answers:", wire_answers)
 print("distinct logged reasons:", sorted({case.logged for case in report.cases if case.logged}))
@@ -421,7 +534,7 @@ print("distinct logged reasons:", sorted({case.logged for case in report.cases i
 # state for `balance` is turned away before `balance` runs, and so is the same invention sent to the
 # `statement` prompt or the static `bank://terms` resource:
 
-# %%
+# %% id=every-method-checked
 plain = await mcp_lab.call("bank", "balance", {"account": "acct-7"})  # a plain result: balance never asks
 invented = await mcp_lab.resume(forged(plain, state='{"role": "admin"}'))
 display(invented.rounds[-1])
@@ -440,7 +553,7 @@ for method, target, arguments in [("prompts/get", "statement", {"account": "acct
 # `mcp_lab.EnvelopeCodec` follows the SDK docs' example: a `kms1.` prefix (bound under the GCM tag as
 # associated data), then hex of nonce + ciphertext, accepted only in the exact spelling `seal()` wrote.
 
-# %%
+# %% id=lab-codec
 from mcp.server.mcpserver import InvalidRequestState
 
 codec = mcp_lab.EnvelopeCodec(mcp_lab.EnvelopeCodec.unwrap_data_key())  # one "KMS call" at start-up
@@ -453,11 +566,87 @@ for label, bad in [("an SDK v1. token", token), ("upper-case hex", sealed[:5] + 
         print(f"{label}: InvalidRequestState({exc})")
 
 # %% [markdown]
-# Install it on a server with `mcp_lab.use_codec(...)`, which builds
+# That is the shape; here are the docs' own lines, run exactly as written. They end with the constructor
+# that installs a codec: `MCPServer("Deployer", request_state_security=RequestStateSecurity(codec=...))`.
+
+# %% id=docs-codec-server
+import os
+
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+from mcp.server import MCPServer
+from mcp.server.mcpserver import InvalidRequestState, RequestStateSecurity
+
+PREFIX = "kms1."  # format version; fed to GCM as associated data, so it is bound under the tag
+
+
+def unwrap_data_key() -> bytes:
+    """One KMS call at process start, kms.decrypt(CiphertextBlob=...); every token after that is local crypto."""
+    return os.urandom(32)  # stand-in for the unwrapped 32-byte data key
+
+
+class EnvelopeCodec:
+    def __init__(self, data_key: bytes) -> None:
+        self._aesgcm = AESGCM(data_key)
+
+    def seal(self, payload: bytes) -> str:
+        nonce = os.urandom(12)
+        return PREFIX + (nonce + self._aesgcm.encrypt(nonce, payload, PREFIX.encode())).hex()
+
+    def unseal(self, token: str) -> bytes:
+        if not token.startswith(PREFIX):
+            raise InvalidRequestState("unknown token format")
+        body = token[len(PREFIX) :]
+        try:
+            raw = bytes.fromhex(body)
+            if raw.hex() != body:  # only the exact string seal() produced verifies
+                raise ValueError("non-canonical hex")
+            return self._aesgcm.decrypt(raw[:12], raw[12:], PREFIX.encode())
+        except (ValueError, InvalidTag) as exc:
+            raise InvalidRequestState("token failed verification") from exc
+
+
+mcp = MCPServer("Deployer", request_state_security=RequestStateSecurity(codec=EnvelopeCodec(unwrap_data_key())))
+
+# %% [markdown]
+# Give that server one hand-made question and drive it with the SDK's `Client`, in memory. The token on
+# the wire is the docs' codec's (`kms1.` + hex). A retry with one hex digit changed, or with the same token
+# in upper case, is refused (the log shows the codec's own reason); the token as sealed finishes the call.
+
+# %% id=docs-codec-run
+STAGE = T.ElicitRequest(params=T.ElicitRequestFormParams(
+    message="Release to which stage?", requested_schema={"type": "object", "properties": {"stage": {"type": "string"}}}))
+
+
+@mcp.tool()
+async def release(version: str, ctx: Context) -> str | T.InputRequiredResult:
+    if ctx.input_responses is None:
+        return T.InputRequiredResult(input_requests={"stage": STAGE}, request_state=f"release:{version}")
+    return f"{version} released to {ctx.input_responses['stage'].content['stage']} ({ctx.request_state})"
+
+
+stage = {"stage": T.ElicitResult(action="accept", content={"stage": "prod"})}
+async with Client(mcp) as client:
+    first = await client.session.call_tool("release", {"version": "1.2"}, allow_input_required=True)
+    token = first.request_state
+    print("on the wire:", token[:5], "+ hex digits only:", all(c in "0123456789abcdef" for c in token[5:]))
+    flipped = token[:-1] + ("0" if token[-1] != "0" else "1")
+    for label, echoed in [("one digit changed", flipped), ("upper-case hex", PREFIX + token[5:].upper()), ("as sealed", token)]:
+        server_log.reasons.clear()
+        try:
+            done = await client.session.call_tool("release", {"version": "1.2"}, input_responses=stage,
+                                                  request_state=echoed, allow_input_required=True)
+            print(f"{label:17} -> {done.content[0].text}")
+        except MCPError as exc:
+            print(f"{label:17} -> {exc.error.code} {exc.error.message} | server logged: {', '.join(server_log.reasons)}")
+
+# %% [markdown]
+# Install the lab's codec on a server with `mcp_lab.use_codec(...)`, which builds
 # `RequestStateSecurity(codec=codec, bind_principal=...)` for the server. The codec knows nothing about time, requests or principals. The SDK still stamps the
 # claims into the payload before `seal()` and checks them after `unseal()`, for every codec:
 
-# %%
+# %% id=deployer
 %%mcp_server deployer
 import mcp.types as T
 from mcp.server.mcpserver import Context
@@ -472,14 +661,14 @@ async def deploy(service: str, ctx: Context) -> str | T.InputRequiredResult:
         return T.InputRequiredResult(input_requests={"stage": ASK}, request_state=f"deploy:{service}")
     return f"{service} deployed to {ctx.input_responses['stage'].content['stage']} ({ctx.request_state})"
 
-# %%
+# %% id=codec-claims
 mcp_lab.use_codec(mcp_lab.sandbox.lab_server("deployer"), codec, bind_principal=mcp_lab.lab_principal)
 rollout = await mcp_lab.start("deployer", "tools/call", "deploy", {"service": "api"})
 await rollout.step()
 print(rollout.request_state[:5], "...")
 mcp_lab.inspect_token(rollout)
 
-# %%
+# %% id=codec-tamper
 codec_report = await mcp_lab.tamper_lab(rollout)
 print({case.case: case.logged for case in codec_report.cases})
 await mcp_lab.resume(rollout, answers={"stage": {"stage": "prod"}})
@@ -498,7 +687,7 @@ print(rollout.text)
 # question id in its state and checks it on the retry. Ship a new version of the question while a flow is
 # waiting, and the old answer is not used:
 
-# %%
+# %% id=question-id
 pending = await mcp_lab.start("bank", "tools/call", "approve", {"ticket": "T-6"})
 await pending.step()
 APPROVAL.update(id="approve-v2", text="Approve ticket {ticket} (now with a budget check)?")
@@ -513,7 +702,7 @@ pending.rounds[-1]
 # wrote it. Here is a provisioner that keeps the customer's tier in its state. It is defined through a
 # factory, so that the same handlers can be started twice.
 
-# %%
+# %% id=plaintext-provisioner
 import mcp.types as T
 
 ASK_REGION = T.ElicitRequest(params=T.ElicitRequestFormParams(
@@ -537,11 +726,11 @@ def provisioner():
 
     return list_tools, call_tool
 
-# %%
+# %% id=lowlevel-plain
 %%mcp_server provisioner --lowlevel
 on_list_tools, on_call_tool = provisioner()
 
-# %%
+# %% id=plaintext-state
 db = await mcp_lab.start("provisioner", "tools/call", "provision", {"name": "orders"})
 await db.step()
 print("on the wire:", db.request_state)
@@ -554,11 +743,11 @@ mcp_lab.inspect_token(db)
 # The client read the state and rewrote it, and the handler believed it. `--seal` adds the boundary
 # (the SDK's one-line opt-in, `server.middleware.append(RequestStateBoundary(...))`, with a lab-held key):
 
-# %%
+# %% id=lowlevel-seal
 %%mcp_server provisioner --lowlevel --seal --replace
 on_list_tools, on_call_tool = provisioner()
 
-# %%
+# %% id=boundary-added
 print([type(m).__name__ for m in server.middleware])
 db = await mcp_lab.start("provisioner", "tools/call", "provision", {"name": "orders"})
 await db.step()
@@ -578,7 +767,9 @@ print(db.text)
 # prefix, that the flow finishes, and that a flipped character is refused. It also prints what a sign-only
 # codec gives away: anyone holding the token can read its claims.
 
-# %%
+# %% solution
+# Your answer: write the sign-only codec, install it on `deployer`, run the deploy and store it in `web`.
+### BEGIN SOLUTION
 import base64
 import hashlib
 import hmac
@@ -616,8 +807,10 @@ mcp_lab.use_codec(mcp_lab.sandbox.lab_server("deployer"), mine)
 web = await mcp_lab.start("deployer", "tools/call", "deploy", {"service": "web"})
 await web.step()
 await web.run(answers={"stage": {"stage": "test"}})
+### END SOLUTION
 
-# %%
+# %% check
+mcp_lab.exercise_needs(web='the flow of your deploy of web to test', mine='your codec')
 minted = web.rounds[0].request_state
 assert minted.startswith("sig1."), "tokens should carry your prefix"
 assert web.status == "done" and web.text == "web deployed to test (deploy:web)", web.summary()

@@ -35,7 +35,7 @@ import mcp_lab
 # to the next instance. This is the situation the SDK docs warn about. The instances all have the same
 # name. Only their keys differ.
 
-# %%
+# %% id=shop
 from typing import Annotated
 
 from mcp.server.mcpserver import Elicit, Resolve
@@ -70,7 +70,7 @@ def legs(flow):
 # Without `keys=`, each instance gets its own random key, just as separate processes running
 # `MCPServer("shop")` with no policy would. The lab makes these keys itself so that it can show their ids.
 
-# %%
+# %% id=process-local-keys
 ephemeral = mcp_lab.Fleet("shop", shop, instances=2)
 print(ephemeral)
 order = await mcp_lab.call(ephemeral, "order", {"item": "boots"}, answers={"ask_size": {"size": "42"}})
@@ -81,7 +81,7 @@ legs(order)
 # key: `unknown key`. The lab made these keys, but the SDK's own default behaves the same way. Two bare
 # `MCPServer("shop")` objects, with no policy at all, each make a key of their own when they are created:
 
-# %%
+# %% id=bare-default
 import mcp.types as T
 from mcp import Client, MCPError
 from mcp.server.mcpserver import MCPServer
@@ -113,7 +113,7 @@ async with Client(first, elicitation_callback=size_42) as one, Client(second, el
 # and the SDK docs tell the client to **start the flow over**. A flow with `start_over=True` does that
 # once. Behind the lab's balancer, though, it fails the same way again:
 
-# %%
+# %% id=start-over
 again = await mcp_lab.start(ephemeral, "tools/call", "order", {"item": "boots"})
 again.start_over = True
 await again.run(answers={"ask_size": {"size": "42"}})
@@ -129,7 +129,7 @@ legs(again)
 %%mcp_server till
 shop(mcp)
 
-# %%
+# %% id=restart
 pending = await mcp_lab.start("till", "tools/call", "order", {"item": "socks"})
 pending.start_over = True
 await pending.step()
@@ -149,7 +149,7 @@ pending
 # one made at start-up. It is the same mechanism with a secret you supply. Each key must be at least 32
 # bytes:
 
-# %%
+# %% id=key-size
 from mcp.server.mcpserver import RequestStateSecurity
 
 try:
@@ -165,7 +165,7 @@ print(MCPServer("shop", request_state_security=policy).name, "accepts a 32-byte 
 # The same fleet with shared keys. Every leg still lands on the other instance, and every leg is accepted.
 # All instances are restarted in the middle of a flow and it goes on as if nothing happened:
 
-# %%
+# %% id=shared-keys
 shared = mcp_lab.Fleet("shop", shop, instances=2, keys=shop_keys)
 print(shared)
 order = await mcp_lab.call(shared, "order", {"item": "boots"}, answers={"ask_size": {"size": "42"}})
@@ -195,7 +195,7 @@ legs(survivor)
 # four phases, a server holding that phase's ring seals a real token, and each instance is asked to accept
 # it. A cell is that instance's real answer: ✔, or ✘ with the reason it logged.
 
-# %%
+# %% id=rotation-before
 fleet = mcp_lab.Fleet("shop", shop, instances=4, keys=shop_keys)
 stepper = mcp_lab.RotationStepper(fleet)
 await stepper.matrix("before: every instance on [OLD]")
@@ -207,7 +207,7 @@ await stepper.matrix("before: every instance on [OLD]")
 # Before each phase we start three flows. With four instances behind the round-robin, each retry reaches
 # a different instance than the one that sealed its state:
 
-# %%
+# %% id=phase-1
 def in_flight_report(stepper):
     outcomes = stepper.history[-1]["in_flight"]
     for o in outcomes:
@@ -224,7 +224,7 @@ matrix
 # Phase 1: every instance can now verify NEW, but OLD still seals: what the instances seal now looks like
 # the two left-hand columns. Nothing changed for tokens in flight.
 
-# %%
+# %% id=phase-2
 await stepper.start_flows(3)
 matrix = await stepper.next_phase()
 in_flight_report(stepper)
@@ -234,7 +234,7 @@ matrix
 # Phase 2: NEW seals. OLD tokens still in flight keep verifying, so the three flows started in phase 1
 # finished on whichever instance their retry reached. Their last round was sealed again, now with NEW.
 
-# %%
+# %% id=phase-3
 await stepper.start_flows(3)
 matrix = await stepper.next_phase()
 in_flight_report(stepper)
@@ -245,7 +245,7 @@ matrix
 # Phase 3: OLD is retired. Now only tokens sealed with OLD (the first two columns) are refused, and none
 # of those is still in flight. No flow was dropped during the whole rotation:
 
-# %%
+# %% id=none-dropped
 dropped = [o for step in stepper.history for o in step["in_flight"] if o["outcome"] == "dropped"]
 print(len(stepper.in_flight), "flows in flight across the rotation,", len(dropped), "dropped")
 
@@ -256,7 +256,7 @@ print(len(stepper.in_flight), "flows in flight across the rotation,", len(droppe
 # reaches instance #0 before the other instances have seen NEW at all, so phase 1 was skipped. Four
 # instances again, so that each retry reaches a different instance than the one that sealed it:
 
-# %%
+# %% id=rushed-matrix
 rushed = mcp_lab.RotationStepper(mcp_lab.Fleet("shop", shop, instances=4, keys=shop_keys))
 rushed.set_phase(2, instance=0)  # only #0 has the new release: it seals with NEW
 await rushed.matrix("mid-deploy: #0 on [NEW, OLD], the others still on [OLD]")
@@ -265,7 +265,7 @@ await rushed.matrix("mid-deploy: #0 on [NEW, OLD], the others still on [OLD]")
 # Column three is what #0 seals now. Instances #1 to #3 cannot verify it. Three flows start on #0, #1 and
 # #2, and their retries reach #3, #0 and #1:
 
-# %%
+# %% id=rushed-dropped
 await rushed.start_flows(3)
 for o in await rushed.continue_flows():
     print(f"sealed on {o['minted_by']}, retried on {o['retried_on']}: {o['outcome']}"
@@ -285,7 +285,7 @@ for o in await rushed.continue_flows():
 # run, two flows are sealed with OLD (phase 1) and phase 2 goes out. Then the users answer: either OLD has
 # just been retired, or it is kept, with the answers coming at once or only after one ttl:
 
-# %%
+# %% id=retire-after-ttl
 quick = mcp_lab.Fleet("shop", shop, instances=2, keys=shop_keys, ttl=0.3)
 
 
@@ -312,16 +312,25 @@ print("OLD kept, answered one ttl later: ", await old_state_answered(retire=Fals
 #
 # ## A stepper to click
 #
-# In a live notebook, `StepperWidget` drives a stepper with a button. Each click starts four flows,
-# rolls the next phase out to all instances or to the one instance you choose (a rolling deploy), and
-# shows the matrix and what happened to the flows in flight. Try moving one instance two phases ahead of
-# the others. (The notebook's checked outputs do not depend on your clicks.)
+# Roll the rotation yourself: **run the next cell again and again**. Each run starts four flows, rolls
+# the next phase out to every instance (or, with `instance=0`, to that one instance only: a rolling
+# deploy), and shows the matrix and what happened to the flows in flight. Try moving one instance two
+# phases ahead of the others. (The notebook's checked outputs do not depend on your runs.)
+#
+# In a live notebook, `mcp_lab.StepperWidget(playground)` puts the same step behind a button.
 
 # %%
-from mcp_lab.views.rotation_widget import StepperWidget
-
 playground = mcp_lab.RotationStepper(mcp_lab.Fleet("shop", shop, instances=3, keys=shop_keys))
-StepperWidget(playground)
+
+# %% nbval-ignore-output
+if playground.done:
+    print("rotation complete:", playground.describe(), "-- run the cell above to start over")
+else:
+    await playground.start_flows(4)
+    matrix = await playground.next_phase(instance=None)
+    in_flight = playground.history[-1]["in_flight"]
+    print(playground.describe(), "|", sum(o["outcome"] != "dropped" for o in in_flight), "in-flight flows finished")
+    display(matrix)
 
 # %% [markdown]
 # ## Audience: one key, one service
@@ -341,7 +350,7 @@ shop(mcp)
 %%mcp_server shipping --keys service_keys
 shop(mcp)
 
-# %%
+# %% id=audience
 bill = await mcp_lab.start("billing", "tools/call", "order", {"item": "invoice"})
 await bill.step()
 print("aud:", mcp_lab.inspect_token(bill).claims["aud"])
@@ -354,7 +363,7 @@ crossed
 # name once you configure a policy: a server without a name would stamp a placeholder that every other
 # nameless server shares. It raises when it is constructed, unless you set `audience=` yourself:
 
-# %%
+# %% id=nameless
 try:
     MCPServer(request_state_security=RequestStateSecurity(keys=shop_keys))
 except ValueError as exc:
@@ -372,7 +381,7 @@ print("nameless, no policy at all: constructed")
 # Give `shipping` the audience `billing` (it keeps its ring and its name), and the crossed-over flow goes
 # through:
 
-# %%
+# %% id=shared-audience
 shipping = mcp_lab.sandbox.lab_server("shipping")
 shipping.install_ring(shipping.ring, audience="billing")
 crossed = await mcp_lab.resume(to_shipping, answers={"ask_size": {"size": "A4"}})
@@ -387,7 +396,10 @@ print(crossed.summary(), "-", crossed.text)
 # `stepper.set_phase(phase, instance=i)`, `await stepper.start_flows(2)` and
 # `await stepper.continue_flows()`. The check below wants the rotation complete and no flow dropped.
 
-# %%
+# %% solution
+# Your answer: roll the rotation out one instance at a time on a fresh stepper `rolling`, collecting
+# every retry outcome in `outcomes`.
+### BEGIN SOLUTION
 rolling = mcp_lab.RotationStepper(mcp_lab.Fleet("shop", shop, instances=3, keys=shop_keys))
 outcomes = []
 for phase in (1, 2, 3):
@@ -395,8 +407,10 @@ for phase in (1, 2, 3):
         rolling.set_phase(phase, instance=i)
         await rolling.start_flows(2)
         outcomes += await rolling.continue_flows()
+### END SOLUTION
 
-# %%
+# %% check
+mcp_lab.exercise_needs(rolling='your RotationStepper', outcomes='the retry outcomes of every flow in flight')
 assert rolling.done, rolling.describe()
 assert len(outcomes) == 18, f"expected 18 retries (2 flows after each of 9 updates), got {len(outcomes)}"
 lost = [o for o in outcomes if o["outcome"] == "dropped"]

@@ -1,4 +1,4 @@
-# %% [markdown]
+# %% [markdown] id=intro
 # # 7 · Header parameters
 #
 # Most servers never need this notebook. It is for servers that sit behind a gateway or a load balancer
@@ -40,7 +40,7 @@ from pydantic import Field, WithJsonSchema
 #
 # `--http` serves the server over Streamable HTTP on 127.0.0.1, on a free port. Headers exist only there.
 
-# %%
+# %% id=bookshop
 %%mcp_server bookshop --http
 from mcp.server.mcpserver import Elicit, Resolve
 from pydantic import BaseModel
@@ -83,7 +83,7 @@ async def ship(title: str, region: Annotated[str, Field(json_schema_extra={"x-mc
 # The marks as the server lists them. `mcp_lab.header_table` reads the raw listing and shows, for each
 # marked argument, the header it becomes and how a few sample values would be written:
 
-# %%
+# %% id=marks-listed
 tools = {tool.name: tool for tool in await mcp.list_tools()}
 print(tools["check_stock"].input_schema["properties"]["region"])
 print(tools["find"].input_schema["properties"]["region"])
@@ -96,7 +96,7 @@ await mcp_lab.header_table("bookshop")
 # and says which argument went into which header and whether the header matches the body. The tool
 # function itself has not changed: `region` still reaches it as an ordinary argument.
 
-# %%
+# %% id=header-on-wire
 flow = await %mcp_call bookshop check_stock title=Dune region=eu-west
 flow
 
@@ -105,7 +105,7 @@ flow
 # server decodes it before comparing. Integers are sent as digits and booleans as `true`/`false`.
 # An optional marked argument that is left out sends no header at all:
 
-# %%
+# %% id=header-encodings
 for tool, arguments in [
     ("check_stock", {"title": "Dune", "region": "São Paulo"}),
     ("reserve", {"title": "Dune", "copies": 2, "gift": True}),
@@ -120,7 +120,7 @@ for tool, arguments in [
 # In a multi round-trip call every leg is a complete `tools/call` with the same arguments, so every leg
 # carries the same header:
 
-# %%
+# %% id=every-leg
 shipped = await mcp_lab.call("bookshop", "ship", {"title": "Dune", "region": "eu-west"},
                              answers={"ask_address": {"street": "1 Main St"}})
 shipped
@@ -130,7 +130,7 @@ shipped
 # (its protocol has none), and the server does not ask for one. An in-process (or stdio) connection has no
 # HTTP headers at all:
 
-# %%
+# %% id=other-connections
 from mcp import Client
 
 old = await mcp_lab.call("bookshop", "check_stock", {"title": "Dune", "region": "eu-west"}, legacy=True)
@@ -146,10 +146,12 @@ print("2026-07-28 in-process:", result.content[0].text)
 #
 # A gateway trusts the header, and the tool trusts the body, so the two must agree. `mcp_lab.mismatch_lab`
 # sends raw `tools/call` POSTs with the headers right, wrong, or missing, and records what the server
-# answers. Next to `Mcp-Param-Region`, the same check covers the other routing headers (`Mcp-Name`, the
-# protocol version):
+# answers. Next to `Mcp-Param-Region`, the same check covers the other routing headers: `Mcp-Name`, and
+# `MCP-Protocol-Version`, which must name the version of the body's `_meta` (and one the server speaks).
+# A header naming 2025-11-25 is not checked at all: the server hands the request to its 2025-11-25
+# transport, which wants a session first (the `legacy` row).
 
-# %%
+# %% id=mismatch
 await mcp_lab.mismatch_lab("bookshop", "check_stock", {"title": "Dune", "region": "eu-west"})
 
 # %% [markdown]
@@ -160,7 +162,7 @@ await mcp_lab.mismatch_lab("bookshop", "check_stock", {"title": "Dune", "region"
 # handles this. It lists the tools and sends the call **once** more, so listing first only saves a round
 # trip. The bare session does not retry. `mcp_lab.list_first_lab` tries each client on a fresh connection:
 
-# %%
+# %% id=list-first
 await mcp_lab.list_first_lab("bookshop", "check_stock", {"title": "Dune", "region": "eu-west"})
 
 # %% [markdown]
@@ -171,7 +173,7 @@ await mcp_lab.list_first_lab("bookshop", "check_stock", {"title": "Dune", "regio
 # (without `WithJsonSchema`), a list, a header name that is not an HTTP token, and two marks that differ
 # only in case. The last tool, with one mark of each allowed type, is accepted:
 
-# %%
+# %% id=invalid-signature
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import InvalidSignature
 
@@ -206,7 +208,7 @@ for tool in (by_price, by_optional_region, by_tags, by_bad_name, by_twins, by_al
 # %% [markdown]
 # `mcp_lab.header(...)` applies the same rules and says what to do instead:
 
-# %%
+# %% id=lab-header-error
 try:
     @scratch.tool()
     def price(amount: Annotated[float, mcp_lab.header("Amount")]) -> str:
@@ -215,14 +217,80 @@ except Exception as exc:
     print(type(exc).__name__, "-", exc)
 
 # %% [markdown]
+# ## The lowlevel server: the mark goes into your schema
+#
+# A lowlevel `Server` takes the `input_schema` you write, so you put the key in yourself. Here is the
+# docs' lowlevel `server.py`, exactly as written, down to its last line, `app = server.streamable_http_app()`.
+# `mcp_lab.serve(..., app=app)` serves that very app object on 127.0.0.1 (uvicorn in a thread, as
+# `uvicorn server:app` would). The lab adopts the server as `bookshop-lowlevel`, since `bookshop` is taken.
+
+# %% id=docs-lowlevel-bookshop
+from mcp.server import Server, ServerRequestContext
+from mcp.types import (
+    CallToolRequestParams,
+    CallToolResult,
+    ListToolsResult,
+    PaginatedRequestParams,
+    TextContent,
+    Tool,
+)
+
+CHECK_STOCK = Tool(
+    name="check_stock",
+    description="Count the copies of a book in one region's warehouses.",
+    input_schema={
+        "type": "object",
+        "properties": {
+            "title": {"type": "string"},
+            "region": {"type": "string", "x-mcp-header": "Region"},
+        },
+        "required": ["title", "region"],
+    },
+)
+
+
+async def list_tools(ctx: ServerRequestContext, params: PaginatedRequestParams | None) -> ListToolsResult:
+    return ListToolsResult(tools=[CHECK_STOCK])
+
+
+async def call_tool(ctx: ServerRequestContext, params: CallToolRequestParams) -> CallToolResult:
+    args = params.arguments or {}
+    text = f"{args['title']}: 3 copies in {args['region']}."
+    return CallToolResult(content=[TextContent(type="text", text=text)])
+
+
+server = Server("Bookshop", on_list_tools=list_tools, on_call_tool=call_tool)
+app = server.streamable_http_app()
+
+# %% [markdown]
+# A call over HTTP carries the header, and a raw POST whose header disagrees with the body is rejected,
+# exactly as for the `MCPServer` above (the first three rows of `mismatch_lab`):
+
+# %% id=docs-lowlevel-served
+def first_probes(lab, cases=("match", "mismatch", "missing")):
+    for probe in lab.probes:
+        if probe.case in cases:
+            answer = f"{probe.code} {probe.message}" if probe.code else "accepted"
+            print(f"  {probe.case}: {probe.description} -> {probe.status} {answer}")
+
+
+mcp_lab.sandbox.add(server, name="bookshop-lowlevel")
+mcp_lab.serve("bookshop-lowlevel", app=app)
+stock = await mcp_lab.call("bookshop-lowlevel", "check_stock", {"title": "Dune", "region": "eu-west"})
+print(stock.text)
+for line in param_usage_lines(stock.rounds[-1].http[-1]["param_headers"]):
+    print("   ", line)
+first_probes(await mcp_lab.mismatch_lab("bookshop-lowlevel", "check_stock", {"title": "Dune", "region": "eu-west"}))
+await mcp_lab.sandbox.stop("bookshop-lowlevel")
+
+# %% [markdown]
 # ## The lowlevel server checks nothing
 #
-# A lowlevel `Server` takes the `input_schema` you write, so you put the key in yourself. Nothing checks
-# it for you. Below, `check_stock` is the docs' lowlevel example, and `pay` marks a **number**, which is
-# not allowed. The server lists `pay` anyway. A 2026-07-28 client drops it from its tool list and logs a
-# warning:
+# Nothing checks the marks you write. Below, `check_stock` is the docs' lowlevel example again, and `pay`
+# marks a **number**, which is not allowed. The server lists `pay` anyway. A 2026-07-28 client drops it
+# from its tool list and logs a warning:
 
-# %%
+# %% id=warehouse
 %%mcp_server warehouse --lowlevel --http
 import mcp.types as T
 
@@ -250,7 +318,7 @@ async def on_call_tool(ctx, params: T.CallToolRequestParams) -> T.CallToolResult
     text = f"{args['title']}: 3 copies in {args['region']}." if params.name == "check_stock" else f"paid {args['amount']}"
     return T.CallToolResult(content=[T.TextContent(type="text", text=text)])
 
-# %%
+# %% id=client-drops
 class Remember(logging.Handler):
     def __init__(self):
         super().__init__(logging.WARNING)
@@ -282,7 +350,7 @@ await mcp_lab.header_table("warehouse")
 # tool with nothing to check. `schema_lookup_lab` serves the docs' lowlevel Bookshop twice, without and
 # with the lookup, makes one `list_tools()` and ten calls, and counts how often `on_list_tools` ran:
 
-# %%
+# %% id=lookup-counts
 await mcp_lab.schema_lookup_lab(calls=10)
 
 # %% [markdown]
@@ -328,23 +396,90 @@ on_list_tools, on_call_tool, lookup_runs = echo_handlers()
 def get_tool_input_schema(name):
     return None  # no tool of this server has a header to check
 
-# %%
+# %% id=echo-counts
 print("without a lookup:", await five_calls_and_one_bare("echo"), echo_runs)
 print("with a lookup:   ", await five_calls_and_one_bare("echo-lookup"), lookup_runs)
 
 # %% [markdown]
 # Without the lookup, `on_list_tools` ran once for the lab's own listing and once for each of the five
 # calls with arguments, but not for the call without arguments. With the lookup it ran only for the
-# listing, and the calls still worked. The docs' Bookshop lookup is the same function over a dict:
+# listing, and the calls still worked.
 #
-# ```python
-# TOOLS = {CHECK_STOCK.name: CHECK_STOCK}
-#
-# def tool_input_schema(name: str) -> dict | None:
-#     tool = TOOLS.get(name)
-#     return tool.input_schema if tool else None
-# ```
-#
+# The docs' Bookshop lookup is the same function over a dict of the server's tools. Here is that
+# `server.py`, again exactly as written:
+
+# %% id=docs-schema-lookup
+from typing import Any
+
+from mcp.server import Server, ServerRequestContext
+from mcp.types import (
+    CallToolRequestParams,
+    CallToolResult,
+    ListToolsResult,
+    PaginatedRequestParams,
+    TextContent,
+    Tool,
+)
+
+CHECK_STOCK = Tool(
+    name="check_stock",
+    description="Count the copies of a book in one region's warehouses.",
+    input_schema={
+        "type": "object",
+        "properties": {
+            "title": {"type": "string"},
+            "region": {"type": "string", "x-mcp-header": "Region"},
+        },
+        "required": ["title", "region"],
+    },
+)
+
+TOOLS = {CHECK_STOCK.name: CHECK_STOCK}
+
+
+async def list_tools(ctx: ServerRequestContext, params: PaginatedRequestParams | None) -> ListToolsResult:
+    return ListToolsResult(tools=list(TOOLS.values()))
+
+
+async def call_tool(ctx: ServerRequestContext, params: CallToolRequestParams) -> CallToolResult:
+    args = params.arguments or {}
+    text = f"{args['title']}: 3 copies in {args['region']}."
+    return CallToolResult(content=[TextContent(type="text", text=text)])
+
+
+def tool_input_schema(name: str) -> dict[str, Any] | None:
+    tool = TOOLS.get(name)
+    return tool.input_schema if tool else None
+
+
+server = Server(
+    "Bookshop",
+    on_list_tools=list_tools,
+    on_call_tool=call_tool,
+    get_tool_input_schema=tool_input_schema,
+)
+app = server.streamable_http_app()
+
+# %% [markdown]
+# The lookup answers by name: the marked schema for `check_stock`, `None` for a tool it does not have.
+# Served, the server checks the header with what the lookup returned. And the lookup's answer is all the
+# SDK goes by: the same handlers with a lookup that returns `None` for `check_stock` have nothing to check
+# against, so the mismatched header is **accepted**. Return `None` only for tools without marks.
+
+# %% id=docs-schema-lookup-run
+print("tool_input_schema('check_stock'):", tool_input_schema("check_stock"))
+print("tool_input_schema('restock'):    ", tool_input_schema("restock"))
+mcp_lab.sandbox.add(server, name="bookshop-lookup")
+mcp_lab.serve("bookshop-lookup", app=app)
+mcp_lab.sandbox.add(Server("Bookshop", on_list_tools=list_tools, on_call_tool=call_tool,
+                           get_tool_input_schema=lambda name: None), name="bookshop-no-schema")
+for name in ("bookshop-lookup", "bookshop-no-schema"):
+    print(name)
+    first_probes(await mcp_lab.mismatch_lab(name, "check_stock", {"title": "Dune", "region": "eu-west"}),
+                 cases=("match", "mismatch"))
+    await mcp_lab.sandbox.stop(name)
+
+# %% [markdown]
 # ## Exercise
 #
 # Add a tool `locate(title, shelf)` to a new server `library`, served over HTTP. `shelf` is an
@@ -353,17 +488,26 @@ print("with a lookup:   ", await five_calls_and_one_bare("echo-lookup"), lookup_
 # valid entry in the header table. The last cell stops the HTTP servers this notebook started, so that a
 # re-run starts clean.
 
-# %%
+# %% solution
 %%mcp_server library --http
+# Your answer: the `locate` tool, with `shelf` travelling in the header Shelf.
+### BEGIN SOLUTION
 @mcp.tool()
 def locate(title: str, shelf: Annotated[str | None, WithJsonSchema({"type": "string", "x-mcp-header": "Shelf"})] = None) -> str:
     return f"{title} is on shelf {shelf or 'unknown'}"
+### END SOLUTION
 
-# %%
+# %% solution
+# Your answer: call `locate` with and without a shelf, storing `with_shelf` and `without_shelf`.
+### BEGIN SOLUTION
 with_shelf = await mcp_lab.call("library", "locate", {"title": "Dune", "shelf": "B2"})
 without_shelf = await mcp_lab.call("library", "locate", {"title": "Dune"})
+### END SOLUTION
 
-# %%
+# %% check
+mcp_lab.exercise_needs(with_shelf="the flow of locate with shelf B2", without_shelf="the flow of locate without a shelf")
+
+
 def mcp_param_headers(flow):
     exchange = flow.rounds[-1].http[-1]
     return {k.lower(): v for k, v in exchange["request"]["headers"] if k.lower().startswith("mcp-param-")}

@@ -29,7 +29,7 @@ import mcp_lab
 # client's LLM (`Sample`) and the client's roots (`ListRoots`). `handmade` builds its
 # `InputRequiredResult` itself. `old_style` uses the pre-2026 idiom, `await ctx.elicit(...)`.
 
-# %%
+# %% id=warehouse
 %%mcp_server Warehouse
 from typing import Annotated
 
@@ -104,7 +104,7 @@ async def old_style(name: str, ctx: Context) -> str:
 #
 # These are ordinary SDK client callbacks. Each records which request it answered: `context.request_id`.
 
-# %%
+# %% id=callbacks
 from mcp.client import ClientRequestContext
 from mcp.types import CreateMessageRequestParams, ElicitRequestParams, Root
 
@@ -136,12 +136,12 @@ callbacks = mcp_lab.CallbackAnswerer(
 # The default. The server *returns* its three questions in one `InputRequiredResult` (they are
 # independent, so the SDK batches them); the client answers and retries. Two legs.
 
-# %%
+# %% id=embedded
 answered.clear()
 new = await mcp_lab.call("Warehouse", "provision", {"name": "orders"}, answers=callbacks)
 new
 
-# %%
+# %% id=embedded-answers
 new_answers = list(answered)
 print(new_answers)
 
@@ -153,12 +153,12 @@ print(new_answers)
 # `elicitation/create`, `sampling/createMessage`, `roots/list`. mcp_lab records them in
 # `round.backchannel`. The same callbacks answer them.
 
-# %%
+# %% id=back-channel
 answered.clear()
 old = await %mcp_call Warehouse provision name=orders --legacy --answers callbacks
 old
 
-# %%
+# %% id=back-channel-answers
 old_answers = list(answered)
 print(old_answers)
 for entry in old.rounds[0].backchannel:
@@ -170,7 +170,7 @@ for entry in old.rounds[0].backchannel:
 # both generations. Only `context.request_id` differs: the server's input-request key on 2026-07-28, the
 # back-channel request's JSON-RPC id on 2025-11-25.
 
-# %%
+# %% id=side-by-side
 embedded = {request["method"]: request.get("params", {}) for request in new.rounds[0].input_requests.values()}
 pushed = {entry["request"]["method"]: entry["request"].get("params", {}) for entry in old.rounds[0].backchannel}
 print("same kinds of request:", sorted(embedded) == sorted(pushed), sorted(embedded))
@@ -189,7 +189,7 @@ for label, flow, ids in (("2026-07-28", new, new_answers), ("2025-11-25", old, o
 # what was negotiated: in memory, `Client(server)` negotiates 2026-07-28 for you; `mode="legacy"` forces
 # 2025-11-25.
 
-# %%
+# %% id=sdk-in-memory
 from mcp import Client
 
 sdk_callbacks = dict(
@@ -204,7 +204,7 @@ for mode in ("auto", "legacy"):
 # Over the network the client cannot know in advance. With the default `mode="auto"` it **discovers**
 # 2026-07-28 when the server offers it. Serve the Warehouse over loopback HTTP and connect both ways:
 
-# %%
+# %% id=sdk-over-http
 url = mcp_lab.serve("Warehouse")
 for mode in ("auto", "legacy"):
     async with Client(url, mode=mode, **sdk_callbacks) as client:
@@ -216,7 +216,7 @@ for mode in ("auto", "legacy"):
 # 2025-11-25 the client opens a session, and besides its `tools/call` it **POSTs responses** to the three
 # requests the server pushed to it over the open stream.
 
-# %%
+# %% id=posts
 from collections import Counter
 
 for flow in (
@@ -235,7 +235,7 @@ await mcp_lab.sandbox.get("Warehouse").stop_http()
 # line). Only resolver-based tools like `provision` adapt to the older session -- by using its back
 # channel.
 
-# %%
+# %% id=handmade-generations
 import logging
 
 
@@ -267,7 +267,7 @@ for legacy in (False, True):
 # no channel to send it on, and the call fails with `-32600`. Use a dependency (`Resolve(Elicit)`) or a
 # hand-made `InputRequiredResult` instead.
 
-# %%
+# %% id=ctx-elicit
 for legacy in (True, False):
     flow = await mcp_lab.call("Warehouse", "old_style", {"name": "orders"}, answers=callbacks, legacy=legacy)
     print(outcome(flow))
@@ -284,7 +284,9 @@ for legacy in (True, False):
 # `"orders in eu-west-1 (new style)"`. Call it with `callbacks` from **both** generations, storing the
 # flows in `ported_new` (2026-07-28) and `ported_old` (2025-11-25). The cell after it checks them.
 
-# %%
+# %% solution
+# Your answer: add `new_style`, then call it on both generations, storing `ported_new` and `ported_old`.
+### BEGIN SOLUTION
 @mcp.tool()
 async def new_style(name: str, region: Annotated[Region, Resolve(ask_region)]) -> str:
     return f"{name} in {region.region} (new style)"
@@ -292,8 +294,10 @@ async def new_style(name: str, region: Annotated[Region, Resolve(ask_region)]) -
 
 ported_new = await mcp_lab.call("Warehouse", "new_style", {"name": "orders"}, answers=callbacks)
 ported_old = await mcp_lab.call("Warehouse", "new_style", {"name": "orders"}, answers=callbacks, legacy=True)
+### END SOLUTION
 
-# %%
+# %% check
+mcp_lab.exercise_needs(ported_new='the 2026-07-28 flow', ported_old='the 2025-11-25 flow')
 assert ported_new.era == "2026-07-28" and ported_old.era == "2025-11-25"
 assert ported_new.text == ported_old.text == "orders in eu-west-1 (new style)", (ported_new.summary(), ported_old.summary())
 assert ported_new.rounds[0].outcome == "input_required", "2026-07-28: the server returns its question"

@@ -98,6 +98,14 @@ class Lab:
     process: subprocess.Popen[bytes]
     log: Path
     overridden: bool
+    data_dir: Path
+    """JUPYTER_DATA_DIR: where Lab keeps the secret it checks notebook signatures (trust) with."""
+
+    def trust(self, notebook: Any) -> None:
+        """Sign `notebook` as `jupyter trust` would, so Lab renders its HTML outputs unsanitized."""
+        from nbformat.sign import NotebookNotary
+
+        NotebookNotary(data_dir=str(self.data_dir)).sign(notebook)
 
     def api(self, path: str, method: str = "GET") -> Any:
         request = urllib.request.Request(f"{self.url}{path}", method=method)
@@ -128,6 +136,10 @@ def start_lab(root: Path, home: Path) -> Lab:
     for sub in ("config/labconfig", "data", "runtime", "ipython", "settings", "workspaces"):
         (home / sub).mkdir(parents=True, exist_ok=True)
     (home / "config" / "labconfig" / "page_config.json").write_text(json.dumps(PAGE_CONFIG))
+    # Every cell in the DOM (no windowing): the tests read outputs far below the fold.
+    tracker = home / "settings" / "@jupyterlab" / "notebook-extension"
+    tracker.mkdir(parents=True, exist_ok=True)
+    (tracker / "tracker.jupyterlab-settings").write_text(json.dumps({"windowingMode": "none"}))
     env = {
         **os.environ,
         "JUPYTER_CONFIG_DIR": str(home / "config"),
@@ -163,7 +175,7 @@ def start_lab(root: Path, home: Path) -> Lab:
         process = subprocess.Popen(
             command, stdout=sink, stderr=subprocess.STDOUT, env=env, cwd=root, start_new_session=True
         )
-    lab = Lab(f"http://127.0.0.1:{port}", root, process, log, override is not None)
+    lab = Lab(f"http://127.0.0.1:{port}", root, process, log, override is not None, home / "data")
     deadline = time.monotonic() + LAB_START_TIMEOUT
     while True:
         if process.poll() is not None:

@@ -74,7 +74,7 @@ def healthy(report: TokenReport) -> None:
         assert len(failed) == 1 and report.verdict == failed[0].reason
     else:
         assert report.verdict in ("ok", "unknown")
-    bundle = token_bundle(report)
+    bundle = token_bundle(report.record())
     json.dumps(bundle["application/vnd.mcp-lab.token+json"], allow_nan=False)
     assert bundle["text/plain"] and bundle["text/html"]
 

@@ -33,3 +33,17 @@ def test_bare_call_shows_its_form_in_its_own_live_area() -> None:
     assert not [o for o in cells[3]["outputs"] if WIDGET in o.get("data", {})]
     assert text_of(cells[4]).splitlines() == ["Booked Oslo in north", "{'__main__:ask_region': 'form'}"]
     assert text_of(cells[5]).strip() == "Flow tools/call 'book' on 'demo' (2026-07-28): done after 2 round(s)"
+
+
+def test_a_bare_call_line_waits_and_shows_the_flow() -> None:
+    cells = run_cells(
+        "%load_ext mcp_lab\nimport mcp_lab",
+        SERVER_CELL,
+        "%mcp_call demo book city=Rome --answers '{\"ask_region\": {\"region\": \"south\"}}'",
+        "print(mcp_lab.last().text)",
+    )
+    assert [errors_of(c) for c in cells] == [[]] * len(cells)
+    results = [o for o in cells[2]["outputs"] if o["output_type"] == "execute_result"]
+    assert results and results[0]["data"]["text/plain"].startswith("Flow tools/call 'book' on 'demo'")
+    assert WIDGET not in results[0]["data"]  # the cell waited: its output is the finished flow, no live widget
+    assert text_of(cells[3]).strip() == "Booked Rome in south"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import mcp_lab
+from mcp_lab.records.flow import FlowRecord
 from mcp_lab.sandbox import LabServer
 from mcp_lab.views.flow import FLOW_MIME, token_brief
 
@@ -21,7 +22,11 @@ async def test_bundle_has_three_renderings_and_no_times_in_text(demo: LabServer)
         "     <- result: 'x=1 n=2 state={\"x\": 1}'"
     )
     assert "<table>" in bundle["text/html"] and "sealed v1, key " in bundle["text/html"]
-    assert json.loads(json.dumps(bundle[FLOW_MIME])) == flow.to_dict()
+    record = FlowRecord.model_validate(json.loads(json.dumps(bundle[FLOW_MIME])))
+    assert (record.kind, record.version, record.status, record.id) == ("flow", 1, "done", flow.id)
+    assert record.rounds[0].token is not None and record.rounds[0].token.text == flow.rounds[0].request_state
+    assert [q.key for q in record.rounds[0].input_requests] == ["q1"]
+    assert record.rounds[1].result is not None and record.rounds[1].result.texts == [flow.text]
     secret = demo.ring.secret_keys()[0] if demo.ring else b""
     dumped = json.dumps(bundle, default=str)
     assert secret.hex() not in dumped and secret.decode("latin-1") not in dumped
@@ -30,4 +35,4 @@ async def test_bundle_has_three_renderings_and_no_times_in_text(demo: LabServer)
 def test_token_brief_is_keyless() -> None:
     assert token_brief(None) == "no token"
     assert token_brief("round=1").startswith("PLAINTEXT")
-    assert token_brief("v1.YWJjZGVm") == "sealed v1, key 61626364, 11 chars"
+    assert token_brief("v1.YWJjZGVm") == "v1 prefix but malformed, 11 chars"  # 6 bytes: too short to be sealed

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from mcp_lab.inspect.header_labs import MismatchLab, Probe, SchemaLookupLab
 from mcp_lab.inspect.headers import header_table_from_tools
+from mcp_lab.records.headers import HeaderTableRecord
 from mcp_lab.views.headers import HEADERS_MIME
 
 SCHEMA = {
@@ -22,6 +22,7 @@ def test_header_table_bundle() -> None:
     bundle = table._repr_mimebundle_()
     assert set(bundle) == {"text/plain", "text/html", HEADERS_MIME}
     assert bundle[HEADERS_MIME] == table.to_dict()
+    assert HeaderTableRecord.model_validate(bundle[HEADERS_MIME]).tools[0].dropped
     text = bundle["text/plain"].splitlines()
     assert text[0] == "Header parameters of 'shop'"
     assert text[1].startswith("  bad: INVALID -- property 'amount'") and text[1].endswith("drop this whole tool")
@@ -31,23 +32,3 @@ def test_header_table_bundle() -> None:
     page = bundle["text/html"]
     assert "<td class='mcp-lab-mcp'><code>Mcp-Param-Region</code></td>" in page
     assert "2026-07-28 clients drop this whole tool" in page
-
-
-def test_lab_bundles_carry_plain_data() -> None:
-    exchange = {
-        "method": "POST",
-        "path": "/mcp",
-        "rpc": "tools/call",
-        "request": {"headers": [["Mcp-Param-Region", "x"]]},
-        "response": {"status": 400, "body": {"error": {"code": -32020, "message": "bad"}}},
-    }
-    probe = Probe.from_exchange("mismatch", "disagrees", exchange)
-    assert (probe.status, probe.code, probe.message, probe.accepted) == (400, -32020, "bad", False)
-    lab = MismatchLab(server="s", tool="t", argument="region", header="Mcp-Param-Region", arguments={}, probes=[probe])
-    bundle = lab._repr_mimebundle_()
-    assert "  mismatch: disagrees -> 400 -32020 bad" in bundle["text/plain"]
-    assert bundle["application/vnd.mcp-lab.header-mismatch+json"]["probes"][0]["accepted"] is False
-    lookups = SchemaLookupLab(
-        calls=2, tool="t", runs=[{"get_tool_input_schema": False, "list_calls": 1, "tool_calls": 2, "on_list_tools": 3}]
-    )
-    assert "on_list_tools ran 3 times" in lookups._repr_mimebundle_()["text/plain"]

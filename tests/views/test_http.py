@@ -1,75 +1,45 @@
-"""HTTP exchange views: stable text (Mcp-* headers sorted, sentinels decoded, no ids), highlighted HTML."""
+"""HTTP exchange views, drawn from exchanges a real served server answered: stable text (Mcp-* headers sorted,
+sentinels decoded, no ports or ids, the real status), and HTML that highlights the Mcp-* headers."""
 
 from __future__ import annotations
 
-from typing import Any
-
+import mcp_lab
+from mcp_lab.records.http import HttpExchange
+from mcp_lab.sandbox import LabServer
 from mcp_lab.views.http import exchange_html, exchange_lines, mcp_headers
 
-EXCHANGE: dict[str, Any] = {
-    "method": "POST",
-    "path": "/mcp",
-    "rpc": "tools/call",
-    "request": {
-        "headers": [
-            ["host", "127.0.0.1:5555"],
-            ["Mcp-Param-Region", "=?base64?U8OjbyBQYXVsbw==?="],
-            ["mcp-method", "tools/call"],
-            ["mcp-session-id", "abc123"],
-            ["MCP-Protocol-Version", "2026-07-28"],
-        ],
-        "body": {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "t", "arguments": {}}},
-    },
-    "response": {
-        "status": 400,
-        "headers": [["content-type", "application/json"]],
-        "body": {"jsonrpc": "2.0", "id": 1, "error": {"code": -32020, "message": "nope"}},
-    },
-    "seen_by": ["client", "server"],
-    "elapsed_ms": 1.5,
-    "param_headers": [
-        {
-            "argument": "region",
-            "header": "Mcp-Param-Region",
-            "value": "São Paulo",
-            "sent": "=?base64?U8OjbyBQYXVsbw==?=",
-            "decoded": "São Paulo",
-            "expected": "=?base64?U8OjbyBQYXVsbw==?=",
-            "encoding": "base64 sentinel",
-            "verdict": "ok",
-            "reason": None,
-        }
-    ],
-}
+
+async def _call(region: str) -> HttpExchange:
+    flow = await mcp_lab.call("shop", "forecast", {"region": region})
+    assert flow.status == "done", flow.summary()
+    return HttpExchange.model_validate(flow.rounds[0].http[-1])
 
 
-def test_text_lists_mcp_headers_sorted_without_ports_or_ids() -> None:
-    lines = exchange_lines(EXCHANGE, indent="")
-    assert lines[0] == "HTTP POST /mcp tools/call -> 400 error -32020 nope"
+async def test_text_lists_mcp_headers_sorted_without_ports(served_shop: LabServer) -> None:
+    exchange = await _call("São Paulo")
+    lines = exchange_lines(exchange, indent="")
+    assert lines[0] == "HTTP POST /mcp tools/call -> 200"
     assert lines[1] == (
-        '  mcp-method: tools/call | Mcp-Param-Region: =?base64?U8OjbyBQYXVsbw==?= (decoded "São Paulo") | '
-        "MCP-Protocol-Version: 2026-07-28 | mcp-session-id: ..."
+        "  mcp-method: tools/call | mcp-name: forecast | "
+        'Mcp-Param-Region: =?base64?U8OjbyBQYXVsbw==?= (decoded "São Paulo") | mcp-protocol-version: 2026-07-28'
     )
-    assert (
-        lines[2] == '  region="São Paulo" -> Mcp-Param-Region: =?base64?U8OjbyBQYXVsbw==?= (decoded "São Paulo") [ok]'
+    assert lines[2] == (
+        '  region="São Paulo" -> Mcp-Param-Region: =?base64?U8OjbyBQYXVsbw==?= (decoded "São Paulo") [ok]'
     )
-    assert "5555" not in "\n".join(lines)
-    assert [k for k, _ in mcp_headers(EXCHANGE["request"]["headers"])] == [
-        "mcp-method",
-        "Mcp-Param-Region",
-        "MCP-Protocol-Version",
-        "mcp-session-id",
-    ]
+    assert str(served_shop.http.port if served_shop.http else "") not in "\n".join(lines)
+    assert next(k for k, _ in mcp_headers(exchange.request.headers)) == "mcp-method"
 
 
-def test_html_highlights_mcp_headers_and_decodes_beside_the_raw_value() -> None:
-    page = exchange_html(EXCHANGE)
-    assert "<tr class='mcp-lab-mcp'><td><code>Mcp-Param-Region</code></td>" in page
-    assert "<tr><td><code>host</code></td>" in page
+async def test_html_highlights_mcp_headers_and_decodes_beside_the_raw_value(served_shop: LabServer) -> None:
+    page = exchange_html(await _call("São Paulo"))
+    assert "<tr class='mcp-lab-mcp'><th><code>Mcp-Param-Region</code></th>" in page
+    assert "<tr><th><code>host</code></th>" in page.lower()
     assert "=?base64?U8OjbyBQYXVsbw==?=</code> &larr; decodes to <code>&quot;São Paulo&quot;</code>" in page
-    assert "400" in page and "-32020" in page
+    assert "200" in page and "✓ ok" in page
 
 
-def test_missing_response_is_said_plainly() -> None:
-    lonely = {"method": "POST", "path": "/mcp", "rpc": None, "request": {"headers": []}, "response": {"status": None}}
-    assert exchange_lines(lonely, indent="") == ["HTTP POST /mcp -> no response"]
+async def test_a_rejected_call_shows_its_status_and_jsonrpc_error(served_shop: LabServer) -> None:
+    lab = await mcp_lab.mismatch_lab("shop", "forecast")
+    mismatch = lab.record().probes[1]
+    head = exchange_lines(mismatch.exchange, indent="")[0]
+    assert head.startswith("HTTP POST /mcp tools/call -> 400 error -32020 Mcp-Param-Region header does not match")

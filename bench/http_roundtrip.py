@@ -4,16 +4,10 @@ server served as a bare uvicorn app and called with a bare SDK `Client` (answeri
 Both run in this process, interleaved call by call, so machine noise hits both alike; the ratio is what
 counts (goal: lab <= 1.2x bare). Also prints start-to-first-call: serve a fresh server and make one call.
 
-    PYTHONPATH=. python bench/http.py [--iterations 300] [--starts 7]
+    python -m bench.http_roundtrip [--iterations 300] [--starts 7]
 """
 
 from __future__ import annotations
-
-import os
-import sys
-
-if sys.path and os.path.abspath(sys.path[0]) == os.path.dirname(os.path.abspath(__file__)):
-    sys.path.pop(0)  # this file is named http.py: run as a script, it would shadow the stdlib's http
 
 import argparse
 import asyncio

@@ -1,0 +1,105 @@
+"""What every view record shares: strict pydantic models, a kind and a version, and embedding caps.
+
+Spec context: none of the protocol's own -- this is how the lab's views stay honest. Every rich object the
+lab displays (a flow, a token report, a header table, a lab's results ...) is rendered from ONE record: the
+`text/plain` and `text/html` fallbacks are made from it in Python, and the same record, dumped as JSON, is
+the `application/vnd.mcp-lab.<kind>+json` output the JupyterLab extension draws. Its JSON Schema is
+exported to `labextension/schema/` and the extension's TypeScript types are generated from it, so the two
+renderers cannot drift apart unnoticed.
+
+Caps: a notebook keeps every output it shows. A token or argument of a few MiB must not make a notebook of
+a few MiB, so strings longer than `CLIP_CHARS` are embedded as a `Clipped` marker (head, length, SHA-256)
+in every rendering. No record ever holds key material: key ids and ring slots only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+__all__ = ["CLIP_CHARS", "HEAD_CHARS", "Clipped", "Model", "Record", "clip", "clip_json", "clipped_text", "mime"]
+
+CLIP_CHARS = 4096
+"""Strings longer than this are embedded clipped (a few KiB: every real token and argument fits)."""
+HEAD_CHARS = 160
+"""How much of a clipped string is kept, so a person still recognises it."""
+MIME_PREFIX = "application/vnd.mcp-lab."
+
+
+def mime(kind: str) -> str:
+    return f"{MIME_PREFIX}{kind}+json"
+
+
+class Model(BaseModel):
+    """A plain record: unknown fields are an error, and every field is always present once dumped."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_serialization_defaults_required=True)
+
+    def dump(self) -> dict[str, Any]:
+        """The JSON-ready form (what the vendor MIME output carries)."""
+        return self.model_dump(mode="json")
+
+
+class Record(Model):
+    """A top-level record: one vendor MIME kind. Subclasses pin `kind` and `version` with Literals."""
+
+    def mime(self) -> str:
+        return mime(str(getattr(self, "kind", "")))
+
+    def bundle(self, text: str, html: str) -> dict[str, Any]:
+        """The display bundle: both fallbacks and this record, all three made from the same data."""
+        return {"text/plain": text, "text/html": html, self.mime(): self.dump()}
+
+
+class Clipped(Model):
+    """A string too long to embed: its first characters, its length and its SHA-256 (of the UTF-8)."""
+
+    clipped: Literal[True] = True
+    head: str
+    length: int
+    sha256: str
+
+    def describe(self) -> str:
+        return f"{self.head}… ({self.length:,} chars, sha256 {self.sha256[:16]}…)"
+
+
+def clip(text: str) -> str | Clipped:
+    """`text` itself, or a `Clipped` marker when it is longer than `CLIP_CHARS`."""
+    if len(text) <= CLIP_CHARS:
+        return text
+    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    return Clipped(head=text[:HEAD_CHARS], length=len(text), sha256=digest)
+
+
+def clipped_text(value: str | Clipped | None) -> str:
+    """How a possibly clipped string reads in a text or HTML view."""
+    if value is None:
+        return ""
+    return value if isinstance(value, str) else value.describe()
+
+
+def clip_json(value: Any, depth: int = 0) -> Any:
+    """A JSON-safe copy of `value` for embedding: long strings clipped (as `Clipped` dicts), non-finite
+    floats spelled as strings, dataclasses as dicts, odd objects as their repr, nesting bounded."""
+    if value is None or isinstance(value, bool | int):
+        return value
+    if isinstance(value, str):
+        clipped = clip(value)
+        return clipped if isinstance(clipped, str) else clipped.dump()
+    if isinstance(value, float):
+        return value if math.isfinite(value) else repr(value)
+    if depth > 40:
+        return "…"
+    if isinstance(value, BaseModel):
+        return clip_json(value.model_dump(mode="json", by_alias=True, exclude_none=True), depth + 1)
+    if isinstance(value, dict):
+        return {str(k): clip_json(v, depth + 1) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [clip_json(v, depth + 1) for v in value]
+    fields = getattr(value, "__dataclass_fields__", None)
+    if fields is not None and not isinstance(value, type):
+        return {name: clip_json(getattr(value, name), depth + 1) for name in fields}
+    return repr(value)

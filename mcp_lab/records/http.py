@@ -1,0 +1,189 @@
+"""The HTTP exchange record: one request and its response, as every flow, lab and view shows it.
+
+Spec context: 2026-07-28 Streamable HTTP. Each request repeats parts of its JSON-RPC body in headers
+(`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`, one `Mcp-Param-<Name>` per `x-mcp-header` argument) so
+gateways can route without parsing JSON; the response is JSON or an SSE stream. One record serves servers
+the lab serves and servers it only connects to (`mcp_lab.capture` records both the same way): headers in
+the order and spelling sent (credentials redacted), the status, the JSON-RPC method, id and error, the
+SSE events, which argument travelled in which header, and bodies capped with a visible `truncated` mark.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any, Literal
+
+from mcp_lab.records.base import Clipped, Model, clip, clip_json
+
+__all__ = [
+    "BODY_CAP",
+    "Body",
+    "Header",
+    "HttpExchange",
+    "HttpRequestRecord",
+    "HttpResponseRecord",
+    "ParamHeaderUsage",
+    "RpcError",
+    "SseEvent",
+    "decode_body",
+    "redact",
+]
+
+BODY_CAP = 64 * 1024
+"""Bytes of a body kept (a listing of many tools still fits; a runaway stream does not)."""
+REDACTED = frozenset({"authorization", "proxy-authorization", "cookie", "set-cookie"})
+"""Credentials never enter a record: the header stays visible, its value does not."""
+
+
+Header = tuple[str, str]
+"""(name, value) as sent: names keep their spelling, the order is the wire order."""
+
+
+class SseEvent(Model):
+    """One server-sent event; `data` is the JSON-RPC message when it parses."""
+
+    event: str | None = None
+    id: str | None = None
+    data: Any = None
+
+
+class Body(Model):
+    """A message body: parsed JSON, SSE events, or text; `size` bytes crossed, the first `BODY_CAP` kept."""
+
+    kind: Literal["empty", "json", "sse", "text"]
+    content_type: str = ""
+    size: int = 0
+    truncated: bool = False
+    value: Any = None
+    """kind json: the parsed message (long strings clipped)."""
+    events: list[SseEvent] = []
+    """kind sse: the events seen so far (a stream may still be open when the leg ends)."""
+    text: str | Clipped | None = None
+    """kind text: the body as text."""
+
+    def messages(self) -> list[Any]:
+        """The JSON-RPC messages the body carries (one for JSON, one per event for SSE)."""
+        if self.kind == "json":
+            return [self.value]
+        if self.kind == "sse":
+            return [e.data for e in self.events]
+        return []
+
+
+class RpcError(Model):
+    code: int | None = None
+    message: str = ""
+
+
+class ParamHeaderUsage(Model):
+    """One `x-mcp-header` argument of a `tools/call`: the header it should travel in, and what was sent."""
+
+    argument: str
+    header: str
+    value: Any = None
+    sent: str | None = None
+    decoded: Any = None
+    expected: str | None = None
+    encoding: str
+    verdict: Literal["ok", "absent", "missing", "mismatch", "unexpected", "malformed", "duplicate"]
+    reason: str | None = None
+    """The server's -32020 message for a bad one."""
+
+
+class HttpRequestRecord(Model):
+    headers: list[Header] = []
+    body: Body
+
+
+class HttpResponseRecord(Model):
+    status: int
+    headers: list[Header] = []
+    body: Body
+
+
+class HttpExchange(Model):
+    """One request/response pair of a leg."""
+
+    method: str
+    url: str
+    path: str
+    request: HttpRequestRecord
+    response: HttpResponseRecord | None = None
+    """None when no response arrived (a refused connection, a stream cut before its headers)."""
+    rpc: str | None = None
+    """`Mcp-Method`, else the body's JSON-RPC method, else `response #id` for a client's answer to a
+    pre-2026 back-channel request."""
+    rpc_id: int | str | None = None
+    rpc_error: RpcError | None = None
+    """The JSON-RPC error the response carried, if any."""
+    param_headers: list[ParamHeaderUsage] = []
+    seen_by: list[Literal["client", "server"]] = ["client"]
+    elapsed_ms: float | None = None
+
+    @property
+    def status_text(self) -> str:
+        return str(self.response.status) if self.response is not None else "no response"
+
+    def request_header(self, name: str) -> str | None:
+        lower = name.lower()
+        return next((v for k, v in self.request.headers if k.lower() == lower), None)
+
+
+def redact(headers: Sequence[tuple[str, str]]) -> list[Header]:
+    return [(k, "<redacted>" if k.lower() in REDACTED else v) for k, v in headers]
+
+
+def decode_body(raw: bytes, content_type: str, size: int | None = None) -> Body:
+    """A body record from the bytes kept (at most `BODY_CAP`) of `size` bytes seen."""
+    seen = len(raw) if size is None else size
+    kept = raw[:BODY_CAP]
+    truncated = seen > len(kept)
+    if not kept:
+        return Body(kind="empty", content_type=content_type, size=seen, truncated=truncated)
+    text = kept.decode("utf-8", errors="replace")
+    if "text/event-stream" in content_type:
+        return Body(kind="sse", content_type=content_type, size=seen, truncated=truncated, events=_events(text))
+    if not truncated:
+        try:
+            value = json.loads(text)
+        except ValueError:
+            pass
+        else:
+            return Body(kind="json", content_type=content_type, size=seen, value=clip_json(value))
+    return Body(kind="text", content_type=content_type, size=seen, truncated=truncated, text=clip(text))
+
+
+def _events(text: str) -> list[SseEvent]:
+    events = []
+    for block in text.replace("\r\n", "\n").split("\n\n"):
+        fields: dict[str, list[str]] = {}
+        for line in block.split("\n"):
+            name, _, value = line.partition(":")
+            if name in ("event", "id", "data"):
+                fields.setdefault(name, []).append(value[1:] if value.startswith(" ") else value)
+        if "data" not in fields:
+            continue
+        data_text = "\n".join(fields["data"])
+        try:
+            data: Any = clip_json(json.loads(data_text))
+        except ValueError:
+            data = clip_json(data_text)
+        event = fields.get("event", [None])[-1]
+        ident = fields.get("id", [None])[-1]
+        events.append(SseEvent(event=event, id=ident, data=data))
+    return events
+
+
+def rpc_facts(request_body: Body, response: HttpResponseRecord | None) -> tuple[int | str | None, RpcError | None]:
+    """The request's JSON-RPC id and the first JSON-RPC error in the response."""
+    message = request_body.value if request_body.kind == "json" else None
+    ident = message.get("id") if isinstance(message, dict) else None
+    error = None
+    for reply in response.body.messages() if response is not None else []:
+        if isinstance(reply, dict) and isinstance(reply.get("error"), dict):
+            raw = reply["error"]
+            code = raw.get("code") if isinstance(raw.get("code"), int) else None
+            error = RpcError(code=code, message=str(raw.get("message", "")))
+            break
+    return (ident if isinstance(ident, int | str) and not isinstance(ident, bool) else None), error

@@ -1,0 +1,68 @@
+"""The HTML fallbacks' shared look: JupyterLab's CSS variables, left-aligned tables, no mid-token wrapping.
+
+Why: the HTML fallback is what a person sees wherever the labextension is absent (nbconvert, other
+frontends, JupyterLab without the extension). It must read in both JupyterLab themes: colours come from
+JupyterLab's variables (with light-theme fallbacks elsewhere), coloured text uses the strong variant of a
+colour in the light theme and the pale one in the dark theme (`body[data-jp-theme-light=false]`), so text
+keeps at least 4.5:1 contrast on the output background in both. Header values, key ids and status codes
+never wrap in the middle (`white-space: nowrap`); long values (tokens, bodies) scroll instead.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+__all__ = ["STYLE", "code", "e", "tone"]
+
+_LIGHT = (
+    "--mcp-lab-ok:var(--jp-success-color0,#1b5e20);--mcp-lab-err:var(--jp-error-color0,#b71c1c);"
+    "--mcp-lab-warn:color-mix(in srgb,var(--jp-warn-color0,#e65100) 70%,black);"
+    "--mcp-lab-mark:var(--jp-layout-color2,#eee)"
+)
+_DARK = (
+    "--mcp-lab-ok:var(--jp-success-color2,#81c784);--mcp-lab-err:var(--jp-error-color3,#ffcdd2);"
+    "--mcp-lab-warn:var(--jp-warn-color2,#ffb74d);--mcp-lab-mark:var(--jp-layout-color2,#424242)"
+)
+STYLE = (
+    "<style>"
+    f".mcp-lab-html{{{_LIGHT};color:var(--jp-content-font-color1,rgba(0,0,0,.87));"
+    "font-family:var(--jp-ui-font-family,sans-serif);font-size:var(--jp-ui-font-size1,13px);overflow-x:auto}"
+    f"body[data-jp-theme-light='false'] .mcp-lab-html{{{_DARK}}}"
+    ".mcp-lab-html table{border-collapse:collapse;margin:4px 0;width:auto}"
+    ".mcp-lab-html th,.mcp-lab-html td{text-align:left !important;vertical-align:top;padding:2px 8px;"
+    "border-bottom:1px solid var(--jp-border-color2,#e0e0e0);background:transparent;color:inherit}"
+    ".mcp-lab-html caption{text-align:left;font-weight:600;padding:2px 0}"
+    ".mcp-lab-html code{font-family:var(--jp-code-font-family,monospace);white-space:nowrap !important;color:inherit;"
+    "background:transparent}"
+    ".mcp-lab-html pre{white-space:pre;overflow:auto;max-height:20em;margin:2px 0;padding:4px;"
+    "background:var(--jp-layout-color2,#eee);color:var(--jp-content-font-color1,rgba(0,0,0,.87))}"
+    ".mcp-lab-html .mcp-lab-long{display:block;max-width:60em;overflow-x:auto;white-space:nowrap}"
+    ".mcp-lab-html .mcp-lab-ok{color:var(--mcp-lab-ok)}"
+    ".mcp-lab-html .mcp-lab-err{color:var(--mcp-lab-err)}"
+    ".mcp-lab-html .mcp-lab-warn{color:var(--mcp-lab-warn)}"
+    ".mcp-lab-html .mcp-lab-mcp{background:var(--mcp-lab-mark)}"
+    # Lab's font-color2 (54%) falls just under 4.5:1 on a marked row; two thirds of color0 does not.
+    ".mcp-lab-html .mcp-lab-muted{color:color-mix(in srgb,var(--jp-content-font-color0,#000) 66%,transparent)}"
+    ".mcp-lab-html details{margin:2px 0}.mcp-lab-html summary{cursor:pointer}"
+    "</style>"
+)
+
+
+def e(value: Any) -> str:
+    return html.escape(value if isinstance(value, str) else str(value))
+
+
+def code(value: Any, cls: str = "") -> str:
+    attr = f" class='{cls}'" if cls else ""
+    return f"<code{attr}>{e(value)}</code>"
+
+
+def tone(kind: str, text: Any) -> str:
+    """Text in a status colour: ok, err or warn (the mark, not only the colour, carries the meaning)."""
+    return f"<span class='mcp-lab-{kind}'>{e(text)}</span>" if kind else e(text)
+
+
+def wrap(body: str, cls: str) -> str:
+    """One view's HTML: the shared style and the `mcp-lab-html` root every rule hangs from."""
+    return f"{STYLE}<div class='mcp-lab-html {cls}'>{body}</div>"
