@@ -27,6 +27,7 @@ from tests.browser.forms_pages import (
     output_form,
     received,
     retype,
+    run_last_cell,
     run_until_form,
 )
 from tests.browser.harness import Lab
@@ -147,3 +148,18 @@ def test_a_typed_profile_arrives_whole_in_notebook7(lab: Lab, page: Page) -> Non
     expect(page.locator(".jp-Notebook")).not_to_contain_text("Error displaying widget")
     assert not ours, ours
     screenshot(page, "forms-profile-nb7-answered.png")
+
+
+def test_stop_flow_ends_the_wait_in_one_line(lab: Lab, page: Page) -> None:
+    form = run_until_form(page, lab, "stop.ipynb", "profile", "ask_profile")
+    retype(form.get_by_label("Name", exact=True), "Ada")
+    stop = page.locator(".jp-Notebook .jp-CodeCell").nth(AWAITING).get_by_role("button", name="Stop flow")
+    stop.click()
+
+    output = page.locator(".jp-Notebook .jp-CodeCell").nth(AWAITING).locator(".jp-OutputArea")
+    expect(output).to_contain_text("stopped (Stop flow pressed)", timeout=30_000)
+    expect(output).to_contain_text("mcp_lab.last() holds it")
+    expect(output).not_to_contain_text("Traceback")
+    expect(output.locator(".mcp-lab-form[data-state='open']")).to_have_count(0)  # the live form is gone
+    expect(run_last_cell(page)).to_contain_text("next cell ran:", timeout=30_000)
+    screenshot(page, "forms-stopped.png")
