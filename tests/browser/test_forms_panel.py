@@ -21,15 +21,25 @@ from tests.browser.forms_pages import (
     PANEL,
     answer_profile_as_a_person,
     echo_notebook,
+    error_of,
     open_in_notebook7,
     output_form,
+    received,
     reload_notebook,
     retype,
     run_last_cell,
     run_until_form,
 )
 from tests.browser.harness import Lab
-from tests.browser.pages import run_all, screenshot, wait_cell_running, write_notebook
+from tests.browser.pages import (
+    open_notebook,
+    run_all,
+    screenshot,
+    wait_cell_running,
+    wait_cells_finished,
+    wait_kernel_idle,
+    write_notebook,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -97,3 +107,31 @@ def test_notebook7_shows_the_waiting_form_again_after_a_reload(lab: Lab, page: P
     expect(panel.locator(".mcp-lab-waiting-status")).to_contain_text("No question is waiting")
     expect(panel.locator(".mcp-lab-form-record.mcp-lab-not-ok")).to_contain_text("ask_profile")
     expect(run_last_cell(page)).to_contain_text("next cell ran:", timeout=30_000)
+
+
+def test_the_open_panel_notices_mcp_lab_loaded_later_and_answers_with_the_cell(lab: Lab, page: Page) -> None:
+    name = write_notebook(lab, "panel_first.ipynb", echo_notebook("profile"))
+    open_notebook(page, lab, name)
+    wait_kernel_idle(page)
+    page.locator(".jp-SideBar [title='MCP Lab: waiting questions']").click()  # the side bar's tab
+    panel = page.locator(PANEL)
+    expect(panel.locator(".mcp-lab-waiting-status")).to_contain_text("mcp_lab is not loaded")
+
+    run_all(page)  # %load_ext mcp_lab runs first: the open panel asks the kernel again once it is idle
+    wait_cell_running(page, AWAITING)
+    in_cell = output_form(page, "ask_profile")
+    in_panel = panel.locator('.mcp-lab-form[data-key="ask_profile"]')
+    expect(in_panel).to_be_visible(timeout=30_000)
+    expect(in_cell).to_be_visible()
+
+    retype(in_panel.get_by_label("Name", exact=True), "A")
+    in_panel.get_by_role("button", name="Submit", exact=True).click()
+    # The kernel's verdict reaches both views of the round; what the cell's form holds is untouched.
+    expect(error_of(in_cell, "name")).to_be_visible()
+    expect(error_of(in_panel, "name")).to_be_visible()
+    screenshot(page, "forms-cell-and-panel.png")
+
+    shown = answer_profile_as_a_person(page, in_cell, "forms-cell-with-panel")
+    wait_cells_finished(page)
+    assert received(page) == shown
+    expect(panel.locator(".mcp-lab-form-record.mcp-lab-ok")).to_contain_text("ask_profile")

@@ -67,7 +67,13 @@ export class WaitingPanel extends Widget {
   follow(source: WaitingQuestions | null, notebook: string): void {
     if (source !== this.source) {
       this.source?.changed.disconnect(this.redraw, this);
+      if (this.source) {
+        this.source.retryWhenIdle = false;
+      }
       this.source = source;
+      if (source) {
+        source.retryWhenIdle = this.isVisible;
+      }
       source?.changed.connect(this.redraw, this);
       this.rounds.forEach(entry => entry.node.remove());
       this.rounds.clear();
@@ -86,7 +92,16 @@ export class WaitingPanel extends Widget {
   }
 
   protected onAfterShow(): void {
+    if (this.source) {
+      this.source.retryWhenIdle = true;
+    }
     this.onShow();
+  }
+
+  protected onAfterHide(): void {
+    if (this.source) {
+      this.source.retryWhenIdle = false;
+    }
   }
 
   private redraw(): void {

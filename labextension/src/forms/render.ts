@@ -150,6 +150,9 @@ class FormView {
   }
 
   update(record: FormRecord): void {
+    if (JSON.stringify(record) === JSON.stringify(this.record)) {
+      return; // another form of the round changed; this one's "Sending…" line stays until its own verdict
+    }
     const versionMoved = record.values_version !== this.record.values_version;
     if (this.drawnOpen && record.state === 'open' && signature(record) === signature(this.record)) {
       // Same inputs: keep them (and the focus); redraw only what changed around them.
