@@ -164,6 +164,8 @@ def start_lab(root: Path, home: Path) -> Lab:
         "--ServerApp.disable_check_xsrf=True",
         f"--ServerApp.root_dir={root}",
         "--LabApp.expose_app_in_browser=True",
+        # The same server serves Notebook 7 (/notebooks/...), whose app the tests drive the same way.
+        "--JupyterNotebookApp.expose_app_in_browser=True",
         f"--LabApp.user_settings_dir={home / 'settings'}",
         f"--LabApp.workspaces_dir={home / 'workspaces'}",
         "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",

@@ -49,8 +49,8 @@ def write_notebook(lab: Lab, name: str, notebook: Any) -> str:
     return name
 
 
-def open_notebook(page: Page, lab: Lab, name: str) -> None:
-    page.goto(f"{lab.url}/lab/tree/{name}?reset")
+def wait_notebook_open(page: Page, name: str) -> None:
+    """Wait until the page's current document is the notebook `name`, loaded (Lab and Notebook 7 alike)."""
     page.wait_for_function(
         """name => {
           const panel = window.jupyterapp && window.jupyterapp.shell.currentWidget;
@@ -59,6 +59,11 @@ def open_notebook(page: Page, lab: Lab, name: str) -> None:
         arg=name,
         timeout=CELL_TIMEOUT_MS,
     )
+
+
+def open_notebook(page: Page, lab: Lab, name: str) -> None:
+    page.goto(f"{lab.url}/lab/tree/{name}?reset")
+    wait_notebook_open(page, name)
 
 
 def wait_kernel_idle(page: Page) -> None:

@@ -10,15 +10,13 @@
  * browser's offset. Nothing here validates: the kernel does, and sends errors back in the record.
  */
 
+import { asText, Body, FieldHooks, onKeys } from './controls';
+import { isoToLocal, localToIso, timeZone } from './datetime';
 import { el, nextId } from './html';
-import { FieldRecord, RawValue, Root } from './types';
+import { rootsEditor } from './roots';
+import { FieldRecord, RawValue } from './types';
 
-export interface FieldHooks {
-  /** The person changed something (drives the debounced draft). */
-  changed(): void;
-  /** Enter in a single-line input, Ctrl/Cmd+Enter in a text area: submit this form. */
-  submit(): void;
-}
+export type { FieldHooks } from './controls';
 
 export interface FieldControl {
   readonly field: FieldRecord;
@@ -27,83 +25,6 @@ export interface FieldControl {
   write(value: RawValue): void;
   setError(message: string): void;
   focus(): void;
-}
-
-type Body = {
-  control: HTMLElement;
-  read(): RawValue;
-  write(value: RawValue): void;
-  focus(): void;
-  /** A line under the control that follows its value (a date-time shows exactly what will be sent). */
-  hint?: HTMLElement;
-};
-
-const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
-
-/** "2026-05-04T10:30" (a datetime-local value, local time) -> "2026-05-04T10:30:00+02:00". */
-export function localToIso(local: string): string {
-  const m = /^(\d{4,})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?$/.exec(local.trim());
-  if (!m) {
-    return local; // not a datetime-local value: sent as is, so the kernel's message names the problem
-  }
-  const d = new Date(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], m[6] ? +m[6] : 0);
-  const offset = -d.getTimezoneOffset();
-  const sign = offset >= 0 ? '+' : '-';
-  const abs = Math.abs(offset);
-  const date = `${pad(d.getFullYear(), 4)}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
-  const time = `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
-  return `${date}T${time}${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
-}
-
-/** An ISO 8601 date-time (any offset) -> the same instant as a datetime-local value in this browser. */
-export function isoToLocal(iso: string): string {
-  const text = iso.trim();
-  const m = /^(\d{4,}-\d{2}-\d{2})[Tt ](\d{2}:\d{2}(?::\d{2})?)(\.\d+)?([Zz]|[+-]\d{2}:?\d{2})?$/.exec(text);
-  if (!m) {
-    return '';
-  }
-  if (!m[4]) {
-    return `${m[1]}T${m[2]}`; // no offset: already local wall time
-  }
-  const d = new Date(text.replace(' ', 'T'));
-  if (Number.isNaN(d.getTime())) {
-    return '';
-  }
-  const seconds = d.getSeconds() ? `:${pad(d.getSeconds())}` : '';
-  return (
-    `${pad(d.getFullYear(), 4)}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}` +
-    `T${pad(d.getHours())}:${pad(d.getMinutes())}${seconds}`
-  );
-}
-
-/** The browser's time zone name, e.g. "Europe/Paris" (an offset if the browser names none). */
-function timeZone(): string {
-  try {
-    return Intl.DateTimeFormat().resolvedOptions().timeZone || localToIso('2000-01-01T00:00').slice(-6);
-  } catch {
-    return localToIso('2000-01-01T00:00').slice(-6);
-  }
-}
-
-function onKeys(input: HTMLElement, hooks: FieldHooks, multiline: boolean): void {
-  // 'input' only: 'change' would fire again on blur (e.g. when the person clicks Submit) and send a
-  // draft after the answer.
-  input.addEventListener('input', () => hooks.changed());
-  input.addEventListener('keydown', (event: KeyboardEvent) => {
-    if (event.key !== 'Enter' || event.isComposing || event.altKey || event.shiftKey) {
-      return;
-    }
-    if (multiline !== (event.ctrlKey || event.metaKey)) {
-      return; // a text area takes Enter as a new line; Ctrl/Cmd+Enter sends it
-    }
-    event.preventDefault();
-    event.stopPropagation(); // the notebook must not also run the cell or change mode
-    hooks.submit();
-  });
-}
-
-function asText(value: RawValue): string {
-  return typeof value === 'string' ? value : value === null || value === undefined ? '' : JSON.stringify(value);
 }
 
 const INPUT_TYPES: Partial<Record<FieldRecord['kind'], string>> = {
@@ -248,77 +169,6 @@ function checkList(field: FieldRecord, labelId: string, hooks: FieldHooks): Body
       boxes.forEach((input, i) => (input.checked = chosen.includes(field.options[i][1])));
     },
     focus: () => boxes[0]?.focus()
-  };
-}
-
-function rootsEditor(field: FieldRecord, hooks: FieldHooks): Body {
-  const rows = el('div', { class: 'mcp-lab-roots-rows' });
-  const box = el('div', { class: 'mcp-lab-roots' }, rows);
-  const inputs: { row: HTMLElement; uri: HTMLInputElement; name: HTMLInputElement }[] = [];
-  const renumber = (): void =>
-    inputs.forEach((entry, i) => {
-      entry.row.setAttribute('aria-label', `${field.label} ${i + 1}`);
-      entry.row.querySelector('button')?.setAttribute('aria-label', `Remove root ${i + 1}`);
-    });
-  const addRow = (root: Root): HTMLInputElement => {
-    const uriId = nextId();
-    const nameId = nextId();
-    const uri = el('input', { id: uriId, class: 'mcp-lab-input mcp-lab-root-uri', type: 'url' });
-    uri.placeholder = field.placeholder || 'file:///path/to/project';
-    uri.value = root.uri;
-    const name = el('input', { id: nameId, class: 'mcp-lab-input mcp-lab-root-name', type: 'text' });
-    name.placeholder = 'name (optional)';
-    name.value = root.name;
-    for (const input of [uri, name]) {
-      input.autocomplete = 'off';
-      input.spellcheck = false;
-      onKeys(input, hooks, false);
-    }
-    const remove = el('button', { type: 'button', class: 'mcp-lab-button mcp-lab-small' }, 'Remove');
-    const row = el(
-      'div',
-      { class: 'mcp-lab-root-row', role: 'group' },
-      el('label', { for: uriId, class: 'mcp-lab-root-label' }, 'URI'),
-      uri,
-      el('label', { for: nameId, class: 'mcp-lab-root-label' }, 'Name'),
-      name,
-      remove
-    );
-    const entry = { row, uri, name };
-    remove.addEventListener('click', () => {
-      const index = inputs.indexOf(entry);
-      inputs.splice(index, 1);
-      row.remove();
-      renumber();
-      (inputs[index] ?? inputs[index - 1])?.uri.focus() ?? add.focus();
-      hooks.changed();
-    });
-    inputs.push(entry);
-    rows.append(row);
-    renumber();
-    return uri;
-  };
-  const add = el('button', { type: 'button', class: 'mcp-lab-button mcp-lab-small' }, 'Add root');
-  add.addEventListener('click', () => {
-    addRow({ uri: '', name: '' }).focus();
-    hooks.changed();
-  });
-  box.append(add);
-  return {
-    control: box,
-    read: () =>
-      inputs
-        .map(({ uri, name }) => ({ uri: uri.value.trim(), name: name.value.trim() }))
-        .filter(root => root.uri || root.name),
-    write: value => {
-      inputs.splice(0).forEach(entry => entry.row.remove());
-      const roots = Array.isArray(value) ? (value as unknown[]) : [];
-      for (const root of roots) {
-        const r = (root ?? {}) as Partial<Root>;
-        addRow({ uri: typeof r.uri === 'string' ? r.uri : '', name: typeof r.name === 'string' ? r.name : '' });
-      }
-    },
-    focus: () => (inputs[0]?.uri ?? add).focus()
   };
 }
 

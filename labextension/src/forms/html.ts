@@ -8,11 +8,14 @@ export type Attrs = Record<string, string | boolean | undefined>;
 export type Child = Node | string | null | undefined | false;
 
 let counter = 0;
+// This module is bundled twice -- in the anywidget ESM (cell) and in the labextension (side panel) -- and
+// each copy counts from 1: a per-copy prefix keeps `<label for>` pointing inside its own form.
+const prefix = `mcp-lab-${Math.random().toString(36).slice(2, 8)}`;
 
 /** A document-unique id: the same round may be drawn twice at once (in its cell and in the side panel). */
 export function nextId(): string {
   counter += 1;
-  return `mcp-lab-form-${counter}`;
+  return `${prefix}-${counter}`;
 }
 
 export function el<K extends keyof HTMLElementTagNameMap>(

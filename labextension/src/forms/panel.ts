@@ -17,6 +17,11 @@ import { WaitingQuestions } from './waiting';
 
 export const PANEL_ID = 'mcp-lab-waiting-questions';
 
+/** How many answered rounds stay visible (as their one-line records) after the kernel stops listing them. */
+const KEEP_ANSWERED = 3;
+
+type Entry = { node: HTMLElement; update: Update; record: RoundRecord };
+
 const STATE_TEXT = {
   connecting: 'Asking the kernel for waiting questions…',
   'no kernel': "This notebook's kernel is not connected.",
@@ -27,7 +32,9 @@ const STATE_TEXT = {
 export class WaitingPanel extends Widget {
   private source: WaitingQuestions | null = null;
   private notebook = '';
-  private readonly rounds = new Map<string, { node: HTMLElement; update: Update }>();
+  private readonly rounds = new Map<string, Entry>();
+  /** Rounds answered since they were shown here, newest first: the person sees what was sent. */
+  private answered: string[] = [];
   private readonly heading = el('div', { class: 'mcp-lab-waiting-for' });
   private readonly status = el('div', { class: 'mcp-lab-waiting-status', role: 'status', 'aria-live': 'polite' });
   private readonly list = el('div', { class: 'mcp-lab-waiting-rounds' });
@@ -60,10 +67,17 @@ export class WaitingPanel extends Widget {
   follow(source: WaitingQuestions | null, notebook: string): void {
     if (source !== this.source) {
       this.source?.changed.disconnect(this.redraw, this);
+      if (this.source) {
+        this.source.retryWhenIdle = false;
+      }
       this.source = source;
+      if (source) {
+        source.retryWhenIdle = this.isVisible;
+      }
       source?.changed.connect(this.redraw, this);
       this.rounds.forEach(entry => entry.node.remove());
       this.rounds.clear();
+      this.answered = [];
     }
     this.notebook = notebook;
     this.redraw();
@@ -78,7 +92,16 @@ export class WaitingPanel extends Widget {
   }
 
   protected onAfterShow(): void {
+    if (this.source) {
+      this.source.retryWhenIdle = true;
+    }
     this.onShow();
+  }
+
+  protected onAfterHide(): void {
+    if (this.source) {
+      this.source.retryWhenIdle = false;
+    }
   }
 
   private redraw(): void {
@@ -93,28 +116,44 @@ export class WaitingPanel extends Widget {
         : STATE_TEXT[source.state];
     this.cancelAll.hidden = !waiting;
     const seen = new Set<string>();
-    rounds.forEach((record: RoundRecord, index: number) => {
+    const order: HTMLElement[] = [];
+    for (const record of rounds) {
       const key = `${record.flow.id}#${record.round}`;
       seen.add(key);
       let entry = this.rounds.get(key);
       if (entry) {
         entry.update(record);
+        entry.record = record;
       } else {
         const node = el('div', { class: 'mcp-lab-waiting-round' });
         const address = { flow: record.flow.id, round: record.round };
         const update = renderRound(node, record, event => this.send({ ...event, ...address }));
-        entry = { node, update };
+        entry = { node, update, record };
         this.rounds.set(key, entry);
       }
-      if (this.list.children[index] !== entry.node) {
-        this.list.insertBefore(entry.node, this.list.children[index] ?? null);
-      }
-    });
+      order.push(entry.node);
+    }
     for (const [key, entry] of this.rounds) {
-      if (!seen.has(key)) {
+      if (seen.has(key) || this.answered.includes(key)) {
+        continue;
+      }
+      if (entry.record.state === 'settled') {
+        this.answered.unshift(key); // gone from the kernel's list once settled: keep its record a while
+      } else {
         entry.node.remove();
         this.rounds.delete(key);
       }
     }
+    this.answered = this.answered.filter(key => !seen.has(key) && this.rounds.has(key));
+    for (const key of this.answered.splice(KEEP_ANSWERED)) {
+      this.rounds.get(key)?.node.remove();
+      this.rounds.delete(key);
+    }
+    order.push(...this.answered.map(key => this.rounds.get(key)!.node));
+    order.forEach((node, index) => {
+      if (this.list.children[index] !== node) {
+        this.list.insertBefore(node, this.list.children[index] ?? null);
+      }
+    });
   }
 }

@@ -21,6 +21,20 @@ const DRAFT_DELAY_MS = 400;
 /** After this long without a new record, a "Sending…" line gives way to what the record says. */
 const SENDING_MS = 2500;
 
+/** Drafts still waiting for their debounce: sent at once if the page goes away (a reload keeps them). */
+const pendingDrafts = new Set<() => void>();
+let leaveHooked = false;
+
+function flushOnLeave(flush: () => void): void {
+  if (!leaveHooked) {
+    leaveHooked = true;
+    const flushAll = (): void => [...pendingDrafts].forEach(f => f());
+    window.addEventListener('beforeunload', flushAll);
+    window.addEventListener('pagehide', flushAll);
+  }
+  pendingDrafts.add(flush);
+}
+
 const KIND_WORDS: Record<FormRecord['kind'], string> = {
   elicitation: 'question',
   url: 'page to open',
@@ -125,7 +139,7 @@ class FormView {
 
   /** The person pressed Submit (or Enter): mark the form as sending; the caller sends the event. */
   sending(): void {
-    window.clearTimeout(this.draftTimer);
+    this.dropDraft();
     this.submitted = true;
     this.status.className = 'mcp-lab-form-status mcp-lab-sending';
     this.status.textContent = 'Sending…';
@@ -136,6 +150,9 @@ class FormView {
   }
 
   update(record: FormRecord): void {
+    if (JSON.stringify(record) === JSON.stringify(this.record)) {
+      return; // another form of the round changed; this one's "Sending…" line stays until its own verdict
+    }
     const versionMoved = record.values_version !== this.record.values_version;
     if (this.drawnOpen && record.state === 'open' && signature(record) === signature(this.record)) {
       // Same inputs: keep them (and the focus); redraw only what changed around them.
@@ -176,7 +193,7 @@ class FormView {
     this.node.dataset.kind = record.kind;
     this.drawnOpen = record.state === 'open';
     if (!this.drawnOpen) {
-      window.clearTimeout(this.draftTimer);
+      this.dropDraft();
       window.clearTimeout(this.sendingTimer);
       this.controls = [];
       this.node.removeAttribute('role');
@@ -187,8 +204,7 @@ class FormView {
           'div',
           { class: `mcp-lab-form-record ${ok ? 'mcp-lab-ok' : 'mcp-lab-not-ok'}` },
           el('span', { class: 'mcp-lab-mark', 'aria-hidden': 'true' }, ok ? '✓' : '✗'),
-          el('span', { class: 'mcp-lab-form-name' }, record.name),
-          ` ${record.summary || record.state}`
+          el('span', { class: 'mcp-lab-form-summary' }, record.summary || `${record.name}: ${record.state}`)
         )
       );
       return;
@@ -272,18 +288,28 @@ class FormView {
   }
 
   private close(event: 'decline' | 'cancel'): void {
-    window.clearTimeout(this.draftTimer);
+    this.dropDraft();
     this.send({ event, key: this.key });
   }
 
   private scheduleDraft(): void {
     window.clearTimeout(this.draftTimer);
-    this.draftTimer = window.setTimeout(() => {
-      if (this.open) {
-        this.send({ event: 'draft', key: this.key, values: this.values() });
-      }
-    }, DRAFT_DELAY_MS);
+    this.draftTimer = window.setTimeout(this.flushDraft, DRAFT_DELAY_MS);
+    flushOnLeave(this.flushDraft);
   }
+
+  private readonly flushDraft = (): void => {
+    this.dropDraft();
+    if (this.open) {
+      this.send({ event: 'draft', key: this.key, values: this.values() });
+    }
+  };
+
+  private dropDraft(): void {
+    window.clearTimeout(this.draftTimer);
+    pendingDrafts.delete(this.flushDraft);
+  }
+
 }
 
 function roundTitle(record: RoundRecord): string {

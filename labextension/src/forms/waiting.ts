@@ -29,12 +29,18 @@ export class WaitingQuestions {
   private readonly changedSignal = new Signal<this, void>(this);
   private readonly listedSignal = new Signal<this, RoundRecord[]>(this);
   state: WaitingState = 'no kernel';
+  /** Set while the side panel shows this notebook: a kernel without mcp_lab is asked again each time a
+   * cell finishes, so `%load_ext mcp_lab` is noticed without a reload. (Once per cell, not on every idle
+   * status: each attempt opens and closes a comm, and JupyterLab's per-target subshells are created and
+   * deleted with them -- a burst of those is best avoided.) */
+  retryWhenIdle = false;
   rounds: RoundRecord[] = [];
 
   constructor(private readonly session: ISessionContext) {
     session.kernelChanged.connect(this.onKernelChanged, this);
     session.statusChanged.connect(this.onStatus, this);
     session.connectionStatusChanged.connect(this.onConnection, this);
+    session.iopubMessage.connect(this.onIopub, this);
     this.onKernelChanged();
   }
 
@@ -79,6 +85,17 @@ export class WaitingQuestions {
       this.drop();
     } else if (this.kernel && this.state === 'no kernel' && (status === 'idle' || status === 'busy')) {
       this.open(); // back after a restart
+    }
+  }
+
+  private onIopub(_: unknown, msg: KernelMessage.IMessage): void {
+    const finished =
+      msg.channel === 'iopub' &&
+      KernelMessage.isStatusMsg(msg as KernelMessage.IIOPubMessage) &&
+      (msg.content as KernelMessage.IStatusMsg['content']).execution_state === 'idle' &&
+      (msg.parent_header as Partial<KernelMessage.IHeader>).msg_type === 'execute_request';
+    if (finished && this.retryWhenIdle && this.state === 'unavailable') {
+      this.open();
     }
   }
 

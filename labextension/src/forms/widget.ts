@@ -28,7 +28,7 @@ function unreadable(host: HTMLElement): void {
   host.replaceChildren(line);
 }
 
-export function render({ model, el }: { model: RoundModel; el: HTMLElement }): () => void {
+function render({ model, el }: { model: RoundModel; el: HTMLElement }): () => void {
   let update: Update | null = null;
   const draw = (): void => {
     const record = asRoundRecord(model.get('round'));
