@@ -25,11 +25,14 @@ clients.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
+import os
 import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -248,3 +251,36 @@ def client_transport(server: Any) -> Any:
     """The SDK's Streamable HTTP transport to a served lab server, its secret attached:
     `async with Client(mcp_lab.client_transport("demo")) as client: ...`."""
     return _served(server).transport()
+
+
+def header_file(name: str) -> Path:
+    """Where `%mcp_server url NAME` writes the server's `Authorization` header line for outside clients.
+
+    A file only its owner can read, in Jupyter's runtime folder (where kernels keep their connection files),
+    so the secret never lands in a cell's output -- which would be saved with the notebook.
+    """
+    from jupyter_core.paths import jupyter_runtime_dir
+
+    folder = Path(jupyter_runtime_dir()) / "mcp_lab"
+    return folder / f"{name}.header"
+
+
+def write_header_file(name: str, access: Access) -> Path | None:
+    """Write the header line (mode 0600); None when the server takes no lab secret."""
+    header = access.headers().get("Authorization")
+    path = header_file(name)
+    if header is None:
+        forget_header_file(name)
+        return None
+    path.parent.mkdir(parents=True, exist_ok=True)
+    os.chmod(path.parent, 0o700)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as out:
+        out.write(f"Authorization: {header}\n")
+    return path
+
+
+def forget_header_file(name: str) -> None:
+    """Remove a stopped or replaced server's header file (its secret no longer opens anything)."""
+    with contextlib.suppress(FileNotFoundError):
+        header_file(name).unlink()

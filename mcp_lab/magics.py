@@ -166,7 +166,7 @@ class LabMagics(Magics):
             print(f"serving {name!r} at {url} (callers need its secret: %mcp_server url {name})")
 
     def _show_url(self, name: str) -> None:
-        from mcp_lab.access import no_auth_warning
+        from mcp_lab.access import no_auth_warning, write_header_file
 
         entry = sandbox.lab_server(name)
         serving = entry.http
@@ -181,12 +181,12 @@ class LabMagics(Magics):
         elif header is None:
             lines.append(f"warning: {no_auth_warning(name, serving.url)}")
         else:
+            path = write_header_file(name, serving.access)
             lines += [
-                "outside clients send this header -- it is the server's secret: anyone who reads it can call "
-                f"{name!r} until it stops or restarts, so clear this output before you share the notebook:",
-                f"Authorization: {header}",
+                f"outside clients send its secret ({serving.access.describe()}) in the header line written to "
+                f"{path} (readable by you only; it is never shown, so the notebook can be shared)",
                 f"MCP Inspector: npx @modelcontextprotocol/inspector --cli {serving.url} --transport http "
-                f'--header "Authorization: {header}" --method tools/list',
+                f'--header "$(cat {path})" --method tools/list',
             ]
         print("\n".join(lines))
 

@@ -362,6 +362,9 @@ class Sandbox:
         """Forget `entry` now; its HTTP serving stops and its clients close in the background."""
         if self.servers.get(entry.name) is entry:
             del self.servers[entry.name]
+            from mcp_lab.access import forget_header_file
+
+            forget_header_file(entry.name)
         stop_http = getattr(entry, "stop_http", None)
         if callable(stop_http):
             stop_http()

@@ -224,9 +224,10 @@ async def test_tokens_sealed_over_http_bind_no_principal(vault: LabServer) -> No
     assert resumed.status == "done" and not resumed.rounds[-1].http
 
 
-async def test_url_magic_shows_the_address_and_the_header_for_outside_clients(
-    capsys: pytest.CaptureFixture[str],
+async def test_url_magic_shows_the_address_and_writes_the_header_to_a_private_file(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setenv("JUPYTER_RUNTIME_DIR", str(tmp_path / "runtime"))
     shell = InteractiveShell.instance()
     mcp_lab.load_ipython_extension(shell)
     try:
@@ -237,8 +238,15 @@ async def test_url_magic_shows_the_address_and_the_header_for_outside_clients(
         entry = sandbox.lab_server("vault")
         header = mcp_lab.auth_headers("vault")["Authorization"]
         assert f"'vault' is served at {entry.url}" in out
-        assert f"Authorization: {header}" in out.splitlines()
-        assert f'--header "Authorization: {header}"' in out and "clear this output before you share" in out
+        secret = header.removeprefix("Bearer ")
+        assert secret not in out  # the cell's output is saved with the notebook: the secret is not in it
+        written = tmp_path / "runtime" / "mcp_lab" / "vault.header"
+        assert written.read_text() == f"Authorization: {header}\n"
+        assert written.stat().st_mode & 0o777 == 0o600
+        assert f'--header "$(cat {written})"' in out
+        shell.run_line_magic("mcp_server", "stop vault")
+        assert not written.exists()  # the file goes with the server
+        shell.run_cell_magic("mcp_server", "vault --http", "@mcp.tool()\ndef vault() -> str:\n    return 'v'\n")
         shell.run_cell_magic("mcp_server", "open --http --no-auth", "pass\n")
         assert "warning: 'open' at" in capsys.readouterr().out
         shell.run_line_magic("mcp_server", "url open")
