@@ -138,6 +138,9 @@ def _uvicorn_server(app: Any) -> Any:
         lifespan="on",  # the app's lifespan runs its session manager
         ws="none",
         timeout_graceful_shutdown=2,  # an open pre-2026 GET stream must not hold a stop forever
+        # Clients keep idle connections 5 s (httpx's keep-alive expiry); a server that also closes them at
+        # 5 s races a client reusing one and the request is lost in transit. The server holds them longer.
+        timeout_keep_alive=30,
     )
     return WakeableServer(config)
 
