@@ -106,6 +106,7 @@ def test_notebook7_shows_the_waiting_form_again_after_a_reload(lab: Lab, page: P
     panel.get_by_role("button", name="Cancel every waiting flow").click()
     expect(panel.locator(".mcp-lab-waiting-status")).to_contain_text("No question is waiting")
     expect(panel.locator(".mcp-lab-form-record.mcp-lab-not-ok")).to_contain_text("ask_profile")
+    wait_kernel_idle(page)  # the stopped cell has finished; the reloaded page then runs the next one
     expect(run_last_cell(page)).to_contain_text("next cell ran:", timeout=30_000)
 
 
