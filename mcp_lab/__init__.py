@@ -26,7 +26,12 @@ if "jsonschema" not in sys.modules:
 if TYPE_CHECKING:
     from mcp_lab import forms
     from mcp_lab.access import auth_headers, client_transport
-    from mcp_lab.answers import (
+    from mcp_lab.collection import load_flows, save_flows
+    from mcp_lab.connect import OutsideServer, connect, disconnect
+    from mcp_lab.errors import ConnectionFailed, FlowError, FlowInterrupted, LabError
+    from mcp_lab.exercise import ExerciseIncomplete, exercise_needs
+    from mcp_lab.fleet import Fleet
+    from mcp_lab.flow.answers import (
         AnswerContext,
         Answerer,
         CallbackAnswerer,
@@ -36,13 +41,8 @@ if TYPE_CHECKING:
         cancel,
         decline,
     )
-    from mcp_lab.api import call, flows, get_prompt, last, read_resource, resume, start
-    from mcp_lab.collection import load_flows, save_flows
-    from mcp_lab.connect import OutsideServer, connect, disconnect
-    from mcp_lab.errors import ConnectionFailed, FlowError, FlowInterrupted, LabError
-    from mcp_lab.exercise import ExerciseIncomplete, exercise_needs
-    from mcp_lab.fleet import Fleet
-    from mcp_lab.flow import Flow, Round
+    from mcp_lab.flow.calls import call, flows, get_prompt, last, read_resource, resume, start
+    from mcp_lab.flow.flow import Flow, Round
     from mcp_lab.header_labs import list_first_lab, mismatch_lab, schema_lookup_lab
     from mcp_lab.headers import header, header_table
     from mcp_lab.inspect.codecs import EnvelopeCodec, HMACSignOnlyCodec, use_codec
@@ -62,15 +62,15 @@ __version__ = "0.1.0"
 
 # Public name -> the module that defines it ("" : the name is a subpackage of its own).
 _SOURCES = {
-    "AnswerContext": "mcp_lab.answers",
-    "Answerer": "mcp_lab.answers",
-    "CallbackAnswerer": "mcp_lab.answers",
-    "ChainAnswerer": "mcp_lab.answers",
+    "AnswerContext": "mcp_lab.flow.answers",
+    "Answerer": "mcp_lab.flow.answers",
+    "CallbackAnswerer": "mcp_lab.flow.answers",
+    "ChainAnswerer": "mcp_lab.flow.answers",
     "ConnectionFailed": "mcp_lab.errors",
     "EnvelopeCodec": "mcp_lab.inspect.codecs",
     "ExerciseIncomplete": "mcp_lab.exercise",
     "Fleet": "mcp_lab.fleet",
-    "Flow": "mcp_lab.flow",
+    "Flow": "mcp_lab.flow.flow",
     "FlowError": "mcp_lab.errors",
     "FlowInterrupted": "mcp_lab.errors",
     "HMACSignOnlyCodec": "mcp_lab.inspect.codecs",
@@ -81,43 +81,43 @@ _SOURCES = {
     "ReplayReport": "mcp_lab.replay",
     "RotationMatrix": "mcp_lab.inspect.rotation",
     "RotationStepper": "mcp_lab.inspect.rotation",
-    "Round": "mcp_lab.flow",
-    "ScriptedAnswerer": "mcp_lab.answers",
+    "Round": "mcp_lab.flow.flow",
+    "ScriptedAnswerer": "mcp_lab.flow.answers",
     "StepperWidget": "mcp_lab.views.rotation_widget",
     "TamperReport": "mcp_lab.inspect.tamper",
     "TokenReport": "mcp_lab.inspect.report",
-    "Unanswered": "mcp_lab.answers",
+    "Unanswered": "mcp_lab.flow.answers",
     "auth_headers": "mcp_lab.access",
-    "call": "mcp_lab.api",
-    "cancel": "mcp_lab.answers",
+    "call": "mcp_lab.flow.calls",
+    "cancel": "mcp_lab.flow.answers",
     "client_transport": "mcp_lab.access",
     "connect": "mcp_lab.connect",
-    "decline": "mcp_lab.answers",
+    "decline": "mcp_lab.flow.answers",
     "disconnect": "mcp_lab.connect",
     "exercise_needs": "mcp_lab.exercise",
-    "flows": "mcp_lab.api",
+    "flows": "mcp_lab.flow.calls",
     "forms": "",
-    "get_prompt": "mcp_lab.api",
+    "get_prompt": "mcp_lab.flow.calls",
     "header": "mcp_lab.headers",
     "header_principal": "mcp_lab.principal",
     "header_table": "mcp_lab.headers",
     "inspect_token": "mcp_lab.inspect.tokens",
     "key_id": "mcp_lab.keys",
-    "last": "mcp_lab.api",
+    "last": "mcp_lab.flow.calls",
     "lab_principal": "mcp_lab.principal",
     "list_first_lab": "mcp_lab.header_labs",
     "load_flows": "mcp_lab.collection",
     "mismatch_lab": "mcp_lab.header_labs",
-    "read_resource": "mcp_lab.api",
+    "read_resource": "mcp_lab.flow.calls",
     "replay": "mcp_lab.replay",
-    "resume": "mcp_lab.api",
+    "resume": "mcp_lab.flow.calls",
     "run_rotation_load": "mcp_lab.inspect.rotation_load",
     "sandbox": "mcp_lab.sandbox",
     "save_flows": "mcp_lab.collection",
     "schema_lookup_lab": "mcp_lab.header_labs",
     "serve": "mcp_lab.serve",
     "set_principal": "mcp_lab.principal",
-    "start": "mcp_lab.api",
+    "start": "mcp_lab.flow.calls",
     "tamper_lab": "mcp_lab.inspect.tamper",
     "use_codec": "mcp_lab.inspect.codecs",
 }

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from mcp_lab.collection import load_flows
 from mcp_lab.connect import parse_environment, parse_headers
 from mcp_lab.errors import LabError
-from mcp_lab.flow import Flow
+from mcp_lab.flow.flow import Flow
 from mcp_lab.replay import DEFAULT_TIMEOUT, ReplayReport, replay
 
 __all__ = ["main"]

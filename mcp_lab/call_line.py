@@ -18,9 +18,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from mcp_lab.answers import Answerer
 from mcp_lab.errors import LabError
-from mcp_lab.flow import DEFAULT_MAX_ROUNDS
+from mcp_lab.flow.answers import Answerer
+from mcp_lab.flow.flow import DEFAULT_MAX_ROUNDS
 
 __all__ = ["CallLine", "check_max_rounds", "check_timeout", "parse_arguments", "parse_call_line", "split_line"]
 

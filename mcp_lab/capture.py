@@ -28,7 +28,7 @@ import time
 from collections.abc import AsyncIterator, Callable
 from typing import TYPE_CHECKING, Any
 
-from mcp_lab.flow import LegCapture
+from mcp_lab.flow.flow import LegCapture
 from mcp_lab.records.http import (
     BODY_CAP,
     HttpExchange,

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from mcp_lab.errors import LabError
-from mcp_lab.flow import Flow
+from mcp_lab.flow.flow import Flow
 
 __all__ = ["FORMAT", "SEALED_MARKER", "TOKEN_MARKER", "collection_dict", "load_flows", "save_flows", "scrub_flow"]
 

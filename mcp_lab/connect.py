@@ -39,7 +39,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from mcp_lab.call_line import check_timeout
 from mcp_lab.capture import SchemaBook
 from mcp_lab.errors import ConnectionFailed, LabError
-from mcp_lab.flow import LEGACY, MODERN
+from mcp_lab.flow.flow import LEGACY, MODERN
 from mcp_lab.sandbox import _backchannel_callbacks, _check_name, sandbox
 from mcp_lab.transports import (
     ConnectionOwner,

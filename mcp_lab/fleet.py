@@ -25,7 +25,7 @@ from mcp.client.session import ClientSession
 from mcp.server.mcpserver import Context, MCPServer
 
 from mcp_lab.errors import LabError
-from mcp_lab.flow import LegCapture
+from mcp_lab.flow.flow import LegCapture
 from mcp_lab.keys import KeyRing
 from mcp_lab.sandbox import AnswerFn, LabServer, sandbox
 

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from mcp_lab.flow import Flow
+    from mcp_lab.flow.flow import Flow
 
 __all__ = ["KEEP_FLOWS", "Lab", "lab"]
 

@@ -19,12 +19,12 @@ from IPython.core.interactiveshell import InteractiveShell
 from IPython.core.magic import Magics, line_cell_magic, line_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
 
-from mcp_lab import api
 from mcp_lab.call_line import parse_arguments, parse_call_line
 from mcp_lab.errors import LabError
-from mcp_lab.flow import Flow
+from mcp_lab.flow import calls as api
+from mcp_lab.flow.flow import Flow
+from mcp_lab.flow.live import FlowRun
 from mcp_lab.sandbox import sandbox
-from mcp_lab.views.live import FlowRun
 
 __all__ = ["FlowRun", "LabMagics", "parse_arguments", "register"]
 

@@ -18,11 +18,11 @@ from typing import Any, Literal
 
 import mcp.types as T
 
-from mcp_lab.answers import AnswerContext, InputResponse, Unanswered, request_kind
 from mcp_lab.collection import load_flows
 from mcp_lab.errors import LabError
-from mcp_lab.flow import LEGACY, MODERN, Connection, Flow
-from mcp_lab.legs import parse_response, wire
+from mcp_lab.flow.answers import AnswerContext, InputResponse, Unanswered, request_kind
+from mcp_lab.flow.flow import LEGACY, MODERN, Connection, Flow
+from mcp_lab.flow.legs import parse_response, wire
 from mcp_lab.records.base import clip_json
 from mcp_lab.records.replay import ReplayRecord
 

@@ -28,10 +28,10 @@ from mcp.server.mcpserver import MCPServer, RequestStateBoundary, RequestStateSe
 
 from mcp_lab.capture import current_capture, leg_scope
 from mcp_lab.errors import ConnectionFailed, LabError
-from mcp_lab.flow import LegCapture
+from mcp_lab.flow.flow import LegCapture
+from mcp_lab.flow.legs import rejection_reason
 from mcp_lab.handler_errors import HandlerErrorFilter
 from mcp_lab.keys import KeyRing
-from mcp_lab.legs import rejection_reason
 
 if TYPE_CHECKING:
     from mcp_lab.connect import OutsideServer

@@ -29,7 +29,7 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
 from mcp_lab.capture import SchemaBook, http_hooks, leg_scope
-from mcp_lab.flow import LegCapture
+from mcp_lab.flow.flow import LegCapture
 from mcp_lab.sandbox import ClientOwner
 
 __all__ = [

@@ -6,7 +6,7 @@ import mcp.types as T
 import pytest
 
 import mcp_lab
-from mcp_lab.answers import AnswerContext, ScriptedAnswerer, Unanswered, to_input_response
+from mcp_lab.flow.answers import AnswerContext, ScriptedAnswerer, Unanswered, to_input_response
 
 ELICIT = T.ElicitRequest(
     params=T.ElicitRequestFormParams(message="m", requested_schema={"type": "object", "properties": {}})

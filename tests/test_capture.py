@@ -13,7 +13,7 @@ from mcp.client.streamable_http import streamable_http_client
 
 import mcp_lab
 from mcp_lab.capture import http_hooks, leg_scope
-from mcp_lab.flow import LegCapture
+from mcp_lab.flow.flow import LegCapture
 from mcp_lab.records.http import BODY_CAP, decode_body
 from mcp_lab.sandbox import LabServer
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 import mcp_lab
-from mcp_lab.flow import Flow, Round
-from mcp_lab.flow_check import _FLOW_FIELDS, _ROUND_FIELDS, checked_flow
+from mcp_lab.flow.check import _FLOW_FIELDS, _ROUND_FIELDS, checked_flow
+from mcp_lab.flow.flow import Flow, Round
 
 
 def test_every_field_of_a_flow_and_a_round_is_checked() -> None:

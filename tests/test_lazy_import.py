@@ -18,7 +18,7 @@ OPTIONAL = (
     "mcp_lab.header_labs",
     "mcp_lab.inspect.tokens",
     "mcp_lab.inspect.tamper",
-    "mcp_lab.views.flow",
+    "mcp_lab.flow.view",
     "mcp_lab.forms.base",
     "mcp_lab.forms.elicit",
 )

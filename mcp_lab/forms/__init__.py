@@ -81,7 +81,7 @@ def __dir__() -> list[str]:
 
 def installed() -> FormAnswerer | None:
     """The FormAnswerer registered as the flows' fallback, if any."""
-    from mcp_lab import api
+    from mcp_lab.flow import calls as api
 
     for answerer in api.fallback_answerers:
         if isinstance(answerer, FormAnswerer):
@@ -95,7 +95,7 @@ def install(ipython: Any = None, **options: Any) -> FormAnswerer | None:
     In a plain script or a terminal IPython there is nobody to show a form to, so nothing is registered
     and a flow stops with "no answer for ..." instead of hanging. Options go to `FormAnswerer`.
     """
-    from mcp_lab import api
+    from mcp_lab.flow import calls as api
 
     if ipython is None:
         from IPython import get_ipython
@@ -116,6 +116,6 @@ def install(ipython: Any = None, **options: Any) -> FormAnswerer | None:
 
 def uninstall() -> None:
     """Remove the form fallback (flows then stop with "no answer for ..." again)."""
-    from mcp_lab import api
+    from mcp_lab.flow import calls as api
 
     api.fallback_answerers[:] = [a for a in api.fallback_answerers if not isinstance(a, FormAnswerer)]

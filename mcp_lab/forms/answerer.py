@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 import mcp.types as T
 
-from mcp_lab.answers import AnswerContext, InputResponse, Unanswered
+from mcp_lab.flow.answers import AnswerContext, InputResponse, Unanswered
 
 if TYPE_CHECKING:  # imported when the first form is shown: `%load_ext` only creates the answerer
     from mcp_lab.forms.base import Form
@@ -220,7 +220,7 @@ class FormAnswerer:
         if not panel.settled:
             lab.round_opened(panel)  # the side panel lists it, also after a page reload
         if sink is None:  # a bare `%mcp_call` whose cell has ended: its live area reaches the page
-            from mcp_lab.views.live import LIVE_AREA
+            from mcp_lab.flow.live import LIVE_AREA
 
             area = LIVE_AREA.get()
             sink = area.forms if area is not None else None
@@ -286,7 +286,7 @@ class FormAnswerer:
             flow.on_round(start)  # the cell's own run has not stopped yet: start when it does
 
     async def _continue(self, flow: Any, sink: Any) -> None:
-        from mcp_lab import api
+        from mcp_lab.flow import calls as api
 
         try:
             await api._run(flow, None)

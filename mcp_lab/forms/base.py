@@ -22,8 +22,8 @@ from typing import Any, ClassVar, Literal, NoReturn
 
 import mcp.types as T
 
-from mcp_lab.answers import AnswerContext, CallbackRefused, InputResponse
 from mcp_lab.errors import LabError
+from mcp_lab.flow.answers import AnswerContext, CallbackRefused, InputResponse
 
 __all__ = ["TRUST_NOTE", "Form", "State", "bare_name"]
 

@@ -30,7 +30,7 @@ from typing import Any, ClassVar
 
 import mcp.types as T
 
-from mcp_lab.answers import AnswerContext, InputResponse
+from mcp_lab.flow.answers import AnswerContext, InputResponse
 from mcp_lab.forms.base import Form
 from mcp_lab.forms.fields import default_value, display_value, field_record, read_field
 from mcp_lab.forms.schema import MISSING, FieldSpec, FormSpec, check_content, parse_schema

@@ -113,7 +113,7 @@ class Panel:
             if event == "submit_all":
                 self.submit_all(values if isinstance(values, Mapping) else None)
             elif event == "stop":
-                from mcp_lab.interrupts import stop
+                from mcp_lab.flow.interrupts import stop
 
                 if self.flow_id is not None:
                     stop(self.flow_id, "stopped (Stop flow pressed)")

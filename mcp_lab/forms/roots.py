@@ -28,8 +28,8 @@ from typing import Any, ClassVar
 import mcp.types as T
 from pydantic import ValidationError
 
-from mcp_lab.answers import InputResponse
 from mcp_lab.errors import LabError
+from mcp_lab.flow.answers import InputResponse
 from mcp_lab.forms.base import Form
 
 __all__ = ["REFUSED", "RootsForm", "default_roots"]

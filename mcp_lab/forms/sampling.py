@@ -29,8 +29,8 @@ from typing import Any, ClassVar
 
 import mcp.types as T
 
-from mcp_lab.answers import InputResponse
 from mcp_lab.errors import LabError
+from mcp_lab.flow.answers import InputResponse
 from mcp_lab.forms.base import Form
 
 __all__ = ["REJECTED", "SamplingForm", "echo_model", "model_reply"]

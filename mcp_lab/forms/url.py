@@ -29,7 +29,7 @@ from urllib.parse import urlsplit
 
 import mcp.types as T
 
-from mcp_lab.answers import InputResponse
+from mcp_lab.flow.answers import InputResponse
 from mcp_lab.forms.base import Form
 
 __all__ = ["UrlForm", "link_facts"]

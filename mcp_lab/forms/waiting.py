@@ -33,7 +33,7 @@ def snapshot() -> dict[str, Any]:
 
 def cancel_all(reason: str = "stopped (cancel every waiting flow)") -> int:
     """End every waiting flow: a running one is stopped; a deferred one has its open forms cancelled."""
-    from mcp_lab.interrupts import stop
+    from mcp_lab.flow.interrupts import stop
 
     ended = 0
     for panel in list(lab.waiting):

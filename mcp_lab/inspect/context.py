@@ -16,7 +16,7 @@ from typing import Any
 from mcp.server.mcpserver import AESGCMRequestStateCodec, RequestStateBoundary, authenticated_principal
 
 from mcp_lab.errors import LabError
-from mcp_lab.flow import Flow, Round
+from mcp_lab.flow.flow import Flow, Round
 from mcp_lab.inspect.claims import UNKNOWN, question_texts, request_identity
 from mcp_lab.keys import KeyRing
 from mcp_lab.principal import current_principal

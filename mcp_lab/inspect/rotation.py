@@ -20,7 +20,7 @@ import mcp.types as T
 from mcp import MCPError
 
 from mcp_lab.fleet import PROBE_TOOL, Fleet, add_probe_tool
-from mcp_lab.flow import MODERN, Flow
+from mcp_lab.flow.flow import MODERN, Flow
 from mcp_lab.keys import KeyRing
 from mcp_lab.records.rotation import CellRecord, RotationRecord
 from mcp_lab.sandbox import LabServer, sandbox

@@ -19,7 +19,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from mcp_lab.fleet import PROBE_TOOL
-from mcp_lab.flow import Flow
+from mcp_lab.flow.flow import Flow
 from mcp_lab.inspect.rotation import PHASES, RotationStepper
 from mcp_lab.records.rotation import RotationLoadRecord
 

@@ -27,11 +27,11 @@ from mcp.server import Server
 from mcp.server.mcpserver import AESGCMRequestStateCodec, RequestStateBoundary, RequestStateSecurity
 
 from mcp_lab.errors import LabError
-from mcp_lab.flow import Flow, Round
+from mcp_lab.flow.flow import Flow, Round
+from mcp_lab.flow.legs import send_leg
 from mcp_lab.inspect.anatomy import AES_PREFIX, b64u, b64u_decode_explained
 from mcp_lab.inspect.tokens import boundary_of, inspect_token
 from mcp_lab.keys import KeyRing
-from mcp_lab.legs import send_leg
 from mcp_lab.principal import current_principal, set_principal
 from mcp_lab.records.tokens import TamperCaseRecord, TamperRecord
 from mcp_lab.sandbox import LabServer, sandbox

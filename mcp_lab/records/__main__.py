@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from mcp_lab.records import SCHEMA_PATH, schema_text
+from mcp_lab.records.schema import SCHEMA_PATH, schema_text
 
 
 def main(argv: list[str]) -> int:

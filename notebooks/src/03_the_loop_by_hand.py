@@ -272,7 +272,7 @@ for leg in received:
 # %% id=auditor
 from mcp.types import ErrorData
 
-from mcp_lab.answers import CallbackRefused, to_input_response
+from mcp_lab.flow.answers import CallbackRefused, to_input_response
 
 audit_log = []
 

@@ -8,7 +8,7 @@ import json
 import pytest
 
 import mcp_lab
-from mcp_lab import api
+from mcp_lab.flow import calls as api
 from mcp_lab.forms import FormAnswerer, current, detect_mode, install, installed, last, prearrange, prearranged
 from mcp_lab.forms import answerer as answerer_module
 from mcp_lab.sandbox import LabServer

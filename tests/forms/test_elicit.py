@@ -15,7 +15,7 @@ from typing import Any
 import mcp.types as T
 import pytest
 
-from mcp_lab.answers import AnswerContext
+from mcp_lab.flow.answers import AnswerContext
 from mcp_lab.forms.elicit import ElicitForm
 from tests.forms.conftest import Probe, ask_with_form, obj
 

@@ -10,8 +10,8 @@ from mcp.server.mcpserver import AESGCMRequestStateCodec
 from mcp.server.request_state import compact_json
 
 from mcp_lab import Flow, Round
+from mcp_lab.flow.legs import send_leg
 from mcp_lab.inspect.claims import request_identity
-from mcp_lab.legs import send_leg
 from mcp_lab.sandbox import LabServer
 
 

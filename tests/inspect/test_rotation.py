@@ -85,7 +85,7 @@ async def test_partial_rollout_moves_one_instance(fleet4: Fleet) -> None:
 
 async def test_ephemeral_keys_reject_each_others_tokens_shared_keys_do_not() -> None:
     from mcp_lab.fleet import PROBE_TOOL
-    from mcp_lab.flow import Flow
+    from mcp_lab.flow.flow import Flow
 
     ephemeral = Fleet("eph", instances=2)
     shared = Fleet("eph", instances=2, keys=[b"k" * 32])
@@ -111,7 +111,7 @@ async def test_ephemeral_keys_reject_each_others_tokens_shared_keys_do_not() -> 
 
 async def test_restarting_an_ephemeral_instance_invalidates_its_tokens_and_the_flow_starts_over() -> None:
     from mcp_lab.fleet import PROBE_TOOL
-    from mcp_lab.flow import Flow
+    from mcp_lab.flow.flow import Flow
 
     single = Fleet("solo", instances=1)
     try:

@@ -11,7 +11,8 @@ import pytest
 import pytest_asyncio
 from jsonschema import Draft202012Validator
 
-from mcp_lab.records import KINDS, SCHEMA_PATH, mime, schema_text
+from mcp_lab.records.base import mime
+from mcp_lab.records.schema import KINDS, SCHEMA_PATH, schema_text
 from tests.records.producers import Produced, produce_all
 
 LABEXTENSION = SCHEMA_PATH.parents[1]

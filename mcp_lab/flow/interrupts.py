@@ -25,7 +25,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from mcp_lab.errors import FlowInterrupted
-from mcp_lab.flow import Flow
+from mcp_lab.flow.flow import Flow
 from mcp_lab.lab import lab
 
 __all__ = ["GRACE", "run_interruptibly", "stop", "stop_all"]

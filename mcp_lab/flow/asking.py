@@ -13,7 +13,8 @@ from collections.abc import Mapping
 import anyio
 import mcp.types as T
 
-from mcp_lab.answers import (
+from mcp_lab.errors import FlowError, LabError
+from mcp_lab.flow.answers import (
     AnswerContext,
     Answerer,
     CallbackAnswerer,
@@ -24,7 +25,6 @@ from mcp_lab.answers import (
     Unanswered,
     request_kind,
 )
-from mcp_lab.errors import FlowError, LabError
 
 __all__ = ["answer_round", "answerer_label", "missing_answer_message"]
 

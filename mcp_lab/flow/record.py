@@ -20,7 +20,7 @@ from mcp_lab.records.base import Clipped, Model, Record, clip, clip_json
 from mcp_lab.records.http import HttpExchange
 
 if TYPE_CHECKING:
-    from mcp_lab.flow import Flow, Round
+    from mcp_lab.flow.flow import Flow, Round
 
 __all__ = [
     "AnswerRecord",

@@ -24,11 +24,11 @@ from mcp.client.session import ClientSession
 from mcp.types import CONNECTION_CLOSED
 from pydantic import ValidationError
 
-from mcp_lab.answers import AnswerContext, Answerer, CallbackRefused, InputResponse, Unanswered, request_kind
 from mcp_lab.errors import ConnectionFailed, LabError
+from mcp_lab.flow.answers import AnswerContext, Answerer, CallbackRefused, InputResponse, Unanswered, request_kind
 
 if TYPE_CHECKING:
-    from mcp_lab.flow import Connection, Flow, Round
+    from mcp_lab.flow.flow import Connection, Flow, Round
 
 __all__ = ["parse_response", "rejection_reason", "send_leg"]
 

@@ -14,11 +14,11 @@ from typing import Any
 from mcp import MCPError
 from mcp.types import METHOD_NOT_FOUND
 
-from mcp_lab.answers import Answerer, ChainAnswerer, ScriptedAnswerer
 from mcp_lab.call_line import check_max_rounds, check_timeout
 from mcp_lab.errors import LabError
-from mcp_lab.flow import DEFAULT_MAX_ROUNDS, LEGACY, MODERN, Connection, Flow
-from mcp_lab.interrupts import run_interruptibly
+from mcp_lab.flow.answers import Answerer, ChainAnswerer, ScriptedAnswerer
+from mcp_lab.flow.flow import DEFAULT_MAX_ROUNDS, LEGACY, MODERN, Connection, Flow
+from mcp_lab.flow.interrupts import run_interruptibly
 from mcp_lab.lab import lab
 from mcp_lab.sandbox import sandbox
 

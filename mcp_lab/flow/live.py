@@ -16,7 +16,7 @@ import contextvars
 from collections.abc import Coroutine, Generator
 from typing import Any
 
-from mcp_lab.flow import Flow
+from mcp_lab.flow.flow import Flow
 
 __all__ = ["LIVE_AREA", "FlowRun", "LiveArea"]
 

@@ -25,10 +25,10 @@ import anyio
 import mcp.types as T
 from mcp.client.session import ClientSession
 
-from mcp_lab.answers import AnswerContext, Answerer, ChainAnswerer, InputResponse, ScriptedAnswerer, Unanswered
-from mcp_lab.asking import answer_round, missing_answer_message
 from mcp_lab.errors import FlowError, LabError
-from mcp_lab.legs import send_leg, wire
+from mcp_lab.flow.answers import AnswerContext, Answerer, ChainAnswerer, InputResponse, ScriptedAnswerer, Unanswered
+from mcp_lab.flow.asking import answer_round, missing_answer_message
+from mcp_lab.flow.legs import send_leg, wire
 
 __all__ = ["DEFAULT_MAX_ROUNDS", "Connection", "Flow", "LegCapture", "Round"]
 
@@ -127,7 +127,7 @@ class Round:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Round:
-        from mcp_lab.flow_check import checked_round
+        from mcp_lab.flow.check import checked_round
 
         return cls(**checked_round(data))
 
@@ -144,7 +144,7 @@ class Round:
         return dict(parsed.input_requests or {})
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
-        from mcp_lab.views.flow import round_bundle
+        from mcp_lab.flow.view import round_bundle
 
         return round_bundle(self)
 
@@ -190,7 +190,7 @@ class Flow:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Flow:
         """A flow from plain data, checked first: a malformed one is one `LabError` naming what is wrong."""
-        from mcp_lab.flow_check import checked_flow
+        from mcp_lab.flow.check import checked_flow
 
         fields, rounds = checked_flow(data)
         flow = cls(**fields)
@@ -278,7 +278,7 @@ class Flow:
         raise FlowError(self.summary() + (f" -- server logged: {reason}" if reason else ""))
 
     def summary(self) -> str:
-        from mcp_lab.views.flow import flow_summary
+        from mcp_lab.flow.view import flow_summary
 
         return flow_summary(self)
 
@@ -444,6 +444,6 @@ class Flow:
                 listener(self)
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
-        from mcp_lab.views.flow import flow_bundle
+        from mcp_lab.flow.view import flow_bundle
 
         return flow_bundle(self)
