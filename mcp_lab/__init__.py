@@ -45,17 +45,17 @@ if TYPE_CHECKING:
     from mcp_lab.flow.flow import Flow, Round
     from mcp_lab.header_labs import list_first_lab, mismatch_lab, schema_lookup_lab
     from mcp_lab.headers import header, header_table
-    from mcp_lab.inspect.codecs import EnvelopeCodec, HMACSignOnlyCodec, use_codec
-    from mcp_lab.inspect.report import TokenReport
     from mcp_lab.inspect.rotation import RotationMatrix, RotationStepper
     from mcp_lab.inspect.rotation_load import LoadReport, run_rotation_load
-    from mcp_lab.inspect.tamper import TamperReport, tamper_lab
-    from mcp_lab.inspect.tokens import inspect_token
-    from mcp_lab.keys import KeyRing, key_id
-    from mcp_lab.principal import header_principal, lab_principal, set_principal
     from mcp_lab.replay import ReplayReport, replay
     from mcp_lab.sandbox import sandbox
     from mcp_lab.serve import serve
+    from mcp_lab.tokens.inspector import inspect_token
+    from mcp_lab.tokens.keys import KeyRing, key_id
+    from mcp_lab.tokens.lab_codecs import EnvelopeCodec, HMACSignOnlyCodec, use_codec
+    from mcp_lab.tokens.principal import header_principal, lab_principal, set_principal
+    from mcp_lab.tokens.report import TokenReport
+    from mcp_lab.tokens.tamper import TamperReport, tamper_lab
     from mcp_lab.views.rotation_widget import StepperWidget
 
 __version__ = "0.1.0"
@@ -67,14 +67,14 @@ _SOURCES = {
     "CallbackAnswerer": "mcp_lab.flow.answers",
     "ChainAnswerer": "mcp_lab.flow.answers",
     "ConnectionFailed": "mcp_lab.errors",
-    "EnvelopeCodec": "mcp_lab.inspect.codecs",
+    "EnvelopeCodec": "mcp_lab.tokens.lab_codecs",
     "ExerciseIncomplete": "mcp_lab.exercise",
     "Fleet": "mcp_lab.fleet",
     "Flow": "mcp_lab.flow.flow",
     "FlowError": "mcp_lab.errors",
     "FlowInterrupted": "mcp_lab.errors",
-    "HMACSignOnlyCodec": "mcp_lab.inspect.codecs",
-    "KeyRing": "mcp_lab.keys",
+    "HMACSignOnlyCodec": "mcp_lab.tokens.lab_codecs",
+    "KeyRing": "mcp_lab.tokens.keys",
     "LabError": "mcp_lab.errors",
     "LoadReport": "mcp_lab.inspect.rotation_load",
     "OutsideServer": "mcp_lab.connect",
@@ -84,8 +84,8 @@ _SOURCES = {
     "Round": "mcp_lab.flow.flow",
     "ScriptedAnswerer": "mcp_lab.flow.answers",
     "StepperWidget": "mcp_lab.views.rotation_widget",
-    "TamperReport": "mcp_lab.inspect.tamper",
-    "TokenReport": "mcp_lab.inspect.report",
+    "TamperReport": "mcp_lab.tokens.tamper",
+    "TokenReport": "mcp_lab.tokens.report",
     "Unanswered": "mcp_lab.flow.answers",
     "auth_headers": "mcp_lab.access",
     "call": "mcp_lab.flow.calls",
@@ -99,12 +99,12 @@ _SOURCES = {
     "forms": "",
     "get_prompt": "mcp_lab.flow.calls",
     "header": "mcp_lab.headers",
-    "header_principal": "mcp_lab.principal",
+    "header_principal": "mcp_lab.tokens.principal",
     "header_table": "mcp_lab.headers",
-    "inspect_token": "mcp_lab.inspect.tokens",
-    "key_id": "mcp_lab.keys",
+    "inspect_token": "mcp_lab.tokens.inspector",
+    "key_id": "mcp_lab.tokens.keys",
     "last": "mcp_lab.flow.calls",
-    "lab_principal": "mcp_lab.principal",
+    "lab_principal": "mcp_lab.tokens.principal",
     "list_first_lab": "mcp_lab.header_labs",
     "load_flows": "mcp_lab.collection",
     "mismatch_lab": "mcp_lab.header_labs",
@@ -116,10 +116,10 @@ _SOURCES = {
     "save_flows": "mcp_lab.collection",
     "schema_lookup_lab": "mcp_lab.header_labs",
     "serve": "mcp_lab.serve",
-    "set_principal": "mcp_lab.principal",
+    "set_principal": "mcp_lab.tokens.principal",
     "start": "mcp_lab.flow.calls",
-    "tamper_lab": "mcp_lab.inspect.tamper",
-    "use_codec": "mcp_lab.inspect.codecs",
+    "tamper_lab": "mcp_lab.tokens.tamper",
+    "use_codec": "mcp_lab.tokens.lab_codecs",
 }
 
 __all__ = [

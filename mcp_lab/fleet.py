@@ -26,8 +26,8 @@ from mcp.server.mcpserver import Context, MCPServer
 
 from mcp_lab.errors import LabError
 from mcp_lab.flow.flow import LegCapture
-from mcp_lab.keys import KeyRing
 from mcp_lab.sandbox import AnswerFn, LabServer, sandbox
+from mcp_lab.tokens.keys import KeyRing
 
 __all__ = ["PROBE_TOOL", "Fleet", "add_probe_tool"]
 

@@ -31,7 +31,7 @@ from mcp_lab.errors import ConnectionFailed, LabError
 from mcp_lab.flow.flow import LegCapture
 from mcp_lab.flow.legs import rejection_reason
 from mcp_lab.handler_errors import HandlerErrorFilter
-from mcp_lab.keys import KeyRing
+from mcp_lab.tokens.keys import KeyRing
 
 if TYPE_CHECKING:
     from mcp_lab.connect import OutsideServer

@@ -61,7 +61,7 @@ class TokenBrief(Model):
 
 
 def token_brief(token: str) -> TokenBrief:
-    from mcp_lab.inspect.anatomy import AES_PREFIX, keyless_anatomy
+    from mcp_lab.tokens.anatomy import AES_PREFIX, keyless_anatomy
 
     length = len(token)
     if token.startswith("<") and token.endswith("not saved>"):  # a flow loaded from a collection

@@ -18,7 +18,7 @@ from mcp_lab.records.headers import HeaderTableRecord, ListFirstRecord, Mismatch
 from mcp_lab.records.replay import ReplayRecord
 from mcp_lab.records.rotation import RotationLoadRecord, RotationRecord
 from mcp_lab.records.servers import ConnectionLogRecord, ConnectionRecord, ServersRecord
-from mcp_lab.records.tokens import TamperRecord, TokenRecord
+from mcp_lab.tokens.record import TamperRecord, TokenRecord
 
 __all__ = ["KINDS", "SCHEMA_PATH", "schema_document", "schema_text"]
 

@@ -11,11 +11,11 @@ from mcp.server.mcpserver import AESGCMRequestStateCodec
 from mcp.server.request_state import compact_json
 
 import mcp_lab
-from mcp_lab.inspect.report import REASONS
-from mcp_lab.inspect.tamper import flip_byte
-from mcp_lab.keys import KeyRing
-from mcp_lab.principal import lab_principal, set_principal
 from mcp_lab.sandbox import LabServer, sandbox
+from mcp_lab.tokens.keys import KeyRing
+from mcp_lab.tokens.principal import lab_principal, set_principal
+from mcp_lab.tokens.report import REASONS
+from mcp_lab.tokens.tamper import flip_byte
 from tests.conftest import build_demo
 
 from .helpers import forge, observed, send

@@ -10,8 +10,8 @@ import pytest
 
 import mcp_lab
 from mcp_lab import EnvelopeCodec, tamper_lab, use_codec
-from mcp_lab.inspect.tamper import REPLAY_NOTE, flip_byte
 from mcp_lab.sandbox import LabServer, sandbox
+from mcp_lab.tokens.tamper import REPLAY_NOTE, flip_byte
 
 
 async def asked(server: str, tool: str, arguments: dict[str, object]) -> mcp_lab.Flow:

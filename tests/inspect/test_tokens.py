@@ -12,8 +12,8 @@ import pytest
 
 import mcp_lab
 from mcp_lab import EnvelopeCodec, HMACSignOnlyCodec, TokenReport, inspect_token, use_codec
-from mcp_lab.inspect.anatomy import keyless_anatomy
 from mcp_lab.sandbox import LabServer, sandbox
+from mcp_lab.tokens.anatomy import keyless_anatomy
 
 from .helpers import forge, observed, send
 
@@ -261,7 +261,7 @@ def test_bad_arguments_are_one_clear_error() -> None:
 def test_arguments_digest_is_the_sdks(method: str, target: str, arguments: dict[str, object] | None) -> None:
     from mcp.server.request_state import _request_identity
 
-    from mcp_lab.inspect.claims import request_identity
+    from mcp_lab.tokens.claims import request_identity
 
     params = {"uri": target} if method == "resources/read" else {"name": target, "arguments": arguments}
     assert request_identity(method, target, arguments) == _request_identity(method, params)

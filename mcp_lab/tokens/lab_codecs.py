@@ -27,7 +27,7 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from mcp.server.mcpserver import InvalidRequestState, RequestStateBoundary, RequestStateSecurity
 
 from mcp_lab.errors import LabError
-from mcp_lab.inspect.anatomy import (
+from mcp_lab.tokens.anatomy import (
     TAG_LEN,
     Anatomy,
     Segment,

@@ -17,11 +17,11 @@ from typing import Any
 from mcp.server.mcpserver import InvalidRequestState
 
 from mcp_lab.errors import LabError
-from mcp_lab.inspect.anatomy import Anatomy, keyless_anatomy
-from mcp_lab.inspect.claims import UNKNOWN, check_claims, passed
-from mcp_lab.inspect.context import INFER, Context, boundary_of, from_flow, resolve_context
-from mcp_lab.inspect.report import STEPS, Check, Status, TokenReport
 from mcp_lab.sandbox import sandbox
+from mcp_lab.tokens.anatomy import Anatomy, keyless_anatomy
+from mcp_lab.tokens.claims import UNKNOWN, check_claims, passed
+from mcp_lab.tokens.context import INFER, Context, boundary_of, from_flow, resolve_context
+from mcp_lab.tokens.report import STEPS, Check, Status, TokenReport
 
 __all__ = ["UNKNOWN", "boundary_of", "inspect_token"]
 

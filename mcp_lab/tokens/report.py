@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Literal
 
-from mcp_lab.inspect.anatomy import Anatomy, Segment, keyless_anatomy
 from mcp_lab.records.base import clip, clip_json
-from mcp_lab.records.tokens import CheckRecord, ClaimRowRecord, QuestionRecord, SegmentRecord, TokenRecord
+from mcp_lab.tokens.anatomy import Anatomy, Segment, keyless_anatomy
+from mcp_lab.tokens.record import CheckRecord, ClaimRowRecord, QuestionRecord, SegmentRecord, TokenRecord
 
 __all__ = ["REASONS", "STEPS", "Check", "ClaimRow", "QuestionRow", "TokenReport", "plain"]
 
@@ -137,13 +137,13 @@ class TokenReport:
 
     @cached_property
     def claim_rows(self) -> list[ClaimRow]:
-        from mcp_lab.inspect.claims import claim_rows
+        from mcp_lab.tokens.claims import claim_rows
 
         return claim_rows(self.claims, self.expected) if isinstance(self.claims, dict) else []
 
     @cached_property
     def _inner(self) -> tuple[str | None, list[QuestionRow]]:
-        from mcp_lab.inspect.claims import decode_inner
+        from mcp_lab.tokens.claims import decode_inner
 
         return decode_inner(self.inner_state, self.question_texts)
 
@@ -158,13 +158,13 @@ class TokenReport:
 
     @property
     def issued_at(self) -> str | None:
-        from mcp_lab.inspect.claims import when
+        from mcp_lab.tokens.claims import when
 
         return when(self.claims.get("iat")) if isinstance(self.claims, dict) else None
 
     @property
     def expires_at(self) -> str | None:
-        from mcp_lab.inspect.claims import when
+        from mcp_lab.tokens.claims import when
 
         return when(self.claims.get("exp")) if isinstance(self.claims, dict) else None
 
@@ -253,7 +253,7 @@ class TokenReport:
         return f"<TokenReport {self.format_label}{where}: verdict {self.verdict!r}>"
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
-        from mcp_lab.views.tokens import token_bundle
+        from mcp_lab.tokens.view import token_bundle
 
         return token_bundle(self.record())
 

@@ -6,7 +6,7 @@ Spec context: the SDK docs' "Protecting requestState". `AESGCMRequestStateCodec`
 anything shorter than 32 bytes is `malformed`. This module mirrors those rules to *explain* a rejection
 (which character, which length) without a key. The 4-byte key id is a public fingerprint, not key material.
 
-Lab codecs (`mcp_lab.inspect.codecs`) register their own prefixes here, so a keyless look also recognises a
+Lab codecs (`mcp_lab.tokens.lab_codecs`) register their own prefixes here, so a keyless look also recognises a
 sign-only token (whose claims anyone can read) or an envelope-encrypted one.
 """
 

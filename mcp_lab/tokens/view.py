@@ -13,7 +13,7 @@ import json
 from typing import Any
 
 from mcp_lab.records.base import clipped_text
-from mcp_lab.records.tokens import OWNER_NOTE, CheckRecord, QuestionRecord, TokenRecord
+from mcp_lab.tokens.record import OWNER_NOTE, CheckRecord, QuestionRecord, TokenRecord
 from mcp_lab.views.html import code, e, tone, wrap
 
 __all__ = ["OWNER_NOTE", "TOKEN_MIME", "token_bundle", "token_html", "token_text"]

@@ -29,12 +29,12 @@ from mcp.server.mcpserver import AESGCMRequestStateCodec, RequestStateBoundary, 
 from mcp_lab.errors import LabError
 from mcp_lab.flow.flow import Flow, Round
 from mcp_lab.flow.legs import send_leg
-from mcp_lab.inspect.anatomy import AES_PREFIX, b64u, b64u_decode_explained
-from mcp_lab.inspect.tokens import boundary_of, inspect_token
-from mcp_lab.keys import KeyRing
-from mcp_lab.principal import current_principal, set_principal
-from mcp_lab.records.tokens import TamperCaseRecord, TamperRecord
 from mcp_lab.sandbox import LabServer, sandbox
+from mcp_lab.tokens.anatomy import AES_PREFIX, b64u, b64u_decode_explained
+from mcp_lab.tokens.inspector import boundary_of, inspect_token
+from mcp_lab.tokens.keys import KeyRing
+from mcp_lab.tokens.principal import current_principal, set_principal
+from mcp_lab.tokens.record import TamperCaseRecord, TamperRecord
 
 __all__ = ["TamperCase", "TamperReport", "flip_byte", "tamper_lab"]
 
@@ -93,7 +93,7 @@ class TamperReport:
         return f"<TamperReport {self.server!r} {self.target!r}: {agreed}/{len(self.cases)} predictions agree>"
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
-        from mcp_lab.views.tamper import tamper_bundle
+        from mcp_lab.tokens.tamper_view import tamper_bundle
 
         return tamper_bundle(self.record())
 

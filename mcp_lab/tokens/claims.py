@@ -25,7 +25,7 @@ from typing import Any
 
 from mcp.server.request_state import _principal_matches  # private, pinned to mcp==2.3.0
 
-from mcp_lab.inspect.report import Check, ClaimRow, QuestionRow, TokenReport
+from mcp_lab.tokens.report import Check, ClaimRow, QuestionRow, TokenReport
 
 __all__ = [
     "FUTURE_SKEW",
