@@ -12,9 +12,9 @@ from __future__ import annotations
 import asyncio
 import sys
 
-from mcp_lab.fleet import Fleet
-from mcp_lab.inspect.rotation import RotationStepper
-from mcp_lab.inspect.rotation_load import WRONG_ORDER, run_rotation_load
+from mcp_lab.rotation.fleet import Fleet
+from mcp_lab.rotation.load import WRONG_ORDER, run_rotation_load
+from mcp_lab.rotation.stepper import RotationStepper
 
 
 async def main(per_step: int) -> None:

@@ -30,7 +30,6 @@ if TYPE_CHECKING:
     from mcp_lab.connect import OutsideServer, connect, disconnect
     from mcp_lab.errors import ConnectionFailed, FlowError, FlowInterrupted, LabError
     from mcp_lab.exercise import ExerciseIncomplete, exercise_needs
-    from mcp_lab.fleet import Fleet
     from mcp_lab.flow.answers import (
         AnswerContext,
         Answerer,
@@ -43,11 +42,13 @@ if TYPE_CHECKING:
     )
     from mcp_lab.flow.calls import call, flows, get_prompt, last, read_resource, resume, start
     from mcp_lab.flow.flow import Flow, Round
-    from mcp_lab.header_labs import list_first_lab, mismatch_lab, schema_lookup_lab
-    from mcp_lab.headers import header, header_table
-    from mcp_lab.inspect.rotation import RotationMatrix, RotationStepper
-    from mcp_lab.inspect.rotation_load import LoadReport, run_rotation_load
+    from mcp_lab.headers.labs import list_first_lab, mismatch_lab, schema_lookup_lab
+    from mcp_lab.headers.params import header, header_table
     from mcp_lab.replay import ReplayReport, replay
+    from mcp_lab.rotation.fleet import Fleet
+    from mcp_lab.rotation.load import LoadReport, run_rotation_load
+    from mcp_lab.rotation.stepper import RotationMatrix, RotationStepper
+    from mcp_lab.rotation.widget import StepperWidget
     from mcp_lab.sandbox import sandbox
     from mcp_lab.serve import serve
     from mcp_lab.tokens.inspector import inspect_token
@@ -56,7 +57,6 @@ if TYPE_CHECKING:
     from mcp_lab.tokens.principal import header_principal, lab_principal, set_principal
     from mcp_lab.tokens.report import TokenReport
     from mcp_lab.tokens.tamper import TamperReport, tamper_lab
-    from mcp_lab.views.rotation_widget import StepperWidget
 
 __version__ = "0.1.0"
 
@@ -69,21 +69,21 @@ _SOURCES = {
     "ConnectionFailed": "mcp_lab.errors",
     "EnvelopeCodec": "mcp_lab.tokens.lab_codecs",
     "ExerciseIncomplete": "mcp_lab.exercise",
-    "Fleet": "mcp_lab.fleet",
+    "Fleet": "mcp_lab.rotation.fleet",
     "Flow": "mcp_lab.flow.flow",
     "FlowError": "mcp_lab.errors",
     "FlowInterrupted": "mcp_lab.errors",
     "HMACSignOnlyCodec": "mcp_lab.tokens.lab_codecs",
     "KeyRing": "mcp_lab.tokens.keys",
     "LabError": "mcp_lab.errors",
-    "LoadReport": "mcp_lab.inspect.rotation_load",
+    "LoadReport": "mcp_lab.rotation.load",
     "OutsideServer": "mcp_lab.connect",
     "ReplayReport": "mcp_lab.replay",
-    "RotationMatrix": "mcp_lab.inspect.rotation",
-    "RotationStepper": "mcp_lab.inspect.rotation",
+    "RotationMatrix": "mcp_lab.rotation.stepper",
+    "RotationStepper": "mcp_lab.rotation.stepper",
     "Round": "mcp_lab.flow.flow",
     "ScriptedAnswerer": "mcp_lab.flow.answers",
-    "StepperWidget": "mcp_lab.views.rotation_widget",
+    "StepperWidget": "mcp_lab.rotation.widget",
     "TamperReport": "mcp_lab.tokens.tamper",
     "TokenReport": "mcp_lab.tokens.report",
     "Unanswered": "mcp_lab.flow.answers",
@@ -98,23 +98,23 @@ _SOURCES = {
     "flows": "mcp_lab.flow.calls",
     "forms": "",
     "get_prompt": "mcp_lab.flow.calls",
-    "header": "mcp_lab.headers",
+    "header": "mcp_lab.headers.params",
     "header_principal": "mcp_lab.tokens.principal",
-    "header_table": "mcp_lab.headers",
+    "header_table": "mcp_lab.headers.params",
     "inspect_token": "mcp_lab.tokens.inspector",
     "key_id": "mcp_lab.tokens.keys",
     "last": "mcp_lab.flow.calls",
     "lab_principal": "mcp_lab.tokens.principal",
-    "list_first_lab": "mcp_lab.header_labs",
+    "list_first_lab": "mcp_lab.headers.labs",
     "load_flows": "mcp_lab.collection",
-    "mismatch_lab": "mcp_lab.header_labs",
+    "mismatch_lab": "mcp_lab.headers.labs",
     "read_resource": "mcp_lab.flow.calls",
     "replay": "mcp_lab.replay",
     "resume": "mcp_lab.flow.calls",
-    "run_rotation_load": "mcp_lab.inspect.rotation_load",
+    "run_rotation_load": "mcp_lab.rotation.load",
     "sandbox": "mcp_lab.sandbox",
     "save_flows": "mcp_lab.collection",
-    "schema_lookup_lab": "mcp_lab.header_labs",
+    "schema_lookup_lab": "mcp_lab.headers.labs",
     "serve": "mcp_lab.serve",
     "set_principal": "mcp_lab.tokens.principal",
     "start": "mcp_lab.flow.calls",

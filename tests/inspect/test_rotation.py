@@ -6,8 +6,8 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from mcp_lab.fleet import Fleet
-from mcp_lab.inspect.rotation import RotationStepper
+from mcp_lab.rotation.fleet import Fleet
+from mcp_lab.rotation.stepper import RotationStepper
 
 
 @pytest.fixture
@@ -84,8 +84,8 @@ async def test_partial_rollout_moves_one_instance(fleet4: Fleet) -> None:
 
 
 async def test_ephemeral_keys_reject_each_others_tokens_shared_keys_do_not() -> None:
-    from mcp_lab.fleet import PROBE_TOOL
     from mcp_lab.flow.flow import Flow
+    from mcp_lab.rotation.fleet import PROBE_TOOL
 
     ephemeral = Fleet("eph", instances=2)
     shared = Fleet("eph", instances=2, keys=[b"k" * 32])
@@ -110,8 +110,8 @@ async def test_ephemeral_keys_reject_each_others_tokens_shared_keys_do_not() -> 
 
 
 async def test_restarting_an_ephemeral_instance_invalidates_its_tokens_and_the_flow_starts_over() -> None:
-    from mcp_lab.fleet import PROBE_TOOL
     from mcp_lab.flow.flow import Flow
+    from mcp_lab.rotation.fleet import PROBE_TOOL
 
     single = Fleet("solo", instances=1)
     try:
@@ -131,7 +131,7 @@ async def test_restarting_an_ephemeral_instance_invalidates_its_tokens_and_the_f
 
 
 async def test_stepper_widget_drives_the_same_stepper(fleet4: Fleet) -> None:
-    from mcp_lab.views.rotation_widget import StepperWidget
+    from mcp_lab.rotation.widget import StepperWidget
 
     widget = StepperWidget(RotationStepper(fleet4), flows_per_step=2)
     for _ in range(3):

@@ -7,10 +7,10 @@ from collections.abc import AsyncIterator
 import pytest
 
 import mcp_lab
-from mcp_lab.fleet import PROBE_TOOL, Fleet
 from mcp_lab.flow.flow import Flow
-from mcp_lab.inspect.rotation import RotationStepper
-from mcp_lab.inspect.rotation_load import WRONG_ORDER, run_rotation_load
+from mcp_lab.rotation.fleet import PROBE_TOOL, Fleet
+from mcp_lab.rotation.load import WRONG_ORDER, run_rotation_load
+from mcp_lab.rotation.stepper import RotationStepper
 
 
 @pytest.fixture

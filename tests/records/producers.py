@@ -19,9 +19,9 @@ from typing import Annotated, Any
 
 import mcp_lab
 from mcp_lab.connect import connection_log
-from mcp_lab.fleet import Fleet
-from mcp_lab.inspect.rotation import RotationStepper
-from mcp_lab.inspect.rotation_load import WRONG_ORDER, run_rotation_load
+from mcp_lab.rotation.fleet import Fleet
+from mcp_lab.rotation.load import WRONG_ORDER, run_rotation_load
+from mcp_lab.rotation.stepper import RotationStepper
 from mcp_lab.sandbox import sandbox
 from mcp_lab.serve import serve
 from mcp_lab.views.connection import ConnectionLog, connection_bundle

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from mcp_lab.inspect.headers import header_table_from_tools
-from mcp_lab.records.headers import HeaderTableRecord
-from mcp_lab.views.headers import HEADERS_MIME
+from mcp_lab.headers.analysis import header_table_from_tools
+from mcp_lab.headers.record import HeaderTableRecord
+from mcp_lab.headers.view import HEADERS_MIME
 
 SCHEMA = {
     "type": "object",

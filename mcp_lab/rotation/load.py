@@ -18,10 +18,10 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from mcp_lab.fleet import PROBE_TOOL
 from mcp_lab.flow.flow import Flow
-from mcp_lab.inspect.rotation import PHASES, RotationStepper
-from mcp_lab.records.rotation import RotationLoadRecord
+from mcp_lab.rotation.fleet import PROBE_TOOL
+from mcp_lab.rotation.record import RotationLoadRecord
+from mcp_lab.rotation.stepper import PHASES, RotationStepper
 
 __all__ = ["RIGHT_ORDER", "WRONG_ORDER", "LoadReport", "run_rotation_load"]
 
@@ -78,7 +78,7 @@ class LoadReport:
         )
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
-        from mcp_lab.views.rotation import load_bundle
+        from mcp_lab.rotation.view import load_bundle
 
         return load_bundle(self.record())
 

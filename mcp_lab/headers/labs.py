@@ -28,8 +28,8 @@ from mcp_lab.capture import http_hooks, leg_scope
 from mcp_lab.errors import LabError
 from mcp_lab.flow.answers import AnswerContext, ScriptedAnswerer
 from mcp_lab.flow.flow import LEGACY, MODERN, Flow, LegCapture
-from mcp_lab.headers import raw_tool_listing
-from mcp_lab.inspect.header_labs import ListFirstLab, MismatchLab, Probe, Scenario, SchemaLookupLab
+from mcp_lab.headers.lab_results import ListFirstLab, MismatchLab, Probe, Scenario, SchemaLookupLab
+from mcp_lab.headers.params import raw_tool_listing
 from mcp_lab.sandbox import LabServer, _backchannel_callbacks, sandbox
 from mcp_lab.serve import HttpServing, serve
 

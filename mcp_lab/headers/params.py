@@ -18,7 +18,7 @@ import mcp.types as T
 from mcp.shared.inbound import X_MCP_HEADER_KEY, find_invalid_x_mcp_header
 
 from mcp_lab.errors import LabError
-from mcp_lab.inspect.headers import HeaderTable, header_table_from_tools
+from mcp_lab.headers.analysis import HeaderTable, header_table_from_tools
 
 if TYPE_CHECKING:
     from mcp.client.session import ClientSession

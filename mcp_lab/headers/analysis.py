@@ -28,8 +28,8 @@ from mcp.shared.inbound import (
     x_mcp_header_map,
 )
 
+from mcp_lab.headers.record import HeaderTableRecord, ToolHeadersRecord
 from mcp_lab.records.base import clip_json
-from mcp_lab.records.headers import HeaderTableRecord, ToolHeadersRecord
 
 __all__ = [
     "DROPPED",
@@ -141,7 +141,7 @@ class HeaderTable:
         return self.record().dump()
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
-        from mcp_lab.views.headers import header_table_bundle
+        from mcp_lab.headers.view import header_table_bundle
 
         return header_table_bundle(self.record())
 

@@ -19,9 +19,9 @@ from typing import Any
 import mcp.types as T
 from mcp import MCPError
 
-from mcp_lab.fleet import PROBE_TOOL, Fleet, add_probe_tool
 from mcp_lab.flow.flow import MODERN, Flow
-from mcp_lab.records.rotation import CellRecord, RotationRecord
+from mcp_lab.rotation.fleet import PROBE_TOOL, Fleet, add_probe_tool
+from mcp_lab.rotation.record import CellRecord, RotationRecord
 from mcp_lab.sandbox import LabServer, sandbox
 from mcp_lab.tokens.keys import KeyRing
 
@@ -74,7 +74,7 @@ class RotationMatrix:
         return [[c.accepted for c in row] for row in self.cells]
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
-        from mcp_lab.views.rotation import matrix_bundle
+        from mcp_lab.rotation.view import matrix_bundle
 
         return matrix_bundle(self.record())
 

@@ -12,7 +12,7 @@ import asyncio
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from mcp_lab.inspect.rotation import RotationStepper
+    from mcp_lab.rotation.stepper import RotationStepper
 
 __all__ = ["StepperWidget"]
 

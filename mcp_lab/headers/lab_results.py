@@ -1,8 +1,8 @@
 """The results of the header-parameter labs as plain data (what was sent, what came back).
 
 Spec context: 2026-07-28 header parameters -- the server's -32020 checks, a client that never listed
-tools, and a lowlevel server's schema lookups (see `mcp_lab.header_labs`, which runs the experiments).
-Nothing here performs I/O; the views in `mcp_lab.views.header_labs` render these objects.
+tools, and a lowlevel server's schema lookups (see `mcp_lab.headers.labs`, which runs the experiments).
+Nothing here performs I/O; the views in `mcp_lab.headers.labs_view` render these objects.
 """
 
 from __future__ import annotations
@@ -10,8 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from mcp_lab.records.base import clip_json
-from mcp_lab.records.headers import (
+from mcp_lab.headers.record import (
     ListFirstRecord,
     MismatchRecord,
     ProbeRecord,
@@ -19,6 +18,7 @@ from mcp_lab.records.headers import (
     SchemaLookupRecord,
     SchemaLookupRun,
 )
+from mcp_lab.records.base import clip_json
 from mcp_lab.records.http import HttpExchange
 
 __all__ = ["ListFirstLab", "MismatchLab", "Probe", "Scenario", "SchemaLookupLab", "rpc_error"]
@@ -108,7 +108,7 @@ class MismatchLab:
         return self.record().dump()
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
-        from mcp_lab.views.header_labs import mismatch_bundle
+        from mcp_lab.headers.labs_view import mismatch_bundle
 
         return mismatch_bundle(self.record())
 
@@ -166,7 +166,7 @@ class ListFirstLab:
         return self.record().dump()
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
-        from mcp_lab.views.header_labs import list_first_bundle
+        from mcp_lab.headers.labs_view import list_first_bundle
 
         return list_first_bundle(self.record())
 
@@ -190,6 +190,6 @@ class SchemaLookupLab:
         return self.record().dump()
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
-        from mcp_lab.views.header_labs import schema_lookup_bundle
+        from mcp_lab.headers.labs_view import schema_lookup_bundle
 
         return schema_lookup_bundle(self.record())

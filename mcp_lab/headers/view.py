@@ -11,7 +11,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from mcp_lab.records.headers import HeaderRowRecord, HeaderTableRecord
+from mcp_lab.headers.record import HeaderRowRecord, HeaderTableRecord
 from mcp_lab.records.http import ParamHeaderUsage
 from mcp_lab.views.html import code, e, tone, wrap
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mcp_lab.records.headers import ListFirstRecord, MismatchRecord, SchemaLookupRecord
+from mcp_lab.headers.record import ListFirstRecord, MismatchRecord, SchemaLookupRecord
 from mcp_lab.views.html import code, e, tone, wrap
 from mcp_lab.views.http import exchange_head, exchange_html, shown_header
 
