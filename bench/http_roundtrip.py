@@ -23,7 +23,7 @@ from mcp.server.mcpserver import Elicit, MCPServer, Resolve
 from pydantic import BaseModel
 
 import mcp_lab
-from mcp_lab.sandbox import sandbox
+from mcp_lab.servers.sandbox import sandbox
 
 ANSWERS = {"ask_region": {"region": "eu-west"}}
 

@@ -21,7 +21,7 @@ from mcp.server.mcpserver import Elicit, Resolve
 from pydantic import BaseModel
 
 import mcp_lab
-from mcp_lab.sandbox import sandbox
+from mcp_lab.servers.sandbox import sandbox
 
 
 class Region(BaseModel):

@@ -21,7 +21,7 @@ import mcp.types as T
 from mcp.server.mcpserver import AESGCMRequestStateCodec, Context
 
 import mcp_lab
-from mcp_lab.sandbox import sandbox
+from mcp_lab.servers.sandbox import sandbox
 
 TOKENS = 1000
 REPEATS = 9

@@ -25,9 +25,6 @@ if "jsonschema" not in sys.modules:
 
 if TYPE_CHECKING:
     from mcp_lab import forms
-    from mcp_lab.access import auth_headers, client_transport
-    from mcp_lab.collection import load_flows, save_flows
-    from mcp_lab.connect import OutsideServer, connect, disconnect
     from mcp_lab.errors import ConnectionFailed, FlowError, FlowInterrupted, LabError
     from mcp_lab.exercise import ExerciseIncomplete, exercise_needs
     from mcp_lab.flow.answers import (
@@ -44,13 +41,16 @@ if TYPE_CHECKING:
     from mcp_lab.flow.flow import Flow, Round
     from mcp_lab.headers.labs import list_first_lab, mismatch_lab, schema_lookup_lab
     from mcp_lab.headers.params import header, header_table
-    from mcp_lab.replay import ReplayReport, replay
+    from mcp_lab.replay.collection import load_flows, save_flows
+    from mcp_lab.replay.run import ReplayReport, replay
     from mcp_lab.rotation.fleet import Fleet
     from mcp_lab.rotation.load import LoadReport, run_rotation_load
     from mcp_lab.rotation.stepper import RotationMatrix, RotationStepper
     from mcp_lab.rotation.widget import StepperWidget
-    from mcp_lab.sandbox import sandbox
-    from mcp_lab.serve import serve
+    from mcp_lab.servers.access import auth_headers, client_transport
+    from mcp_lab.servers.connect import OutsideServer, connect, disconnect
+    from mcp_lab.servers.sandbox import sandbox
+    from mcp_lab.servers.serving import serve
     from mcp_lab.tokens.inspector import inspect_token
     from mcp_lab.tokens.keys import KeyRing, key_id
     from mcp_lab.tokens.lab_codecs import EnvelopeCodec, HMACSignOnlyCodec, use_codec
@@ -77,8 +77,8 @@ _SOURCES = {
     "KeyRing": "mcp_lab.tokens.keys",
     "LabError": "mcp_lab.errors",
     "LoadReport": "mcp_lab.rotation.load",
-    "OutsideServer": "mcp_lab.connect",
-    "ReplayReport": "mcp_lab.replay",
+    "OutsideServer": "mcp_lab.servers.connect",
+    "ReplayReport": "mcp_lab.replay.run",
     "RotationMatrix": "mcp_lab.rotation.stepper",
     "RotationStepper": "mcp_lab.rotation.stepper",
     "Round": "mcp_lab.flow.flow",
@@ -87,13 +87,13 @@ _SOURCES = {
     "TamperReport": "mcp_lab.tokens.tamper",
     "TokenReport": "mcp_lab.tokens.report",
     "Unanswered": "mcp_lab.flow.answers",
-    "auth_headers": "mcp_lab.access",
+    "auth_headers": "mcp_lab.servers.access",
     "call": "mcp_lab.flow.calls",
     "cancel": "mcp_lab.flow.answers",
-    "client_transport": "mcp_lab.access",
-    "connect": "mcp_lab.connect",
+    "client_transport": "mcp_lab.servers.access",
+    "connect": "mcp_lab.servers.connect",
     "decline": "mcp_lab.flow.answers",
-    "disconnect": "mcp_lab.connect",
+    "disconnect": "mcp_lab.servers.connect",
     "exercise_needs": "mcp_lab.exercise",
     "flows": "mcp_lab.flow.calls",
     "forms": "",
@@ -106,16 +106,16 @@ _SOURCES = {
     "last": "mcp_lab.flow.calls",
     "lab_principal": "mcp_lab.tokens.principal",
     "list_first_lab": "mcp_lab.headers.labs",
-    "load_flows": "mcp_lab.collection",
+    "load_flows": "mcp_lab.replay.collection",
     "mismatch_lab": "mcp_lab.headers.labs",
     "read_resource": "mcp_lab.flow.calls",
-    "replay": "mcp_lab.replay",
+    "replay": "mcp_lab.replay.run",
     "resume": "mcp_lab.flow.calls",
     "run_rotation_load": "mcp_lab.rotation.load",
-    "sandbox": "mcp_lab.sandbox",
-    "save_flows": "mcp_lab.collection",
+    "sandbox": "mcp_lab.servers.sandbox",
+    "save_flows": "mcp_lab.replay.collection",
     "schema_lookup_lab": "mcp_lab.headers.labs",
-    "serve": "mcp_lab.serve",
+    "serve": "mcp_lab.servers.serving",
     "set_principal": "mcp_lab.tokens.principal",
     "start": "mcp_lab.flow.calls",
     "tamper_lab": "mcp_lab.tokens.tamper",
@@ -204,15 +204,15 @@ def __dir__() -> list[str]:
 
 
 class _Package(types.ModuleType):
-    """`mcp_lab.sandbox`, `.serve`, `.replay` and `.connect` are public objects named like their modules.
+    """`mcp_lab.replay` is a public function named like its feature's package (`mcp_lab/replay/`).
 
-    Importing a submodule sets it as an attribute of its package; for these four names that would hide the
-    object (`mcp_lab.connect(...)` would find the module). The object always wins, as it did when this
-    package imported everything eagerly; the modules stay reachable through `sys.modules` and `from`-imports.
+    Importing a submodule sets it as an attribute of its package; for such a name that would hide the
+    object (`mcp_lab.replay(...)` would find the package). The public object always wins; the package stays
+    reachable through `sys.modules` and `from`-imports.
     """
 
     def __setattr__(self, name: str, value: Any) -> None:
-        if isinstance(value, types.ModuleType) and _SOURCES.get(name) == f"{__name__}.{name}":
+        if isinstance(value, types.ModuleType) and _SOURCES.get(name):
             return
         super().__setattr__(name, value)
 
@@ -229,7 +229,7 @@ def load_ipython_extension(ipython: Any) -> None:
     """`%load_ext mcp_lab`: register the magics and the form fallback -- the flow engine and the SDK load now,
     everything else on first use."""
     from mcp_lab.forms import install
-    from mcp_lab.magics import register
+    from mcp_lab.magics.servers import register
 
     register(ipython)
     install(ipython)  # in a kernel only: a person answers what no script covers
@@ -237,7 +237,7 @@ def load_ipython_extension(ipython: Any) -> None:
 
 def unload_ipython_extension(ipython: Any) -> None:
     from mcp_lab.forms import uninstall
-    from mcp_lab.magics import await_magic_transformer
+    from mcp_lab.magics.servers import await_magic_transformer
 
     uninstall()
 

@@ -15,11 +15,11 @@ import math
 import sys
 from collections.abc import Sequence
 
-from mcp_lab.collection import load_flows
-from mcp_lab.connect import parse_environment, parse_headers
 from mcp_lab.errors import LabError
 from mcp_lab.flow.flow import Flow
-from mcp_lab.replay import DEFAULT_TIMEOUT, ReplayReport, replay
+from mcp_lab.replay.collection import load_flows
+from mcp_lab.replay.run import DEFAULT_TIMEOUT, ReplayReport, replay
+from mcp_lab.servers.connect import parse_environment, parse_headers
 
 __all__ = ["main"]
 
@@ -55,8 +55,8 @@ def _parser() -> argparse.ArgumentParser:
 
 
 async def _replay(args: argparse.Namespace, flows: list[Flow], env: dict[str, str]) -> ReplayReport:
-    from mcp_lab.connect import connect
-    from mcp_lab.sandbox import sandbox
+    from mcp_lab.servers.connect import connect
+    from mcp_lab.servers.sandbox import sandbox
 
     name = "replay-target"
     connection = await connect(

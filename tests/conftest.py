@@ -12,7 +12,7 @@ from mcp.server.mcpserver import Context, Elicit, ListRoots, Resolve, Sample
 from pydantic import BaseModel
 
 import mcp_lab
-from mcp_lab.sandbox import LabServer, sandbox
+from mcp_lab.servers.sandbox import LabServer, sandbox
 
 
 class Region(BaseModel):
@@ -114,7 +114,7 @@ async def demo() -> AsyncIterator[LabServer]:
 @pytest.fixture
 async def http_demo() -> AsyncIterator[LabServer]:
     """The demo server, served over loopback HTTP."""
-    from mcp_lab.serve import serve
+    from mcp_lab.servers.serving import serve
 
     entry = build_demo()
     serve(entry)
@@ -127,7 +127,7 @@ async def http_demo() -> AsyncIterator[LabServer]:
 @pytest.fixture
 async def served_shop() -> AsyncIterator[LabServer]:
     """A server named "shop" with one tool whose `region` travels in Mcp-Param-Region, served over HTTP."""
-    from mcp_lab.serve import serve
+    from mcp_lab.servers.serving import serve
 
     entry = sandbox.new_mcpserver("shop")
     mcp = entry.server

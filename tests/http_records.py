@@ -1,4 +1,4 @@
-"""Reading recorded HTTP exchanges (`mcp_lab.records.http.HttpExchange` dumps) in tests."""
+"""Reading recorded HTTP exchanges (`mcp_lab.exchanges.record.HttpExchange` dumps) in tests."""
 
 from __future__ import annotations
 

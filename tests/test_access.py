@@ -20,10 +20,10 @@ import pytest
 from IPython.core.interactiveshell import InteractiveShell
 
 import mcp_lab
-from mcp_lab.access import AccessSecret, OpenServerWarning
-from mcp_lab.sandbox import LabServer, sandbox
-from mcp_lab.serve import serve
-from mcp_lab.views.servers import ServerList
+from mcp_lab.servers.access import AccessSecret, OpenServerWarning
+from mcp_lab.servers.sandbox import LabServer, sandbox
+from mcp_lab.servers.serving import serve
+from mcp_lab.servers.view import ServerList
 from tests.conftest import build_demo
 
 ROOT = Path(__file__).resolve().parents[1]

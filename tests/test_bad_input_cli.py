@@ -16,9 +16,9 @@ import pytest
 
 import mcp_lab
 from mcp_lab.__main__ import EXIT_BAD_INPUT, main
-from mcp_lab.collection import FORMAT
-from mcp_lab.sandbox import sandbox
-from mcp_lab.serve import serve
+from mcp_lab.replay.collection import FORMAT
+from mcp_lab.servers.sandbox import sandbox
+from mcp_lab.servers.serving import serve
 from tests.conftest import build_demo
 from tests.test_main import _cli
 

@@ -12,10 +12,10 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
 import mcp_lab
-from mcp_lab.capture import http_hooks, leg_scope
+from mcp_lab.exchanges.record import BODY_CAP, decode_body
+from mcp_lab.exchanges.recorder import http_hooks, leg_scope
 from mcp_lab.flow.flow import LegCapture
-from mcp_lab.records.http import BODY_CAP, decode_body
-from mcp_lab.sandbox import LabServer
+from mcp_lab.servers.sandbox import LabServer
 
 
 def test_bodies_decode_as_json_sse_events_or_text() -> None:
@@ -73,11 +73,11 @@ def test_interpreter_exit_stops_every_serving_thread() -> None:
     script = textwrap.dedent(
         """
         import atexit, sys
-        from mcp_lab.serve import live_servings
+        from mcp_lab.servers.serving import live_servings
         # Registered before mcp_lab's own hook, so it runs after it (atexit is last-in, first-out).
         atexit.register(lambda: print("left serving:", len(live_servings())))
         import mcp_lab
-        from mcp_lab.sandbox import sandbox
+        from mcp_lab.servers.sandbox import sandbox
         for name in ("a", "b"):
             sandbox.register(sandbox.new_mcpserver(name))
             mcp_lab.serve(name)

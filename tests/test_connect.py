@@ -16,11 +16,11 @@ import httpx2
 import pytest
 
 import mcp_lab
-from mcp_lab.capture import http_hooks
-from mcp_lab.connect import OutsideServer, connection_log, open_connection
 from mcp_lab.errors import LabError
-from mcp_lab.sandbox import sandbox
-from mcp_lab.transports import LegRecorder
+from mcp_lab.exchanges.recorder import http_hooks
+from mcp_lab.servers.connect import OutsideServer, connection_log, open_connection
+from mcp_lab.servers.sandbox import sandbox
+from mcp_lab.servers.transports import LegRecorder
 from tests.http_records import request_json, response_messages, sent_headers
 from tests.servers.booking import build
 from tests.servers.loopback import LoopbackServer, legacy_only
@@ -183,7 +183,7 @@ async def test_names_are_unique_across_lab_servers_and_connections(http_a: Loopb
 
 
 async def test_mcp_server_stop_and_restart_work_for_connections(http_a: LoopbackServer) -> None:
-    from mcp_lab.magics import _BACKGROUND, LabMagics
+    from mcp_lab.magics.servers import _BACKGROUND, LabMagics
 
     entry = await mcp_lab.connect("bk-http", http_a.url)
     await sandbox.restart("bk-http")  # clients reconnect on the next call; no keys to renew

@@ -17,11 +17,11 @@ import pytest
 import pytest_asyncio
 
 import mcp_lab
-from mcp_lab.connect import OutsideServer, connection_log
 from mcp_lab.errors import LabError
-from mcp_lab.sandbox import sandbox
-from mcp_lab.transports import alive
-from mcp_lab.views.servers import ServerList
+from mcp_lab.servers.connect import OutsideServer, connection_log
+from mcp_lab.servers.sandbox import sandbox
+from mcp_lab.servers.transports import alive
+from mcp_lab.servers.view import ServerList
 from tests.servers.booking import command
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")

@@ -11,7 +11,7 @@ from mcp.client import ClientRequestContext
 import mcp_lab
 from mcp_lab import Flow
 from mcp_lab.flow import calls
-from mcp_lab.sandbox import LabServer
+from mcp_lab.servers.sandbox import LabServer
 
 
 async def test_dependent_resolvers_take_three_rounds(demo: LabServer) -> None:
@@ -183,7 +183,7 @@ async def test_bad_input_is_one_clear_error(demo: LabServer) -> None:
 
 
 async def test_rejected_state_fails_visibly_or_starts_over(demo: LabServer) -> None:
-    from mcp_lab.sandbox import sandbox
+    from mcp_lab.servers.sandbox import sandbox
 
     flow = await mcp_lab.call("demo", "handmade", {"x": 5})
     await sandbox.restart("demo")  # a lab-generated ring gets a new key: the token no longer verifies

@@ -10,7 +10,7 @@ from mcp.server.mcpserver import Elicit, MCPServer, Resolve
 from pydantic import BaseModel
 
 import mcp_lab
-from mcp_lab.sandbox import LabServer, sandbox
+from mcp_lab.servers.sandbox import LabServer, sandbox
 from tests.http_records import sent_headers
 
 

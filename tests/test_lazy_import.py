@@ -11,9 +11,9 @@ import sys
 
 OPTIONAL = (
     "ipywidgets",
-    "mcp_lab.connect",
-    "mcp_lab.serve",
-    "mcp_lab.replay",
+    "mcp_lab.servers.connect",
+    "mcp_lab.servers.serving",
+    "mcp_lab.replay.run",
     "mcp_lab.rotation.fleet",
     "mcp_lab.headers.labs",
     "mcp_lab.tokens.inspector",
@@ -45,12 +45,13 @@ def test_load_ext_imports_no_optional_module() -> None:
 
 def test_public_objects_win_over_their_modules_of_the_same_name() -> None:
     code = (
-        "import mcp_lab, mcp_lab.connect, mcp_lab.serve, mcp_lab.replay, mcp_lab.sandbox\n"
-        "from mcp_lab.sandbox import Sandbox\n"
+        "import mcp_lab, mcp_lab.replay.run, mcp_lab.servers.connect, mcp_lab.servers.serving\n"
+        "from mcp_lab.servers.sandbox import Sandbox\n"
         "assert isinstance(mcp_lab.sandbox, Sandbox), mcp_lab.sandbox\n"
         "assert callable(mcp_lab.connect) and callable(mcp_lab.serve) and callable(mcp_lab.replay)\n"
-        "from mcp_lab import connect, forms, sandbox, serve\n"
+        "from mcp_lab import connect, forms, replay, sandbox, serve\n"
         "assert sandbox is mcp_lab.sandbox and connect is mcp_lab.connect and serve is mcp_lab.serve\n"
+        "assert replay is mcp_lab.replay and replay.__module__ == 'mcp_lab.replay.run'\n"
         "assert forms.FormAnswerer.__name__ == 'FormAnswerer' and callable(forms.prearrange)\n"
         "assert set(mcp_lab.__all__) <= set(dir(mcp_lab))\n"
         "print('ok')\n"

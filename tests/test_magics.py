@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from mcp_lab.errors import LabError
-from mcp_lab.magics import await_magic_transformer, parse_arguments
+from mcp_lab.magics.servers import await_magic_transformer, parse_arguments
 
 
 def test_key_value_and_json_arguments() -> None:

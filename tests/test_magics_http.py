@@ -9,8 +9,8 @@ import pytest
 from IPython.core.interactiveshell import InteractiveShell
 
 import mcp_lab
-from mcp_lab.sandbox import sandbox
-from mcp_lab.serve import HOST, live_servings
+from mcp_lab.servers.sandbox import sandbox
+from mcp_lab.servers.serving import HOST, live_servings
 from tests.http_records import sent_headers
 
 BODY = """

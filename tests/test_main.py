@@ -15,7 +15,7 @@ import pytest
 
 import mcp_lab
 from mcp_lab.__main__ import main
-from mcp_lab.sandbox import sandbox
+from mcp_lab.servers.sandbox import sandbox
 from tests.servers.booking import build, command
 from tests.servers.loopback import LoopbackServer
 

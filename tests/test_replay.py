@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 import mcp_lab
-from mcp_lab.replay import ReplayReport, replay_flow
-from mcp_lab.sandbox import LabServer, sandbox
+from mcp_lab.replay.run import ReplayReport, replay_flow
+from mcp_lab.servers.sandbox import LabServer, sandbox
 from tests.servers.booking import build
 from tests.servers.loopback import LoopbackServer
 

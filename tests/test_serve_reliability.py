@@ -7,8 +7,8 @@ import threading
 import psutil
 
 import mcp_lab
-from mcp_lab.sandbox import sandbox
-from mcp_lab.serve import live_servings, serve
+from mcp_lab.servers.sandbox import sandbox
+from mcp_lab.servers.serving import live_servings, serve
 from tests.conftest import build_demo
 
 

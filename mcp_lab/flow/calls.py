@@ -14,13 +14,13 @@ from typing import Any
 from mcp import MCPError
 from mcp.types import METHOD_NOT_FOUND
 
-from mcp_lab.call_line import check_max_rounds, check_timeout
 from mcp_lab.errors import LabError
 from mcp_lab.flow.answers import Answerer, ChainAnswerer, ScriptedAnswerer
 from mcp_lab.flow.flow import DEFAULT_MAX_ROUNDS, LEGACY, MODERN, Connection, Flow
 from mcp_lab.flow.interrupts import run_interruptibly
 from mcp_lab.lab import lab
-from mcp_lab.sandbox import sandbox
+from mcp_lab.magics.call_line import check_max_rounds, check_timeout
+from mcp_lab.servers.sandbox import sandbox
 
 __all__ = ["call", "flows", "get_prompt", "last", "read_resource", "resume", "start"]
 

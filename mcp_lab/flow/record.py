@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import ValidationError
 
+from mcp_lab.exchanges.record import HttpExchange
 from mcp_lab.records.base import Clipped, Model, Record, clip, clip_json
-from mcp_lab.records.http import HttpExchange
 
 if TYPE_CHECKING:
     from mcp_lab.flow.flow import Flow, Round

@@ -11,12 +11,12 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
+from mcp_lab.exchanges.view import exchange_lines, exchanges_html
 from mcp_lab.flow.record import FlowRecord, RoundRecord, flow_record, round_record
 from mcp_lab.flow.record import flow_summary as _flow_summary
 from mcp_lab.flow.record import token_brief as _token_brief
+from mcp_lab.markup import code, e, tone, wrap
 from mcp_lab.records.base import Clipped, clipped_text
-from mcp_lab.views.html import code, e, tone, wrap
-from mcp_lab.views.http import exchange_lines, exchanges_html
 
 if TYPE_CHECKING:
     from mcp_lab.flow.flow import Flow, Round

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from mcp_lab.exchanges.record import HttpExchange
 from mcp_lab.headers.record import (
     ListFirstRecord,
     MismatchRecord,
@@ -19,7 +20,6 @@ from mcp_lab.headers.record import (
     SchemaLookupRun,
 )
 from mcp_lab.records.base import clip_json
-from mcp_lab.records.http import HttpExchange
 
 __all__ = ["ListFirstLab", "MismatchLab", "Probe", "Scenario", "SchemaLookupLab", "rpc_error"]
 

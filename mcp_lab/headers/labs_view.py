@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from mcp_lab.exchanges.view import exchange_head, exchange_html, shown_header
 from mcp_lab.headers.record import ListFirstRecord, MismatchRecord, SchemaLookupRecord
-from mcp_lab.views.html import code, e, tone, wrap
-from mcp_lab.views.http import exchange_head, exchange_html, shown_header
+from mcp_lab.markup import code, e, tone, wrap
 
 __all__ = ["list_first_bundle", "mismatch_bundle", "schema_lookup_bundle"]
 

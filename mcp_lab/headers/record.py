@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+from mcp_lab.exchanges.record import Header, HttpExchange
 from mcp_lab.records.base import Model, Record
-from mcp_lab.records.http import Header, HttpExchange
 
 __all__ = [
     "HeaderRowRecord",

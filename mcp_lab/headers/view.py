@@ -11,9 +11,9 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from mcp_lab.exchanges.record import ParamHeaderUsage
 from mcp_lab.headers.record import HeaderRowRecord, HeaderTableRecord
-from mcp_lab.records.http import ParamHeaderUsage
-from mcp_lab.views.html import code, e, tone, wrap
+from mcp_lab.markup import code, e, tone, wrap
 
 __all__ = ["HEADERS_MIME", "header_table_bundle", "param_usage_html", "param_usage_lines"]
 

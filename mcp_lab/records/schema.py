@@ -15,9 +15,9 @@ from typing import Any
 from mcp_lab.flow.record import FlowRecord
 from mcp_lab.headers.record import HeaderTableRecord, ListFirstRecord, MismatchRecord, SchemaLookupRecord
 from mcp_lab.records.base import Record, mime
-from mcp_lab.records.replay import ReplayRecord
-from mcp_lab.records.servers import ConnectionLogRecord, ConnectionRecord, ServersRecord
+from mcp_lab.replay.record import ReplayRecord
 from mcp_lab.rotation.record import RotationLoadRecord, RotationRecord
+from mcp_lab.servers.record import ConnectionLogRecord, ConnectionRecord, ServersRecord
 from mcp_lab.tokens.record import TamperRecord, TokenRecord
 
 __all__ = ["KINDS", "SCHEMA_PATH", "schema_document", "schema_text"]

@@ -26,7 +26,7 @@ from mcp.server.mcpserver import Context, MCPServer
 
 from mcp_lab.errors import LabError
 from mcp_lab.flow.flow import LegCapture
-from mcp_lab.sandbox import AnswerFn, LabServer, sandbox
+from mcp_lab.servers.sandbox import AnswerFn, LabServer, sandbox
 from mcp_lab.tokens.keys import KeyRing
 
 __all__ = ["PROBE_TOOL", "Fleet", "add_probe_tool"]
@@ -103,7 +103,7 @@ class Fleet:
         self.pinned: int | None = 0 if router == "pinned" else None
         self.urls: list[str] = []
         if http:  # each instance on its own loopback port, as separate processes behind a balancer
-            from mcp_lab.serve import serve
+            from mcp_lab.servers.serving import serve
 
             self.urls = [serve(instance) for instance in self.instances]
 

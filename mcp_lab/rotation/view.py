@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from mcp_lab.markup import e, tone, wrap
 from mcp_lab.rotation.record import RotationLoadRecord, RotationRecord
-from mcp_lab.views.html import e, tone, wrap
 
 __all__ = ["ROTATION_MIME", "load_bundle", "matrix_bundle", "matrix_text"]
 

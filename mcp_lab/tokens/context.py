@@ -17,7 +17,7 @@ from mcp.server.mcpserver import AESGCMRequestStateCodec, RequestStateBoundary, 
 
 from mcp_lab.errors import LabError
 from mcp_lab.flow.flow import Flow, Round
-from mcp_lab.sandbox import LabServer, sandbox
+from mcp_lab.servers.sandbox import LabServer, sandbox
 from mcp_lab.tokens.claims import UNKNOWN, question_texts, request_identity
 from mcp_lab.tokens.keys import KeyRing
 from mcp_lab.tokens.principal import current_principal

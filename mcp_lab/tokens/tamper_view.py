@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from mcp_lab.markup import code, e, tone, wrap
 from mcp_lab.tokens.record import TamperRecord
-from mcp_lab.views.html import code, e, tone, wrap
 
 __all__ = ["TAMPER_MIME", "tamper_bundle", "tamper_html", "tamper_text"]
 

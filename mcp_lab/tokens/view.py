@@ -12,9 +12,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from mcp_lab.markup import code, e, tone, wrap
 from mcp_lab.records.base import clipped_text
 from mcp_lab.tokens.record import OWNER_NOTE, CheckRecord, QuestionRecord, TokenRecord
-from mcp_lab.views.html import code, e, tone, wrap
 
 __all__ = ["OWNER_NOTE", "TOKEN_MIME", "token_bundle", "token_html", "token_text"]
 

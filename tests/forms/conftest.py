@@ -13,7 +13,7 @@ from mcp.server.mcpserver import Context
 
 import mcp_lab
 from mcp_lab.forms import FormAnswerer, Panel, clear_prearranged, current
-from mcp_lab.sandbox import LabServer, sandbox
+from mcp_lab.servers.sandbox import LabServer, sandbox
 
 
 class Probe:

@@ -18,7 +18,7 @@ from mcp import Client, MCPError
 from mcp.client.streamable_http import streamable_http_client
 
 import mcp_lab
-from mcp_lab.sandbox import LabServer, sandbox
+from mcp_lab.servers.sandbox import LabServer, sandbox
 from tests.conftest import build_demo
 
 CALL = ("tools/call", "handmade", {"x": 1})

@@ -10,7 +10,7 @@ import pytest
 
 import mcp_lab
 from mcp_lab import EnvelopeCodec, tamper_lab, use_codec
-from mcp_lab.sandbox import LabServer, sandbox
+from mcp_lab.servers.sandbox import LabServer, sandbox
 from mcp_lab.tokens.tamper import REPLAY_NOTE, flip_byte
 
 

@@ -6,14 +6,14 @@ import shlex
 import sys
 from pathlib import Path
 
-from mcp_lab.transports import alive
+from mcp_lab.servers.transports import alive
 from tests.kernel.harness import errors_of, run_cells, text_of
 from tests.servers.booking import command
 
 CALL = """f = await %mcp_call bk book city=Oslo --answers '{"ask_region": {"region": "north"}}'\nprint(f.text)"""
 
 DISCONNECT = """import mcp_lab
-from mcp_lab.transports import alive
+from mcp_lab.servers.transports import alive
 pids = mcp_lab.sandbox.get("bk").pids
 await %mcp_disconnect bk
 print(len(pids), [alive(p) for p in pids], "bk" in mcp_lab.sandbox.servers)"""

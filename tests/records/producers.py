@@ -18,14 +18,14 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import mcp_lab
-from mcp_lab.connect import connection_log
 from mcp_lab.rotation.fleet import Fleet
 from mcp_lab.rotation.load import WRONG_ORDER, run_rotation_load
 from mcp_lab.rotation.stepper import RotationStepper
-from mcp_lab.sandbox import sandbox
-from mcp_lab.serve import serve
-from mcp_lab.views.connection import ConnectionLog, connection_bundle
-from mcp_lab.views.servers import ServerList
+from mcp_lab.servers.connect import connection_log
+from mcp_lab.servers.connection_view import ConnectionLog, connection_bundle
+from mcp_lab.servers.sandbox import sandbox
+from mcp_lab.servers.serving import serve
+from mcp_lab.servers.view import ServerList
 from tests.conftest import build_demo
 from tests.servers.booking import build, command
 from tests.servers.loopback import LoopbackServer

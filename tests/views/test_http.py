@@ -4,9 +4,9 @@ sentinels decoded, no ports or ids, the real status), and HTML that highlights t
 from __future__ import annotations
 
 import mcp_lab
-from mcp_lab.records.http import HttpExchange
-from mcp_lab.sandbox import LabServer
-from mcp_lab.views.http import exchange_html, exchange_lines, mcp_headers
+from mcp_lab.exchanges.record import HttpExchange
+from mcp_lab.exchanges.view import exchange_html, exchange_lines, mcp_headers
+from mcp_lab.servers.sandbox import LabServer
 
 
 async def _call(region: str) -> HttpExchange:

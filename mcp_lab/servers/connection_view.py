@@ -10,11 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from mcp_lab.records.servers import ConnectionLogRecord, ConnectionRecord
-from mcp_lab.views.html import code, e, wrap
+from mcp_lab.markup import code, e, wrap
+from mcp_lab.servers.record import ConnectionLogRecord, ConnectionRecord
 
 if TYPE_CHECKING:
-    from mcp_lab.connect import OutsideServer
+    from mcp_lab.servers.connect import OutsideServer
 
 __all__ = ["CONNECTION_MIME", "LOG_MIME", "ConnectionLog", "connection_bundle"]
 

@@ -19,12 +19,12 @@ from IPython.core.interactiveshell import InteractiveShell
 from IPython.core.magic import Magics, line_cell_magic, line_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
 
-from mcp_lab.call_line import parse_arguments, parse_call_line
 from mcp_lab.errors import LabError
 from mcp_lab.flow import calls as api
 from mcp_lab.flow.flow import Flow
 from mcp_lab.flow.live import FlowRun
-from mcp_lab.sandbox import sandbox
+from mcp_lab.magics.call_line import parse_arguments, parse_call_line
+from mcp_lab.servers.sandbox import sandbox
 
 __all__ = ["FlowRun", "LabMagics", "parse_arguments", "register"]
 
@@ -142,15 +142,15 @@ class LabMagics(Magics):
 
     def _access(self, args: Any) -> dict[str, Any]:
         """--no-auth / --allow-origin, checked before anything runs."""
-        from mcp_lab.access import check_origin
+        from mcp_lab.servers.access import check_origin
 
         if (args.no_auth or args.allow_origin) and not (args.http or args.port is not None or args.name == "serve"):
             raise LabError("--no-auth and --allow-origin are for serving: add --http (or use %mcp_server serve NAME)")
         return {"auth": False if args.no_auth else None, "allow_origins": [check_origin(o) for o in args.allow_origin]}
 
     def _serve(self, name: str, port: str | None, rules: dict[str, Any]) -> None:
-        from mcp_lab.access import Access, authenticates_itself, no_auth_warning
-        from mcp_lab.serve import serve_with
+        from mcp_lab.servers.access import Access, authenticates_itself, no_auth_warning
+        from mcp_lab.servers.serving import serve_with
 
         entry = sandbox.lab_server(name)
         access = Access.make(**rules, own_auth=authenticates_itself(entry.server))
@@ -166,7 +166,7 @@ class LabMagics(Magics):
             print(f"serving {name!r} at {url} (callers need its secret: %mcp_server url {name})")
 
     def _show_url(self, name: str) -> None:
-        from mcp_lab.access import no_auth_warning, write_header_file
+        from mcp_lab.servers.access import no_auth_warning, write_header_file
 
         entry = sandbox.lab_server(name)
         serving = entry.http
@@ -211,7 +211,7 @@ class LabMagics(Magics):
     def _manage(self, args: Any) -> Any:
         command, target = args.name, args.target
         if command == "list":
-            from mcp_lab.views.servers import ServerList
+            from mcp_lab.servers.view import ServerList
 
             return ServerList.from_sandbox(sandbox)
         if command == "serve":
@@ -297,7 +297,7 @@ class LabMagics(Magics):
 
 
 def register(shell: InteractiveShell) -> None:
-    from mcp_lab.connect_magics import ConnectMagics
+    from mcp_lab.magics.connect import ConnectMagics
 
     shell.register_magics(LabMagics)
     shell.register_magics(ConnectMagics)

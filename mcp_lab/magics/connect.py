@@ -17,10 +17,10 @@ from IPython.core.magic_arguments import argument, magic_arguments, parse_argstr
 from IPython.display import display
 
 from mcp_lab.errors import LabError
-from mcp_lab.sandbox import sandbox
+from mcp_lab.servers.sandbox import sandbox
 
 if TYPE_CHECKING:  # connect.py (transports, stdio) is imported by the first %mcp_connect, not at %load_ext
-    from mcp_lab.connect import OutsideServer
+    from mcp_lab.servers.connect import OutsideServer
 
 __all__ = ["ConnectMagics", "Pending"]
 
@@ -115,8 +115,8 @@ class ConnectMagics(Magics):
         %mcp_connect NAME --stdio "COMMAND ARGS" [--env KEY=VALUE ...] [--cwd DIR] [--legacy]
         %mcp_connect log NAME      (what a stdio server wrote to stderr)
         """
-        from mcp_lab.connect import connection_log, open_connection, parse_environment, parse_headers
-        from mcp_lab.views.connection import ConnectionLog
+        from mcp_lab.servers.connect import connection_log, open_connection, parse_environment, parse_headers
+        from mcp_lab.servers.connection_view import ConnectionLog
 
         args = parse_argstring(self.mcp_connect, line)
         args.stdio, args.cwd = _unquote(args.stdio), _unquote(args.cwd)
@@ -146,7 +146,7 @@ class ConnectMagics(Magics):
         name = line.strip()
         if not name or " " in name:
             raise LabError("usage: %mcp_disconnect NAME")
-        from mcp_lab.connect import OutsideServer
+        from mcp_lab.servers.connect import OutsideServer
 
         entry = sandbox.get(name)
         if not isinstance(entry, OutsideServer):

@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from mcp_lab.records.replay import ReplayEntryRecord, ReplayRecord
-from mcp_lab.views.html import code, e, tone, wrap
+from mcp_lab.markup import code, e, tone, wrap
+from mcp_lab.replay.record import ReplayEntryRecord, ReplayRecord
 
 if TYPE_CHECKING:
-    from mcp_lab.replay import ReplayEntry
+    from mcp_lab.replay.run import ReplayEntry
 
 __all__ = ["REPLAY_MIME", "headline", "replay_bundle", "replay_html", "replay_text"]
 

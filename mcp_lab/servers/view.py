@@ -10,11 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from mcp_lab.records.servers import ServerRowRecord, ServersRecord
-from mcp_lab.views.html import code, e, tone, wrap
+from mcp_lab.markup import code, e, tone, wrap
+from mcp_lab.servers.record import ServerRowRecord, ServersRecord
 
 if TYPE_CHECKING:
-    from mcp_lab.sandbox import Sandbox
+    from mcp_lab.servers.sandbox import Sandbox
 
 __all__ = ["SERVERS_MIME", "ServerList", "ServerRow"]
 
@@ -29,7 +29,7 @@ class ServerList:
 
     @classmethod
     def from_sandbox(cls, sandbox: Sandbox) -> ServerList:
-        from mcp_lab.connect import KEYLESS_NOTE, OutsideServer
+        from mcp_lab.servers.connect import KEYLESS_NOTE, OutsideServer
 
         rows = []
         for entry in sandbox.servers.values():

@@ -29,12 +29,12 @@ from collections.abc import AsyncIterator, Generator, Iterable
 from contextlib import asynccontextmanager, suppress
 from typing import TYPE_CHECKING, Any
 
-from mcp_lab.access import Access, OpenServerWarning, authenticates_itself, no_auth_warning
-from mcp_lab.capture import ExchangeRecorder, SchemaBook, http_hooks
 from mcp_lab.errors import ConnectionFailed, LabError
+from mcp_lab.exchanges.recorder import ExchangeRecorder, SchemaBook, http_hooks
+from mcp_lab.servers.access import Access, OpenServerWarning, authenticates_itself, no_auth_warning
 
 if TYPE_CHECKING:
-    from mcp_lab.sandbox import LabServer
+    from mcp_lab.servers.sandbox import LabServer
 
 __all__ = [
     "HOST",
@@ -307,7 +307,7 @@ def serve(
 
 
 def _lab_server(server: Any) -> LabServer:
-    from mcp_lab.sandbox import LabServer, sandbox
+    from mcp_lab.servers.sandbox import LabServer, sandbox
 
     if isinstance(server, str):
         return sandbox.lab_server(server)

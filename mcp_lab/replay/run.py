@@ -18,13 +18,13 @@ from typing import Any, Literal
 
 import mcp.types as T
 
-from mcp_lab.collection import load_flows
 from mcp_lab.errors import LabError
 from mcp_lab.flow.answers import AnswerContext, InputResponse, Unanswered, request_kind
 from mcp_lab.flow.flow import LEGACY, MODERN, Connection, Flow
 from mcp_lab.flow.legs import parse_response, wire
 from mcp_lab.records.base import clip_json
-from mcp_lab.records.replay import ReplayRecord
+from mcp_lab.replay.collection import load_flows
+from mcp_lab.replay.record import ReplayRecord
 
 __all__ = ["Difference", "RecordedAnswers", "ReplayEntry", "ReplayReport", "compare_flows", "replay", "replay_flow"]
 
@@ -88,7 +88,7 @@ class ReplayReport:
         return [d for e in self.entries for d in e.differences]
 
     def record(self) -> ReplayRecord:
-        from mcp_lab.views.replay import headline
+        from mcp_lab.replay.view import headline
 
         return ReplayRecord.model_validate(
             {
@@ -104,12 +104,12 @@ class ReplayReport:
         return self.record().dump()
 
     def text(self) -> str:
-        from mcp_lab.views.replay import replay_text
+        from mcp_lab.replay.view import replay_text
 
         return replay_text(self.record())
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
-        from mcp_lab.views.replay import replay_bundle
+        from mcp_lab.replay.view import replay_bundle
 
         return replay_bundle(self.record())
 
@@ -277,7 +277,7 @@ def compare_flows(recorded: Flow, replayed: Flow, answers: RecordedAnswers | Non
 
 
 def _connection(server: str | Connection | None, recorded: Flow) -> Connection:
-    from mcp_lab.sandbox import sandbox
+    from mcp_lab.servers.sandbox import sandbox
 
     if server is None or isinstance(server, str):
         return sandbox.get(server or recorded.server)

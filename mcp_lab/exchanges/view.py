@@ -14,10 +14,10 @@ from collections.abc import Sequence
 
 from mcp.shared.inbound import decode_header_value
 
+from mcp_lab.exchanges.record import Body, Header, HttpExchange
 from mcp_lab.headers.view import param_usage_html, param_usage_lines
+from mcp_lab.markup import code, e, tone
 from mcp_lab.records.base import clipped_text
-from mcp_lab.records.http import Body, Header, HttpExchange
-from mcp_lab.views.html import code, e, tone
 
 __all__ = ["exchange_head", "exchange_html", "exchange_lines", "exchanges_html", "mcp_headers", "shown_header"]
 

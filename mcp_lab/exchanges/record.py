@@ -3,7 +3,7 @@
 Spec context: 2026-07-28 Streamable HTTP. Each request repeats parts of its JSON-RPC body in headers
 (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`, one `Mcp-Param-<Name>` per `x-mcp-header` argument) so
 gateways can route without parsing JSON; the response is JSON or an SSE stream. One record serves servers
-the lab serves and servers it only connects to (`mcp_lab.capture` records both the same way): headers in
+the lab serves and servers it only connects to (`mcp_lab.exchanges.recorder` records both the same way): headers in
 the order and spelling sent (credentials redacted), the status, the JSON-RPC method, id and error, the
 SSE events, which argument travelled in which header, and bodies capped with a visible `truncated` mark.
 """

@@ -3,7 +3,7 @@
 Spec context: on 2026-07-28 Streamable HTTP every request is one POST whose headers repeat parts of the
 body (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`, and an `Mcp-Param-<Name>` for each argument marked
 `x-mcp-header`) so that gateways can route without parsing JSON. The lab shows those exchanges as one
-record (`mcp_lab.records.http.HttpExchange`), whoever runs the server: httpx2 event hooks on the lab's
+record (`mcp_lab.exchanges.record.HttpExchange`), whoever runs the server: httpx2 event hooks on the lab's
 client record the request (method, URL, headers, body) and the response (status, headers), and a tee on
 the response stream keeps its body chunk by chunk as the SDK reads it -- never delaying a stream (a
 pre-2026 back-channel elicitation travels inside a response that must stay open).
@@ -28,8 +28,7 @@ import time
 from collections.abc import AsyncIterator, Callable
 from typing import TYPE_CHECKING, Any
 
-from mcp_lab.flow.flow import LegCapture
-from mcp_lab.records.http import (
+from mcp_lab.exchanges.record import (
     BODY_CAP,
     HttpExchange,
     HttpRequestRecord,
@@ -39,6 +38,7 @@ from mcp_lab.records.http import (
     redact,
     rpc_facts,
 )
+from mcp_lab.flow.flow import LegCapture
 
 if TYPE_CHECKING:
     import httpx2

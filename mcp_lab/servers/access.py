@@ -232,7 +232,7 @@ def authenticates_itself(server: Any) -> bool:
 
 
 def _served(server: Any) -> Any:
-    from mcp_lab.serve import _lab_server
+    from mcp_lab.servers.serving import _lab_server
 
     entry = _lab_server(server)
     if entry.http is None or not entry.http.alive:

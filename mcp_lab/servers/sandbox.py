@@ -26,16 +26,16 @@ from mcp.client.session import ClientSession
 from mcp.server import Server
 from mcp.server.mcpserver import MCPServer, RequestStateBoundary, RequestStateSecurity
 
-from mcp_lab.capture import current_capture, leg_scope
 from mcp_lab.errors import ConnectionFailed, LabError
+from mcp_lab.exchanges.recorder import current_capture, leg_scope
 from mcp_lab.flow.flow import LegCapture
 from mcp_lab.flow.legs import rejection_reason
-from mcp_lab.handler_errors import HandlerErrorFilter
+from mcp_lab.servers.server_log import HandlerErrorFilter
 from mcp_lab.tokens.keys import KeyRing
 
 if TYPE_CHECKING:
-    from mcp_lab.connect import OutsideServer
-    from mcp_lab.serve import HttpServing
+    from mcp_lab.servers.connect import OutsideServer
+    from mcp_lab.servers.serving import HttpServing
 
 __all__ = ["ClientOwner", "LabServer", "Sandbox", "rejection_reason", "sandbox"]
 
@@ -138,7 +138,7 @@ class LabServer:
     generation: int = 0
     url: str | None = None
     http: HttpServing | None = field(default=None, repr=False)
-    """The `mcp_lab.serve.HttpServing` while served over loopback HTTP (then `url` is its address)."""
+    """The `mcp_lab.servers.serving.HttpServing` while served over loopback HTTP (then `url` is its address)."""
     policy: dict[str, Any] = field(default_factory=dict, repr=False)
     """RequestStateSecurity options besides keys and ttl (e.g. bind_principal), kept across key swaps."""
     _owners: dict[str, ClientOwner] = field(default_factory=dict, repr=False)
@@ -208,7 +208,7 @@ class LabServer:
         """Stop serving over HTTP (the server stays, reached in-process); await the result for the port."""
         if self.http is None:
             return None
-        from mcp_lab.serve import stop_serving
+        from mcp_lab.servers.serving import stop_serving
 
         return stop_serving(self)
 
@@ -362,7 +362,7 @@ class Sandbox:
         """Forget `entry` now; its HTTP serving stops and its clients close in the background."""
         if self.servers.get(entry.name) is entry:
             del self.servers[entry.name]
-            from mcp_lab.access import forget_header_file
+            from mcp_lab.servers.access import forget_header_file
 
             forget_header_file(entry.name)
         stop_http = getattr(entry, "stop_http", None)
@@ -413,7 +413,7 @@ class Sandbox:
         if (
             isinstance(entry, LabServer) and entry.http is not None
         ):  # a fresh app on the same port, as a restarted process would have
-            from mcp_lab.serve import restart_serving
+            from mcp_lab.servers.serving import restart_serving
 
             restart_serving(entry, keep_secret=keep_secret)
         entry.generation += 1

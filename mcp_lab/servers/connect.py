@@ -36,12 +36,12 @@ from mcp.client.session import ClientSession
 from mcp.client.stdio import stdio_client
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
-from mcp_lab.call_line import check_timeout
-from mcp_lab.capture import SchemaBook
 from mcp_lab.errors import ConnectionFailed, LabError
+from mcp_lab.exchanges.recorder import SchemaBook
 from mcp_lab.flow.flow import LEGACY, MODERN
-from mcp_lab.sandbox import _backchannel_callbacks, _check_name, sandbox
-from mcp_lab.transports import (
+from mcp_lab.magics.call_line import check_timeout
+from mcp_lab.servers.sandbox import _backchannel_callbacks, _check_name, sandbox
+from mcp_lab.servers.transports import (
     ConnectionOwner,
     LegRecorder,
     alive,
@@ -313,7 +313,7 @@ class OutsideServer:
         return f"; its stderr ends: {shown[-300:]!r} (all of it: %mcp_connect log {self.name})"
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
-        from mcp_lab.views.connection import connection_bundle
+        from mcp_lab.servers.connection_view import connection_bundle
 
         return connection_bundle(self)
 

@@ -2,7 +2,7 @@
 
 Spec context: the two standard MCP transports. Over Streamable HTTP every leg of a 2026-07-28 multi
 round-trip request is one POST; the lab records each exchange into the leg's `LegCapture.http` with the
-same recorder it uses for its own servers (`mcp_lab.capture`), so a flow against someone else's server
+same recorder it uses for its own servers (`mcp_lab.exchanges.recorder`), so a flow against someone else's server
 shows the same wire detail as one against a sandbox server. Over stdio the server is a subprocess of the kernel:
 its stderr goes to a real log file (the kernel's own stderr is not a file a child can write to), and the
 lab finds its pid so nothing outlives a disconnect or the kernel (the SDK's shutdown reaps it on a normal
@@ -28,9 +28,9 @@ import mcp.types as T
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
-from mcp_lab.capture import SchemaBook, http_hooks, leg_scope
+from mcp_lab.exchanges.recorder import SchemaBook, http_hooks, leg_scope
 from mcp_lab.flow.flow import LegCapture
-from mcp_lab.sandbox import ClientOwner
+from mcp_lab.servers.sandbox import ClientOwner
 
 __all__ = [
     "ConnectionOwner",
