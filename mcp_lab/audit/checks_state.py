@@ -18,7 +18,7 @@ import anyio
 from mcp_lab.audit.context import Context, check, label, not_applicable, probe
 from mcp_lab.audit.legs import Leg, Replayed, same_outcome
 from mcp_lab.audit.model import CheckRecord, ProbeRecord, Verdict
-from mcp_lab.audit.tokens import edit, flip_bit, reveal, splice, truncate
+from mcp_lab.audit.tokens import edits, flip_bit, reveal, splice, truncate
 from mcp_lab.flow import Flow, Round
 
 __all__ = ["state_binding", "state_integrity", "state_lifetime", "state_readable"]
@@ -97,11 +97,10 @@ async def state_integrity(ctx: Context) -> CheckRecord:
     else:
         token, how = splice(first, second)
         probes.append(await _send_with(ctx, "state-integrity", flow, honest, "spliced with another token", token, how))
-    edited = edit(first)
-    if edited is None:
+    changed = edits(first)
+    if not changed:
         probes.append(_skipped("a readable value edited", "the token shows nothing readable to edit"))
-    else:
-        token, how = edited
+    for token, how in changed:
         probes.append(await _send_with(ctx, "state-integrity", flow, honest, "a readable value edited", token, how))
     return check("state-integrity", probes, _summary(probes, "tampered requestState"))
 

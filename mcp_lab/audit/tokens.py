@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Reveal", "edit", "flip_bit", "reveal", "splice", "truncate"]
+__all__ = ["Reveal", "edits", "flip_bit", "reveal", "splice", "truncate"]
 
 _B64 = re.compile(r"[A-Za-z0-9_\-+/]{8,}={0,2}")
 SHOWN = 160
@@ -161,51 +161,48 @@ def _looks_random(token: str) -> bool:
     return len(core) >= 24 and bool(_B64.fullmatch(core))
 
 
-def edit(token: str) -> tuple[str, str] | None:
-    """The token with one readable value changed -- what a client that can read it could do (None: nothing
-    readable to change)."""
+def edits(token: str, limit: int = 3) -> list[tuple[str, str]]:
+    """The token with one readable value changed, for each of its first `limit` values -- what a client that can
+    read it could do ([] when nothing readable can be changed)."""
     found = reveal(token)
     if found is None:
-        return None
+        return []
+    out: list[tuple[str, str]] = []
     if found.value is not None:
-        changed, what = _edit_json(found.value)
-        if what is None:
-            return None
-        text = json.dumps(changed, separators=(",", ":"), ensure_ascii=False)
-    else:
-        raw = token[found.start : found.end]
-        text = raw if not found.alphabet else (_decode(raw) or (b"", ""))[0].decode("utf-8", "replace")
-        match = re.search(r"\d+", text)
-        if match is None:
-            return None
-        text = text[: match.start()] + str(int(match.group()) + 1) + text[match.end() :]
-        what = f"the number {match.group()} raised by one"
+        for changed, what in _edit_json(found.value)[:limit]:
+            out.append((_rebuilt(token, found, json.dumps(changed, separators=(",", ":"), ensure_ascii=False)), what))
+        return out
+    raw = token[found.start : found.end]
+    text = raw if not found.alphabet else (_decode(raw) or (b"", ""))[0].decode("utf-8", "replace")
+    for match in list(re.finditer(r"\d+", text))[:limit]:
+        edited = text[: match.start()] + str(int(match.group()) + 1) + text[match.end() :]
+        out.append((_rebuilt(token, found, edited), f"the number {match.group()} raised by one"))
+    return out
+
+
+def _rebuilt(token: str, found: Reveal, text: str) -> str:
     body = text if not found.alphabet else _encode(text.encode(), found.alphabet)
-    return token[: found.start] + body + token[found.end :], what
+    return token[: found.start] + body + token[found.end :]
 
 
-def _edit_json(value: Any, path: str = "") -> tuple[Any, str | None]:
-    """A copy of `value` with its first number raised by one (else its first string changed)."""
-    for want in (int | float, str):
-        changed, what = _first(value, want, path)
-        if what is not None:
-            return changed, what
-    return value, None
-
-
-def _first(value: Any, want: Any, path: str) -> tuple[Any, str | None]:
+def _edit_json(value: Any, path: str = "") -> list[tuple[Any, str]]:
+    """Copies of `value`, each with one number raised by one (or one string changed), in document order."""
     if isinstance(value, dict):
-        for key, item in value.items():
-            changed, what = _first(item, want, f"{path}.{key}" if path else str(key))
-            if what is not None:
-                return {**value, key: changed}, what
-    elif isinstance(value, list):
-        for i, item in enumerate(value):
-            changed, what = _first(item, want, f"{path}[{i}]")
-            if what is not None:
-                return [*value[:i], changed, *value[i + 1 :]], what
-    elif isinstance(value, want) and not isinstance(value, bool):
-        if isinstance(value, str):
-            return value + "x", f"{path or 'the value'} {value[:40]!r} changed"
-        return value + 1, f"{path or 'the value'} {value} raised by one"
-    return value, None
+        return [
+            ({**value, key: changed}, what)
+            for key, item in value.items()
+            for changed, what in _edit_json(item, f"{path}.{key}" if path else str(key))
+        ]
+    if isinstance(value, list):
+        return [
+            ([*value[:i], changed, *value[i + 1 :]], what)
+            for i, item in enumerate(value)
+            for changed, what in _edit_json(item, f"{path}[{i}]")
+        ]
+    if isinstance(value, bool) or value is None:
+        return []
+    if isinstance(value, int | float):
+        return [(value + 1, f"{path or 'the value'} {value} raised by one")]
+    if isinstance(value, str):
+        return [(value + "x", f"{path or 'the value'} {value[:40]!r} changed")]
+    return []
