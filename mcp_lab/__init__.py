@@ -35,9 +35,9 @@ if TYPE_CHECKING:
         cancel,
         decline,
     )
+    from mcp_lab.api import call, flows, get_prompt, last, read_resource, resume, start
     from mcp_lab.audit import audit
     from mcp_lab.audit.report import AuditReport
-    from mcp_lab.api import call, flows, get_prompt, last, read_resource, resume, start
     from mcp_lab.collection import load_flows, save_flows
     from mcp_lab.connect import OutsideServer, connect, disconnect
     from mcp_lab.errors import FlowError, FlowInterrupted, LabError

@@ -21,7 +21,7 @@ from mcp.shared.inbound import find_invalid_x_mcp_header, mcp_param_headers, x_m
 from mcp_lab.audit.checks_mrtr import MAX_TARGETS, _exchanges
 from mcp_lab.audit.context import Context, check, label, not_applicable, probe, status_of
 from mcp_lab.audit.legs import Leg, same_outcome
-from mcp_lab.audit.model import CheckRecord, ProbeRecord, Verdict
+from mcp_lab.audit.model import AuditCheck, AuditProbe, Verdict
 from mcp_lab.audit.reach import RequestSpec
 from mcp_lab.flow import Flow, Round
 
@@ -41,10 +41,10 @@ def _marked(schema: Any) -> bool:
     return False
 
 
-async def header_annotations(ctx: Context) -> CheckRecord:
+async def header_annotations(ctx: Context) -> AuditCheck:
     if ctx.tools is None:
         return not_applicable("header-annotations", f"no tool listing: {ctx.tools_error or 'tools/list failed'}")
-    probes: list[ProbeRecord] = []
+    probes: list[AuditProbe] = []
     for tool in ctx.tools:
         schema = tool.get("inputSchema")
         if not _marked(schema):
@@ -131,7 +131,7 @@ def _marks(ctx: Context) -> list[_Mark]:
     return found[:MAX_TARGETS]
 
 
-def _http_only(check_id: str, ctx: Context) -> CheckRecord | None:
+def _http_only(check_id: str, ctx: Context) -> AuditCheck | None:
     if ctx.http:
         return None
     return not_applicable(
@@ -166,7 +166,7 @@ def _rejected(rnd: Round | None) -> tuple[Verdict, str]:
     return "fail", f"rejected, but with HTTP {status} and error {code}, not 400 and -32020 (HeaderMismatch)"
 
 
-async def _header_check(check_id: str, ctx: Context, cases: list[tuple[str, str, bool]], summary: str) -> CheckRecord:
+async def _header_check(check_id: str, ctx: Context, cases: list[tuple[str, str, bool]], summary: str) -> AuditCheck:
     """`cases`: (name, which value to send, drop the header?) for each marked call."""
     skipped = _http_only(check_id, ctx)
     if skipped is not None:
@@ -174,7 +174,7 @@ async def _header_check(check_id: str, ctx: Context, cases: list[tuple[str, str,
     marks = _marks(ctx)
     if not marks:
         return not_applicable(check_id, "no recorded tools/call sets an argument a valid x-mcp-header marks")
-    probes: list[ProbeRecord] = []
+    probes: list[AuditProbe] = []
     for mark in marks:
         for name, which, drop in cases:
             value = {"other": mark.other, "other-sentinel": _sentinel(mark.other_plain), "none": ""}[which]
@@ -193,25 +193,25 @@ async def _header_check(check_id: str, ctx: Context, cases: list[tuple[str, str,
     )
 
 
-async def header_mismatch(ctx: Context) -> CheckRecord:
+async def header_mismatch(ctx: Context) -> AuditCheck:
     cases = [("another value", "other", False), ("another value, Base64 sentinel", "other-sentinel", False)]
     return await _header_check("header-mismatch", ctx, cases, "disagreeing header(s)")
 
 
-async def header_missing(ctx: Context) -> CheckRecord:
+async def header_missing(ctx: Context) -> AuditCheck:
     return await _header_check(
         "header-missing", ctx, [("header left out", "none", True)], "request(s) lacking the header"
     )
 
 
-async def header_base64(ctx: Context) -> CheckRecord:
+async def header_base64(ctx: Context) -> AuditCheck:
     skipped = _http_only("header-base64", ctx)
     if skipped is not None:
         return skipped
     marks = _marks(ctx)
     if not marks:
         return not_applicable("header-base64", "no recorded tools/call sets an argument a valid x-mcp-header marks")
-    probes: list[ProbeRecord] = []
+    probes: list[AuditProbe] = []
     for mark in marks:
         plain = _rendered(mark.value)
         value = _sentinel(plain)
@@ -244,7 +244,7 @@ async def header_base64(ctx: Context) -> CheckRecord:
     )
 
 
-async def origin(ctx: Context) -> CheckRecord:
+async def origin(ctx: Context) -> AuditCheck:
     if not ctx.http:
         return not_applicable("origin", f"Origin exists only on Streamable HTTP; this server is {ctx.reach.transport}")
     plain = await ctx.replayer.send(RequestSpec("tools/list", {}))

@@ -17,7 +17,7 @@ from pydantic import ValidationError
 
 from mcp_lab.audit.context import Context, check, label, not_applicable, probe
 from mcp_lab.audit.legs import Leg, Replayed, same_outcome
-from mcp_lab.audit.model import CheckRecord, ProbeRecord
+from mcp_lab.audit.model import AuditCheck, AuditProbe
 from mcp_lab.audit.reach import RequestSpec
 from mcp_lab.flow import Flow
 
@@ -44,8 +44,8 @@ MAX_TARGETS = 3
 """Probes that repeat a first leg do so for at most this many recorded targets (each repeat may act)."""
 
 
-async def ir_methods(ctx: Context) -> CheckRecord:
-    probes: list[ProbeRecord] = []
+async def ir_methods(ctx: Context) -> AuditCheck:
+    probes: list[AuditProbe] = []
     for method in LISTINGS:
         rnd = await ctx.replayer.send(RequestSpec(method, {}))
         err = rnd.error or {}
@@ -73,8 +73,7 @@ def _listing(method: str, result: dict[str, Any], fallback: str) -> str:
         method, "resourceTemplates"
     )
     items = result.get(key)
-    head = fallback.split("result", 1)[0]
-    return f"{head}result: {len(items)} {key}" if isinstance(items, list) else fallback
+    return f"result: {len(items)} {key}" if isinstance(items, list) else fallback
 
 
 def _exchanges(raw: list[dict[str, Any]]) -> list[Any]:
@@ -98,11 +97,11 @@ def _observed(ctx: Context) -> list[tuple[str, dict[str, Any], Flow | None]]:
     return seen
 
 
-async def ir_nonempty(ctx: Context) -> CheckRecord:
+async def ir_nonempty(ctx: Context) -> AuditCheck:
     seen = _observed(ctx)
     if not seen:
         return not_applicable("ir-nonempty", "no recorded call got an InputRequiredResult")
-    probes: list[ProbeRecord] = []
+    probes: list[AuditProbe] = []
     for call, body, flow in seen:
         requests, state = body.get("inputRequests"), body.get("requestState")
         if isinstance(state, str) or (isinstance(requests, dict) and requests):
@@ -123,17 +122,17 @@ async def ir_nonempty(ctx: Context) -> CheckRecord:
     return check("ir-nonempty", probes[:5], f"{len(probes)} InputRequiredResult(s) carried nothing to act on")
 
 
-def _raw_probe(call: str, what: str, verdict: Any, flow: Flow | None = None) -> ProbeRecord:
+def _raw_probe(call: str, what: str, verdict: Any, flow: Flow | None = None) -> AuditProbe:
     record = probe(call, f"{call} (the recorded call, unchanged)", None, verdict, flow=flow)
     record.came_back = what
     return record
 
 
-async def ir_request_kinds(ctx: Context) -> CheckRecord:
+async def ir_request_kinds(ctx: Context) -> AuditCheck:
     seen = [(c, b, f) for c, b, f in _observed(ctx) if isinstance(b.get("inputRequests"), dict)]
     if not seen:
         return not_applicable("ir-request-kinds", "no recorded call was asked a question")
-    probes: list[ProbeRecord] = []
+    probes: list[AuditProbe] = []
     count = 0
     for call, body, flow in seen:
         for key, request in body["inputRequests"].items():
@@ -181,7 +180,7 @@ def _distinct(pairs: list[tuple[Flow, Replayed]]) -> list[tuple[Flow, Replayed]]
     return kept[:MAX_TARGETS]
 
 
-async def capabilities(ctx: Context) -> CheckRecord:
+async def capabilities(ctx: Context) -> AuditCheck:
     pairs = _distinct(ctx.pick(_asked_first))
     if not pairs:
         return not_applicable("capabilities", "no recorded call was asked a question on its first leg")
@@ -190,7 +189,7 @@ async def capabilities(ctx: Context) -> CheckRecord:
         leg.capabilities = {}
         return leg
 
-    probes: list[ProbeRecord] = []
+    probes: list[AuditProbe] = []
     for flow, _ in pairs:
         sent = await ctx.replayer.replay(flow, at="first", change=declare_none, note="audit: declares no capabilities")
         rnd = sent.probe
@@ -213,7 +212,7 @@ def _answered(flow: Flow, honest: Replayed) -> bool:
     return any(r.sent_input_responses for r in honest.flow.rounds)
 
 
-async def answers_unasked(ctx: Context) -> CheckRecord:
+async def answers_unasked(ctx: Context) -> AuditCheck:
     pairs = ctx.pick(_answered)[:1]
     if not pairs:
         return not_applicable("answers-unasked", "no recorded call answered a question")
@@ -240,7 +239,7 @@ async def answers_unasked(ctx: Context) -> CheckRecord:
     return check("answers-unasked", [record], f"an answer nobody asked for: {note}")
 
 
-async def answers_missing(ctx: Context) -> CheckRecord:
+async def answers_missing(ctx: Context) -> AuditCheck:
     pairs = ctx.pick(_answered)[:1]
     if not pairs:
         return not_applicable("answers-missing", "no recorded call answered a question")
@@ -277,7 +276,7 @@ def _multi_leg(flow: Flow, honest: Replayed) -> bool:
     return len(honest.flow.rounds) >= 2 and honest.flow.status == "done"
 
 
-async def no_affinity(ctx: Context) -> CheckRecord:
+async def no_affinity(ctx: Context) -> AuditCheck:
     if ctx.reach.transport == "stdio":
         return not_applicable(
             "no-affinity",

@@ -17,7 +17,7 @@ import anyio
 
 from mcp_lab.audit.context import Context, check, label, not_applicable, probe
 from mcp_lab.audit.legs import Leg, Replayed, same_outcome
-from mcp_lab.audit.model import CheckRecord, ProbeRecord, Verdict
+from mcp_lab.audit.model import AuditCheck, AuditProbe, Verdict
 from mcp_lab.audit.tokens import edits, flip_bit, reveal, splice, truncate
 from mcp_lab.flow import Flow, Round
 
@@ -68,20 +68,20 @@ async def _token_of(ctx: Context, flow: Flow) -> str | None:
 
 async def _send_with(
     ctx: Context, check_id: str, flow: Flow, honest: Replayed, name: str, token: str, how: str
-) -> ProbeRecord:
+) -> AuditProbe:
     sent = await ctx.replayer.replay(flow, at="state", change=_with_token(token), note=f"audit: requestState {how}")
     ctx.keep(check_id, sent.flow)
     verdict, note = judge(sent.probe, _retry(honest))
     return probe(name, f"{label(flow)}, first retry, requestState {how}", sent.probe, verdict, note, sent.flow)
 
 
-def _skipped(name: str, why: str) -> ProbeRecord:
+def _skipped(name: str, why: str) -> AuditProbe:
     record = probe(name, "nothing (not applicable)", None, "n/a", why)
     record.came_back = "-"
     return record
 
 
-async def state_integrity(ctx: Context) -> CheckRecord:
+async def state_integrity(ctx: Context) -> AuditCheck:
     pairs = ctx.pick(_echoes_state)[:1]
     if not pairs:
         return not_applicable("state-integrity", "no recorded call echoed a requestState")
@@ -105,7 +105,7 @@ async def state_integrity(ctx: Context) -> CheckRecord:
     return check("state-integrity", probes, _summary(probes, "tampered requestState"))
 
 
-def _summary(probes: list[ProbeRecord], what: str) -> str:
+def _summary(probes: list[AuditProbe], what: str) -> str:
     ran = [p for p in probes if p.verdict != "n/a"]
     acted = [p.name for p in ran if p.verdict == "fail"]
     if acted:
@@ -133,11 +133,11 @@ def _other_arguments(pairs: list[Pair]) -> tuple[Pair, Pair] | None:
     return None
 
 
-async def state_binding(ctx: Context) -> CheckRecord:
+async def state_binding(ctx: Context) -> AuditCheck:
     pairs = ctx.pick(_echoes_state)
     if not pairs:
         return not_applicable("state-binding", "no recorded call echoed a requestState")
-    probes: list[ProbeRecord] = []
+    probes: list[AuditProbe] = []
     cases = (
         ("from another tool", _other_tool(pairs), "record calls of two tools that ask questions"),
         ("with other arguments", _other_arguments(pairs), "record the same call twice with other arguments"),
@@ -162,7 +162,7 @@ def _margin(lifetime: float) -> float:
     return max(1.0, lifetime * 0.1)
 
 
-async def state_lifetime(ctx: Context) -> CheckRecord:
+async def state_lifetime(ctx: Context) -> AuditCheck:
     pairs = ctx.pick(_echoes_state)[:1]
     if not pairs:
         return not_applicable("state-lifetime", "no recorded call echoed a requestState")
@@ -195,7 +195,7 @@ async def state_lifetime(ctx: Context) -> CheckRecord:
     return check("state-lifetime", [record], f"a token past its plausible lifetime ({ctx.lifetime:g} s): {note}")
 
 
-async def state_readable(ctx: Context) -> CheckRecord:
+async def state_readable(ctx: Context) -> AuditCheck:
     seen: dict[tuple[str, str], tuple[Flow, str]] = {}
     for flow, honest in zip(ctx.flows, ctx.honest, strict=True):
         token = next((r.request_state for r in honest.flow.rounds if r.request_state), None)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mcp_lab.audit.legs import Replayed, Replayer, label
-from mcp_lab.audit.model import VERDICTS, CheckRecord, ProbeRecord, Verdict
+from mcp_lab.audit.model import VERDICTS, AuditCheck, AuditProbe, Verdict
 from mcp_lab.audit.reach import Reach
 from mcp_lab.audit.rules import rule
 from mcp_lab.flow import Flow, Round
@@ -66,29 +66,23 @@ def status_of(rnd: Round | None) -> int | None:
 
 
 def came_back(rnd: Round | None) -> str:
-    """What a leg got, in one stable line."""
+    """What a leg got, in one stable line (its HTTP status is the probe's own field)."""
     if rnd is None:
         return "nothing was sent"
-    status = status_of(rnd)
-    head = f"HTTP {status}, " if status is not None else ""
     if rnd.outcome == "error":
         err = rnd.error or {}
         code = f"{err.get('code')} " if err.get("code") is not None else ""
         reason = f" (server logged: {err['reason']})" if err.get("reason") else ""
-        return f"{head}error {code}{str(err.get('message', ''))!r}{reason}"
+        return f"error {code}{str(err.get('message', ''))!r}{reason}"
     if rnd.outcome == "input_required":
         keys = list(rnd.input_requests or {})
         if keys:
             asks = "asking " + ", ".join(keys)
-            return f"{head}InputRequiredResult {asks}" + (" with requestState" if rnd.request_state else "")
-        return (
-            f"{head}InputRequiredResult with requestState only"
-            if rnd.request_state
-            else f"{head}an EMPTY InputRequiredResult"
-        )
+            return f"InputRequiredResult {asks}" + (" with requestState" if rnd.request_state else "")
+        return "InputRequiredResult with requestState only" if rnd.request_state else "an EMPTY InputRequiredResult"
     data = rnd.result or {}
     texts = " | ".join(repr(t) for t in result_texts(data) if t) or "(no text)"
-    return f"{head}result {texts}" + (" (isError)" if data.get("isError") else "")
+    return f"result {texts}" + (" (isError)" if data.get("isError") else "")
 
 
 def evidence(flow: Flow | None, http: bool = False) -> FlowRecord | None:
@@ -111,8 +105,8 @@ def probe(
     flow: Flow | None = None,
     *,
     http: bool = False,
-) -> ProbeRecord:
-    return ProbeRecord(
+) -> AuditProbe:
+    return AuditProbe(
         name=name,
         sent=sent,
         came_back=came_back(rnd),
@@ -130,11 +124,11 @@ def worst(verdicts: list[Verdict]) -> Verdict:
     return "n/a"
 
 
-def check(check_id: str, probes: list[ProbeRecord], summary: str, notes: list[str] | None = None) -> CheckRecord:
+def check(check_id: str, probes: list[AuditProbe], summary: str, notes: list[str] | None = None) -> AuditCheck:
     """A check's record; its verdict is the worst of its probes' (n/a when none was applicable)."""
     verdict = worst([p.verdict for p in probes])
-    return CheckRecord(rule=rule(check_id), verdict=verdict, summary=summary, probes=probes, notes=notes or [])
+    return AuditCheck(rule=rule(check_id), verdict=verdict, summary=summary, probes=probes, notes=notes or [])
 
 
-def not_applicable(check_id: str, why: str, notes: list[str] | None = None) -> CheckRecord:
-    return CheckRecord(rule=rule(check_id), verdict="n/a", summary=why, notes=notes or [])
+def not_applicable(check_id: str, why: str, notes: list[str] | None = None) -> AuditCheck:
+    return AuditCheck(rule=rule(check_id), verdict="n/a", summary=why, notes=notes or [])

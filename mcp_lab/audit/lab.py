@@ -20,7 +20,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from mcp_lab.audit import checks_http, checks_mrtr, checks_state
 from mcp_lab.audit.context import Context, label, not_applicable
 from mcp_lab.audit.legs import Replayer
-from mcp_lab.audit.model import CheckRecord
+from mcp_lab.audit.model import AuditCheck
 from mcp_lab.audit.reach import Reach, RequestSpec
 from mcp_lab.audit.report import AuditReport
 from mcp_lab.audit.rules import RULES
@@ -29,7 +29,7 @@ from mcp_lab.flow import METHODS, MODERN, Connection, Flow
 
 __all__ = ["CHECKS", "DEFAULT_MAX_WAIT", "MAX_FLOWS", "audit", "select"]
 
-CHECKS: dict[str, Callable[[Context], Awaitable[CheckRecord]]] = {
+CHECKS: dict[str, Callable[[Context], Awaitable[AuditCheck]]] = {
     "ir-methods": checks_mrtr.ir_methods,
     "ir-nonempty": checks_mrtr.ir_nonempty,
     "ir-request-kinds": checks_mrtr.ir_request_kinds,

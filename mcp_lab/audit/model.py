@@ -23,12 +23,12 @@ from mcp_lab.records.http import HttpExchange
 __all__ = [
     "LEVELS",
     "VERDICTS",
+    "AuditCheck",
+    "AuditProbe",
     "AuditRecord",
-    "CheckRecord",
+    "AuditRule",
+    "AuditSummary",
     "Level",
-    "ProbeRecord",
-    "RuleRecord",
-    "Summary",
     "Transport",
     "Verdict",
 ]
@@ -42,7 +42,7 @@ VERDICTS: tuple[Verdict, ...] = ("fail", "warn", "pass", "n/a")
 LEVELS: tuple[Level, ...] = ("MUST", "MUST NOT", "SHOULD", "SHOULD NOT")
 
 
-class RuleRecord(Model):
+class AuditRule(Model):
     """One rule, quoted from its source."""
 
     id: str
@@ -61,7 +61,7 @@ class RuleRecord(Model):
         return self.level in ("MUST", "MUST NOT")
 
 
-class ProbeRecord(Model):
+class AuditProbe(Model):
     """One request the audit sent for a check, and what came back."""
 
     name: str
@@ -78,18 +78,18 @@ class ProbeRecord(Model):
     """HTTP exchanges of a probe that is not a flow (a listing, the Origin probe)."""
 
 
-class CheckRecord(Model):
+class AuditCheck(Model):
     """One rule checked: its verdict, why, and every probe."""
 
-    rule: RuleRecord
+    rule: AuditRule
     verdict: Verdict
     summary: str
     """One line: why this verdict (stable)."""
-    probes: list[ProbeRecord] = []
+    probes: list[AuditProbe] = []
     notes: list[str] = []
 
 
-class Summary(Model):
+class AuditSummary(Model):
     kept: int
     broken: int
     broken_must: int
@@ -110,10 +110,10 @@ class AuditRecord(Record):
     flows: list[str] = []
     """The recorded calls the audit repeated (one label each)."""
     headline: str
-    summary: Summary
+    summary: AuditSummary
     exit_code: Literal[0, 1]
     """0 when no MUST rule is broken, 1 when one is (2, "could not run", never produces a record)."""
-    checks: list[CheckRecord] = []
+    checks: list[AuditCheck] = []
     notes: list[str] = []
 
 

@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from mcp_lab.audit.model import AuditRecord, CheckRecord, Summary
+from mcp_lab.audit.model import AuditCheck, AuditRecord, AuditSummary
 from mcp_lab.errors import LabError
 
 if TYPE_CHECKING:
@@ -34,11 +34,11 @@ class AuditReport:
         """The honest replay of every recorded call (each sent again, unchanged)."""
 
     @classmethod
-    def build(cls, ctx: Context, checks: list[CheckRecord], notes: list[str], protocol: str | None) -> AuditReport:
+    def build(cls, ctx: Context, checks: list[AuditCheck], notes: list[str], protocol: str | None) -> AuditReport:
         from mcp_lab.audit.context import label
         from mcp_lab.audit.view import headline
 
-        summary = Summary(
+        summary = AuditSummary(
             kept=sum(c.verdict == "pass" for c in checks),
             broken=sum(c.verdict == "fail" for c in checks),
             broken_must=sum(c.verdict == "fail" and c.rule.must for c in checks),
@@ -60,6 +60,13 @@ class AuditReport:
         record.headline = headline(record)
         return cls(record, ctx.evidence, [h.flow for h in ctx.honest])
 
+    def rename(self, server: str) -> None:
+        """Call the audited server `server` in every rendering (the CLI uses the name it reports itself)."""
+        from mcp_lab.audit.view import headline
+
+        self.record.server = server
+        self.record.headline = headline(self.record)
+
     # ---- the verdicts ---------------------------------------------------------------------------------------
     @property
     def ok(self) -> bool:
@@ -71,10 +78,10 @@ class AuditReport:
         return self.record.exit_code
 
     @property
-    def checks(self) -> list[CheckRecord]:
+    def checks(self) -> list[AuditCheck]:
         return self.record.checks
 
-    def check(self, check_id: str) -> CheckRecord:
+    def check(self, check_id: str) -> AuditCheck:
         for item in self.record.checks:
             if item.rule.id == check_id:
                 return item

@@ -14,7 +14,7 @@ that check flags and never fails.
 
 from __future__ import annotations
 
-from mcp_lab.audit.model import RuleRecord, Transport
+from mcp_lab.audit.model import AuditRule, Transport
 
 __all__ = ["RULES", "rule"]
 
@@ -26,8 +26,8 @@ _SPEC = "https://modelcontextprotocol.io/specification/2026-07-28"
 _REQ = "Multi Round-Trip Requests › Server Requirements (Basic Workflow)"
 _EVERYWHERE: list[Transport] = ["in-process", "http", "stdio"]
 
-RULES: list[RuleRecord] = [
-    RuleRecord(
+RULES: list[AuditRule] = [
+    AuditRule(
         id="ir-methods",
         level="MUST NOT",
         title="InputRequiredResult only on tools/call, prompts/get and resources/read",
@@ -37,7 +37,7 @@ RULES: list[RuleRecord] = [
         quote="Servers MUST NOT send InputRequiredResult responses on any other client requests.",
         transports=_EVERYWHERE,
     ),
-    RuleRecord(
+    AuditRule(
         id="ir-nonempty",
         level="MUST",
         title="Every InputRequiredResult carries inputRequests or requestState",
@@ -47,7 +47,7 @@ RULES: list[RuleRecord] = [
         quote="Servers MUST include at least one of inputRequests or requestState in every InputRequiredResult response.",
         transports=_EVERYWHERE,
     ),
-    RuleRecord(
+    AuditRule(
         id="ir-request-kinds",
         level="MUST",
         title="Every input request is an elicitation, sampling or roots request",
@@ -60,7 +60,7 @@ RULES: list[RuleRecord] = [
         ),
         transports=_EVERYWHERE,
     ),
-    RuleRecord(
+    AuditRule(
         id="capabilities",
         level="MUST NOT",
         title="No input request the client did not declare a capability for",
@@ -74,7 +74,7 @@ RULES: list[RuleRecord] = [
         ),
         transports=_EVERYWHERE,
     ),
-    RuleRecord(
+    AuditRule(
         id="state-integrity",
         level="MUST",
         title="A tampered requestState is refused",
@@ -90,7 +90,7 @@ RULES: list[RuleRecord] = [
         ),
         transports=_EVERYWHERE,
     ),
-    RuleRecord(
+    AuditRule(
         id="state-binding",
         level="SHOULD",
         title="requestState is bound to the request that minted it",
@@ -105,7 +105,7 @@ RULES: list[RuleRecord] = [
         ),
         transports=_EVERYWHERE,
     ),
-    RuleRecord(
+    AuditRule(
         id="state-lifetime",
         level="SHOULD",
         title="requestState expires",
@@ -119,7 +119,7 @@ RULES: list[RuleRecord] = [
         ),
         transports=_EVERYWHERE,
     ),
-    RuleRecord(
+    AuditRule(
         id="state-readable",
         level="SHOULD",
         title="requestState is opaque to the client",
@@ -135,7 +135,7 @@ RULES: list[RuleRecord] = [
         ),
         transports=_EVERYWHERE,
     ),
-    RuleRecord(
+    AuditRule(
         id="answers-unasked",
         level="SHOULD",
         title="An answer to a question that was not asked is ignored",
@@ -148,7 +148,7 @@ RULES: list[RuleRecord] = [
         ),
         transports=_EVERYWHERE,
     ),
-    RuleRecord(
+    AuditRule(
         id="answers-missing",
         level="SHOULD",
         title="A missing answer is asked for again, not failed",
@@ -162,7 +162,7 @@ RULES: list[RuleRecord] = [
         ),
         transports=_EVERYWHERE,
     ),
-    RuleRecord(
+    AuditRule(
         id="no-affinity",
         level="SHOULD",
         title="A retry works on a fresh connection (no session affinity)",
@@ -178,7 +178,7 @@ RULES: list[RuleRecord] = [
         ),
         transports=["in-process", "http"],
     ),
-    RuleRecord(
+    AuditRule(
         id="header-annotations",
         level="MUST",
         title="Every x-mcp-header annotation is valid",
@@ -196,7 +196,7 @@ RULES: list[RuleRecord] = [
         ),
         transports=_EVERYWHERE,
     ),
-    RuleRecord(
+    AuditRule(
         id="header-mismatch",
         level="MUST",
         title="An Mcp-Param-* header that disagrees with the body is rejected (400, -32020)",
@@ -211,7 +211,7 @@ RULES: list[RuleRecord] = [
         ),
         transports=["http"],
     ),
-    RuleRecord(
+    AuditRule(
         id="header-missing",
         level="MUST",
         title="A request lacking its Mcp-Param-* header is rejected (400, -32020)",
@@ -226,7 +226,7 @@ RULES: list[RuleRecord] = [
         ),
         transports=["http"],
     ),
-    RuleRecord(
+    AuditRule(
         id="header-base64",
         level="MUST",
         title="A value in the Base64 sentinel form is decoded and accepted",
@@ -240,7 +240,7 @@ RULES: list[RuleRecord] = [
         ),
         transports=["http"],
     ),
-    RuleRecord(
+    AuditRule(
         id="origin",
         level="MUST",
         title="A request with an invalid Origin is refused with 403",
@@ -258,5 +258,5 @@ RULES: list[RuleRecord] = [
 _BY_ID = {r.id: r for r in RULES}
 
 
-def rule(rule_id: str) -> RuleRecord:
+def rule(rule_id: str) -> AuditRule:
     return _BY_ID[rule_id]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from typing import Any
 
-from mcp_lab.audit.model import AuditRecord, CheckRecord, ProbeRecord
+from mcp_lab.audit.model import AuditCheck, AuditProbe, AuditRecord
 from mcp_lab.views.html import code, e, tone, wrap
 
 __all__ = ["AUDIT_MIME", "audit_bundle", "audit_html", "audit_junit", "audit_text", "headline"]
@@ -40,7 +40,7 @@ def _broken(record: AuditRecord) -> str:
     return "broken: " + ", ".join(items) if items else "no rule broken"
 
 
-def _probe_lines(item: ProbeRecord) -> list[str]:
+def _probe_lines(item: AuditProbe) -> list[str]:
     lines = [
         f"      {PROBE_MARK[item.verdict]} {item.name}: sent {item.sent}",
         f"          came back: {item.came_back}",
@@ -50,7 +50,7 @@ def _probe_lines(item: ProbeRecord) -> list[str]:
     return lines
 
 
-def _check_lines(item: CheckRecord) -> list[str]:
+def _check_lines(item: AuditCheck) -> list[str]:
     rule = item.rule
     lines = [f"{MARK[item.verdict]:<5} {rule.level:<9} {rule.id:<19} {rule.title}"]
     lines.append(f"      {item.summary}")
@@ -73,16 +73,16 @@ def audit_text(record: AuditRecord) -> str:
     return "\n".join(lines)
 
 
-def _probe_row(item: ProbeRecord) -> str:
-    status = f" <code>HTTP {item.status}</code>" if item.status is not None else ""
+def _probe_row(item: AuditProbe) -> str:
+    status = f"<code>HTTP {item.status}</code> " if item.status is not None else ""
     note = f"<div>{tone(TONE[item.verdict], item.note)}</div>" if item.note else ""
     return (
         f"<tr><td>{tone(TONE[item.verdict], PROBE_MARK[item.verdict] + ' ' + item.name)}</td>"
-        f"<td>{e(item.sent)}</td><td>{e(item.came_back)}{status}{note}</td></tr>"
+        f"<td>{e(item.sent)}</td><td>{status}{e(item.came_back)}{note}</td></tr>"
     )
 
 
-def _check_html(item: CheckRecord) -> str:
+def _check_html(item: AuditCheck) -> str:
     rule = item.rule
     head = (
         f"{tone(TONE[item.verdict], MARK[item.verdict])} <b>{e(rule.level)}</b> {code(rule.id)} "

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 import mcp_lab
-from tests.audit.conftest import TRANSPORTS, record, started
+from tests.audit.helpers import TRANSPORTS, record, started
 from tests.audit.servers import MODULES, load
 
 GOOD = {"good_mcpserver", "good_lowlevel"}
