@@ -236,7 +236,7 @@ class Replayer:
         if rnd.input_requests:
             responses = {}
             for key in rnd.input_requests:
-                queue = answers.get(key)
+                queue = answers.get(key) or answers.get(_same_resolver(key, answers))
                 if not queue:
                     flow.notes.append(f"question {key!r} is not in the recording: the audit stopped here")
                     return None, backoff
@@ -255,6 +255,13 @@ def _is_point(at: At, leg: Leg, flow: Flow) -> bool:
     if at == "state":
         return leg.request_state is not None
     return bool(leg.input_responses)
+
+
+def _same_resolver(key: str, answers: dict[str, list[Any]]) -> str:
+    """A recorded key naming the same resolver in another module: MCPServer keys are `module:qualname`, and
+    a server run as a script (`__main__:confirm`) names its resolvers unlike the same server imported."""
+    name = key.rpartition(":")[2]
+    return next((k for k in answers if ":" in key and k.rpartition(":")[2] == name), key)
 
 
 def _recorded_answers(recorded: Flow) -> dict[str, list[Any]]:

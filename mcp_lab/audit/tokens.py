@@ -137,7 +137,8 @@ def reveal(token: str) -> Reveal | None:
     if isinstance(value, dict | list):
         return Reveal("plain JSON", _clip(token), value, 0, len(token))
     spans = _segments(token)
-    for start, end in sorted(spans, key=lambda s: s[0] - s[1]):  # longest segment first
+    found: list[Reveal] = []
+    for start, end in spans:
         decoded = _decode(token[start:end])
         text = _readable(decoded[0]) if decoded is not None else None
         if decoded is None or text is None or len(text) < 2:
@@ -149,7 +150,11 @@ def reveal(token: str) -> Reveal | None:
         except ValueError:
             parsed = None
         kind = "JSON" if isinstance(parsed, dict | list) else "text"
-        return Reveal(f"{encoding} {kind}{where}", _clip(text), parsed, start, end, decoded[1])
+        found.append(
+            Reveal(f"{encoding} {kind}{where}", _clip(text), parsed if kind == "JSON" else None, start, end, decoded[1])
+        )
+    if found:  # JSON first (claims), then the longest text
+        return max(found, key=lambda r: (r.value is not None, r.end - r.start))
     if _readable(token.encode()) and any(ch.isalpha() for ch in token) and not _looks_random(token):
         return Reveal("plain text", _clip(token), None, 0, len(token))
     return None
