@@ -131,7 +131,7 @@ RULES: list[AuditRule] = [
             "reads it. [...] The codec's only duties are integrity (raise if tampered) and, where possible, "
             'confidentiality. (The specification allows any encoding -- "Servers are free to encode the state in '
             'any format (e.g. base64-encoded JSON, encrypted JWT, serialized binary)" -- so a readable state is '
-            "flagged, never failed.)"
+            "flagged, never failed; the audit holds it as a SHOULD.)"
         ),
         transports=_EVERYWHERE,
     ),
@@ -174,7 +174,8 @@ RULES: list[AuditRule] = [
             "without requiring a shared storage layer across server instances or requiring stateful load "
             "balancing. [...] Note that the requests in each step are completely independent: the server "
             "processing the retry does not need any information beyond what is directly present in the retry "
-            "request."
+            "request. [The specification states this as the pattern's design, without MUST or SHOULD; the audit "
+            "holds it as a SHOULD.]"
         ),
         transports=["in-process", "http"],
     ),
