@@ -14,6 +14,9 @@ not applicable (the annotations are checked everywhere: an HTTP client would dro
 from __future__ import annotations
 
 import base64
+import contextlib
+import logging
+from collections.abc import Iterator
 from typing import Any
 
 from mcp.shared.inbound import find_invalid_x_mcp_header, mcp_param_headers, x_mcp_header_map
@@ -61,7 +64,8 @@ async def header_annotations(ctx: Context) -> AuditCheck:
         probes.append(record)
     if not probes:
         return not_applicable("header-annotations", "no tool marks an argument with x-mcp-header")
-    probes[0].exchanges = _exchanges(ctx.tools_http)
+    if any(p.verdict == "fail" for p in probes):  # the listing as sent is the evidence of an invalid mark
+        probes[0].exchanges = _exchanges(ctx.tools_http)
     bad = [p.name for p in probes if p.verdict == "fail"]
     summary = f"invalid x-mcp-header on {', '.join(bad)}" if bad else f"{len(probes)} marked tool(s), every mark valid"
     return check("header-annotations", probes, summary)
@@ -244,6 +248,26 @@ async def header_base64(ctx: Context) -> AuditCheck:
     )
 
 
+@contextlib.contextmanager
+def _kept_warnings(name: str) -> Iterator[list[str]]:
+    """What a server running in this process logs on `name` while a probe runs: kept for the report instead
+    of printed into the cell (a server in another process logs where it always does)."""
+    lines: list[str] = []
+
+    class Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            lines.append(record.getMessage())
+
+    logger, handler = logging.getLogger(name), Keep(logging.WARNING)
+    propagate, logger.propagate = logger.propagate, False
+    logger.addHandler(handler)
+    try:
+        yield lines
+    finally:
+        logger.removeHandler(handler)
+        logger.propagate = propagate
+
+
 async def origin(ctx: Context) -> AuditCheck:
     if not ctx.http:
         return not_applicable("origin", f"Origin exists only on Streamable HTTP; this server is {ctx.reach.transport}")
@@ -251,10 +275,13 @@ async def origin(ctx: Context) -> AuditCheck:
     if status_of(plain) != 200:
         why = f"even a plain tools/list got HTTP {status_of(plain)}: an Origin probe would prove nothing"
         return not_applicable("origin", why)
-    rnd = await ctx.replayer.send(RequestSpec("tools/list", {}, headers={"Origin": BAD_ORIGIN}))
+    with _kept_warnings("mcp.server.transport_security") as logged:
+        rnd = await ctx.replayer.send(RequestSpec("tools/list", {}, headers={"Origin": BAD_ORIGIN}))
     status = status_of(rnd)
     verdict: Verdict = "pass" if status == 403 else "fail"
     note = "refused: 403" if status == 403 else f"expected 403 Forbidden, got HTTP {status}"
+    if logged:
+        note += f" (server logged: {logged[-1]})"
     sent = f"tools/list with Origin: {BAD_ORIGIN} (and the connection's own credentials)"
     record = probe("invalid Origin", sent, rnd, verdict, note)
     record.exchanges = _exchanges(rnd.http)

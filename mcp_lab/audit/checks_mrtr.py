@@ -58,7 +58,8 @@ async def ir_methods(ctx: Context) -> AuditCheck:
         record = probe(method, f"{method} (read-only listing)", rnd, verdict, note)  # type: ignore[arg-type]
         if rnd.outcome == "result":
             record.came_back = _listing(method, rnd.result or {}, record.came_back)
-        record.exchanges = _exchanges(rnd.http)
+        if verdict != "pass":  # a listing that broke the rule keeps its exchange as evidence
+            record.exchanges = _exchanges(rnd.http)
         probes.append(record)
     failed = [p.name for p in probes if p.verdict == "fail"]
     summary = (

@@ -206,12 +206,14 @@ async def state_readable(ctx: Context) -> AuditCheck:
     probes = []
     for (method, target), (flow, token) in seen.items():
         shown = reveal(token)
-        record = probe(f"{method} {target}", f"{label(flow)} (the recorded call, unchanged)", None, "pass", flow=flow)
+        sent = f"{label(flow)} (the recorded call, unchanged)"
         if shown is None:
+            record = probe(f"{method} {target}", sent, None, "pass")
             record.came_back = f"an opaque requestState ({len(token)} chars): nothing readable"
         else:
-            record.verdict, record.came_back = "warn", shown.describe()
-            record.note = "anyone holding the token reads this; integrity is checked separately (state-integrity)"
+            note = "anyone holding the token reads this; integrity is checked separately (state-integrity)"
+            record = probe(f"{method} {target}", sent, None, "warn", note, flow)
+            record.came_back = shown.describe()
         probes.append(record)
     readable = [p.name for p in probes if p.verdict == "warn"]
     summary = f"readable requestState: {', '.join(readable)}" if readable else "every requestState is opaque"

@@ -10,6 +10,7 @@ ports: the text is stable for CI logs and nbval) and a check's probes into its v
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,6 +20,7 @@ from mcp_lab.audit.model import VERDICTS, AuditCheck, AuditProbe, Verdict
 from mcp_lab.audit.reach import Reach
 from mcp_lab.audit.rules import rule
 from mcp_lab.flow import Flow, Round
+from mcp_lab.records.base import Clipped
 from mcp_lab.records.flow import FlowRecord, flow_record, result_texts
 
 __all__ = ["Context", "came_back", "check", "evidence", "label", "not_applicable", "probe", "status_of", "worst"]
@@ -93,7 +95,21 @@ def evidence(flow: Flow | None, http: bool = False) -> FlowRecord | None:
     record = flow_record(flow)
     for rnd in record.rounds if not http else record.rounds[:-1]:
         rnd.http = []
+    for rnd in record.rounds:  # a token's kind, key id and length tell the story; its characters do not
+        for brief in (rnd.token, rnd.sent_token):
+            if brief is not None and isinstance(brief.text, str) and len(brief.text) > TOKEN_HEAD:
+                brief.text = _head(brief.text)
     return record
+
+
+TOKEN_HEAD = 24
+"""How much of a token an evidence flow keeps (plaintext state stays whole up to this; the audit's readable
+check shows what a token reveals)."""
+
+
+def _head(text: str) -> Clipped:
+    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    return Clipped(head=text[:TOKEN_HEAD], length=len(text), sha256=digest)
 
 
 def probe(
@@ -106,6 +122,8 @@ def probe(
     *,
     http: bool = False,
 ) -> AuditProbe:
+    """A probe's record. The flow it sent is embedded when the probe broke or warned (a notebook keeps every
+    output it shows); every probe's flow stays on the report (`AuditReport.flows(check)`)."""
     return AuditProbe(
         name=name,
         sent=sent,
@@ -113,7 +131,7 @@ def probe(
         verdict=verdict,
         note=note,
         status=status_of(rnd),
-        evidence=evidence(flow, http),
+        evidence=evidence(flow, http) if verdict in ("fail", "warn") else None,
     )
 
 

@@ -73,7 +73,8 @@ class AuditProbe(Model):
     status: int | None = None
     """The HTTP status of the probe's request (Streamable HTTP only)."""
     evidence: FlowRecord | None = None
-    """The flow that was sent, leg by leg (replayable: `AuditReport.flows(check)` hands back the Flow)."""
+    """The flow that was sent, leg by leg, when the probe broke or warned (every probe's flow, replayable:
+    `AuditReport.flows(check)`)."""
     exchanges: list[HttpExchange] = []
     """HTTP exchanges of a probe that is not a flow (a listing, the Origin probe)."""
 
