@@ -17,7 +17,7 @@ from pydantic import ValidationError
 
 from mcp_lab.audit.context import Context, check, label, not_applicable, probe
 from mcp_lab.audit.legs import Leg, Replayed, same_outcome
-from mcp_lab.audit.model import AuditCheck, AuditProbe
+from mcp_lab.audit.model import AuditCheck, AuditProbe, Verdict
 from mcp_lab.audit.reach import RequestSpec
 from mcp_lab.flow import Flow
 
@@ -49,13 +49,14 @@ async def ir_methods(ctx: Context) -> AuditCheck:
     for method in LISTINGS:
         rnd = await ctx.replayer.send(RequestSpec(method, {}))
         err = rnd.error or {}
+        verdict: Verdict
         if rnd.outcome == "input_required":
             verdict, note = "fail", f"an InputRequiredResult on {method}"
         elif rnd.outcome == "error" and err.get("code") == METHOD_NOT_FOUND:
             verdict, note = "pass", "not served here"
         else:
             verdict, note = "pass", ""
-        record = probe(method, f"{method} (read-only listing)", rnd, verdict, note)  # type: ignore[arg-type]
+        record = probe(method, f"{method} (read-only listing)", rnd, verdict, note)
         if rnd.outcome == "result":
             record.came_back = _listing(method, rnd.result or {}, record.came_back)
         if verdict != "pass":  # a listing that broke the rule keeps its exchange as evidence
@@ -107,11 +108,12 @@ async def ir_nonempty(ctx: Context) -> AuditCheck:
         requests, state = body.get("inputRequests"), body.get("requestState")
         if isinstance(state, str) or (isinstance(requests, dict) and requests):
             continue
+        verdict: Verdict
         if isinstance(requests, dict):
             verdict, what = "warn", "inputRequests: {} (an empty map) and no requestState"
         else:
             verdict, what = "fail", "neither inputRequests nor requestState"
-        probes.append(_raw_probe(call, what, verdict, flow))  # type: ignore[arg-type]
+        probes.append(_raw_probe(call, what, verdict, flow))
         ctx.keep("ir-nonempty", *([flow] if flow else []))
     if not probes:
         calls = sorted({c for c, _, _ in seen})
@@ -123,7 +125,7 @@ async def ir_nonempty(ctx: Context) -> AuditCheck:
     return check("ir-nonempty", probes[:5], f"{len(probes)} InputRequiredResult(s) carried nothing to act on")
 
 
-def _raw_probe(call: str, what: str, verdict: Any, flow: Flow | None = None) -> AuditProbe:
+def _raw_probe(call: str, what: str, verdict: Verdict, flow: Flow | None = None) -> AuditProbe:
     record = probe(call, f"{call} (the recorded call, unchanged)", None, verdict, flow=flow)
     record.came_back = what
     return record
@@ -195,10 +197,10 @@ async def capabilities(ctx: Context) -> AuditCheck:
         sent = await ctx.replayer.replay(flow, at="first", change=declare_none, note="audit: declares no capabilities")
         rnd = sent.probe
         asked = list((rnd.input_requests or {}).keys()) if rnd is not None and rnd.outcome == "input_required" else []
-        verdict = "fail" if asked else "pass"
+        verdict: Verdict = "fail" if asked else "pass"
         note = f"asked {', '.join(asked)} of a client that declared no capabilities" if asked else ""
         sent_text = f"{label(flow)}, first leg, _meta clientCapabilities: {{}}"
-        probes.append(probe(label(flow), sent_text, rnd, verdict, note, sent.flow))  # type: ignore[arg-type]
+        probes.append(probe(label(flow), sent_text, rnd, verdict, note, sent.flow))
         ctx.keep("capabilities", sent.flow)
     failed = sum(p.verdict == "fail" for p in probes)
     summary = (
@@ -229,6 +231,7 @@ async def answers_unasked(ctx: Context) -> AuditCheck:
     ctx.keep("answers-unasked", sent.flow)
     rnd = sent.probe
     reference = honest.flow.rounds[rnd.index] if rnd is not None and rnd.index < len(honest.flow.rounds) else None
+    verdict: Verdict
     if rnd is not None and rnd.outcome == "error" and (reference is None or reference.outcome != "error"):
         verdict, note = "fail", "the unasked answer made the request fail"
     elif same_outcome(rnd, reference):
@@ -236,7 +239,7 @@ async def answers_unasked(ctx: Context) -> AuditCheck:
     else:
         verdict, note = "warn", "a different outcome than without it"
     sent_text = f"{label(flow)}, first answering retry, plus an answer under {UNASKED_KEY!r}"
-    record = probe("unasked answer", sent_text, rnd, verdict, note, sent.flow)  # type: ignore[arg-type]
+    record = probe("unasked answer", sent_text, rnd, verdict, note, sent.flow)
     return check("answers-unasked", [record], f"an answer nobody asked for: {note}")
 
 
@@ -258,6 +261,7 @@ async def answers_missing(ctx: Context) -> AuditCheck:
     sent = await ctx.replayer.replay(flow, at="answers", change=drop_one, note="audit: leaves out one answer")
     ctx.keep("answers-missing", sent.flow)
     rnd, key = sent.probe, (removed or ["?"])[0]
+    verdict: Verdict
     if rnd is None:
         verdict, note = "n/a", "the recorded answers were not reached"
     elif rnd.outcome == "input_required" and key in (rnd.input_requests or {}):
@@ -269,7 +273,7 @@ async def answers_missing(ctx: Context) -> AuditCheck:
     else:
         verdict, note = "warn", f"finished without the answer to {key!r} (was it necessary?)"
     sent_text = f"{label(flow)}, first answering retry, without the answer to {key!r}"
-    record = probe("missing answer", sent_text, rnd, verdict, note, sent.flow)  # type: ignore[arg-type]
+    record = probe("missing answer", sent_text, rnd, verdict, note, sent.flow)
     return check("answers-missing", [record], f"a missing answer: {note}")
 
 
@@ -290,6 +294,7 @@ async def no_affinity(ctx: Context) -> AuditCheck:
     sent = await ctx.replayer.replay(flow, fresh=True, note="audit: every leg on a new connection")
     ctx.keep("no-affinity", sent.flow)
     last, reference = sent.flow.last, honest.flow.last
+    verdict: Verdict
     if same_outcome(last, reference):
         verdict, note = (
             "pass",
@@ -300,5 +305,5 @@ async def no_affinity(ctx: Context) -> AuditCheck:
     else:
         verdict, note = "fail", "a different outcome than on one connection"
     where = "a new HTTP client (new TCP connections)" if ctx.http else "a new in-process client"
-    record = probe("fresh connection per leg", f"{label(flow)}, each leg from {where}", last, verdict, note, sent.flow)  # type: ignore[arg-type]
+    record = probe("fresh connection per leg", f"{label(flow)}, each leg from {where}", last, verdict, note, sent.flow)
     return check("no-affinity", [record], note)
