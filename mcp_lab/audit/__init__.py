@@ -25,19 +25,18 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from mcp_lab.audit.lab import audit
     from mcp_lab.audit.report import AuditReport
 
 __all__ = ["AuditReport", "audit"]
 
 
-async def audit(server: Any, flows: Any = None, **options: Any) -> AuditReport:
-    """Audit `server` (a sandbox name or connection) by repeating `flows`; see `mcp_lab.audit.lab.audit`."""
-    from mcp_lab.audit.lab import audit as run
-
-    return await run(server, flows, **options)
-
-
 def __getattr__(name: str) -> Any:
+    """`audit` and `AuditReport` load on first use: the records import this package for their type only."""
+    if name == "audit":
+        from mcp_lab.audit.lab import audit
+
+        return audit
     if name == "AuditReport":
         from mcp_lab.audit.report import AuditReport
 

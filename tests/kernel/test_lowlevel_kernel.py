@@ -44,5 +44,5 @@ def test_lowlevel_server_sends_plaintext_until_sealed() -> None:
     assert text_of(cells[2]).splitlines() == ["Provisioned 'orders' in eu-west-1.", "pro True"]
     assert text_of(cells[4]).splitlines() == ["Provisioned 'orders' in eu-west-1.", "v1. True"]
     listing = text_of(cells[5])
-    assert "plain: lowlevel, plaintext (no boundary) [-]" in listing
+    assert "plain: lowlevel, plaintext (no boundary), in-process" in listing
     assert "sealed: lowlevel, lab-generated key [" in listing
