@@ -11,10 +11,13 @@ The notebook is executed WITH the solutions (so every output is real), then writ
 answer cells keep only what stands outside the markers (a comment saying what to write) and the check
 cells lose their outputs, so the reader starts from an empty cell. Cells carry nbgrader metadata too.
 `--reference DIR` writes the shipped notebooks with the solutions put back, for the test suite (nbval) to
-prove every check against its reference solution.
+prove every check against its reference solution; `--course DIR` writes the same notebooks as an nbgrader
+course (source/NN_name/NN_name.ipynb plus class/nbgrader_config.py), whose `nbgrader generate_assignment`
+gives back the shipped notebooks.
 
 Run: python notebooks/build.py [NAME ...]   (all sources when no name is given)
      python notebooks/build.py --reference DIR
+     python notebooks/build.py --course DIR
 """
 
 from __future__ import annotations
@@ -157,32 +160,55 @@ def build(source: Path, execute: bool = True) -> Path:
     return target
 
 
+def with_solutions(source: Path) -> nbformat.NotebookNode:
+    """The shipped notebook with its reference solutions put back: the instructor's version."""
+    shipped = nbformat.read(HERE / f"{source.stem}.ipynb", as_version=4)
+    solutions = iter(c.source for c in parse(source.read_text()) if "solution" in c.metadata.get("tags", []))
+    for cell in shipped.cells:
+        if "solution" in cell.metadata.get("tags", []):
+            cell.source = next(solutions)
+    return shipped
+
+
 def reference(directory: Path) -> list[Path]:
     """The shipped notebooks with their solutions put back, for nbval: every check proved by its solution."""
     directory.mkdir(parents=True, exist_ok=True)
     written = []
     for source in sorted(SOURCES.glob("*.py")):
-        shipped = nbformat.read(HERE / f"{source.stem}.ipynb", as_version=4)
-        solutions = iter(c.source for c in parse(source.read_text()) if "solution" in c.metadata.get("tags", []))
-        for cell in shipped.cells:
+        nb = with_solutions(source)
+        for cell in nb.cells:
             tags = cell.metadata.get("tags", [])
-            if "solution" in tags:
-                cell.source = next(solutions)
             if "solution" in tags or "check" in tags:
                 cell.metadata["tags"] = [*tags, "nbval-ignore-output"]
         target = directory / f"{source.stem}.ipynb"
-        nbformat.write(shipped, target)
+        nbformat.write(nb, target)
         written.append(target)
     return written
 
 
+def course(directory: Path) -> list[Path]:
+    """An nbgrader course: `source/NN_name/NN_name.ipynb` (one assignment per tutorial, with its reference
+    solution) and class/nbgrader_config.py. `nbgrader generate_assignment NN_name` there writes the student
+    version, which is the shipped notebook (tests/classroom/test_grading.py proves it)."""
+    written = []
+    for source in sorted(SOURCES.glob("*.py")):
+        target = directory / "source" / source.stem / f"{source.stem}.ipynb"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        nbformat.write(with_solutions(source), target)
+        written.append(target)
+    config = directory / "nbgrader_config.py"
+    config.write_text((HERE.parent / "class" / "nbgrader_config.py").read_text())
+    return [config, *written]
+
+
 def main(names: list[str]) -> None:
-    if names[:1] == ["--reference"]:
-        if len(names) != 2:
-            raise SystemExit("usage: python notebooks/build.py --reference DIR")
-        for path in reference(Path(names[1])):
-            print("reference", path)
-        return
+    for option, write in (("--reference", reference), ("--course", course)):
+        if names[:1] == [option]:
+            if len(names) != 2:
+                raise SystemExit(f"usage: python notebooks/build.py {option} DIR")
+            for path in write(Path(names[1])):
+                print(option[2:], path)
+            return
     sources = sorted(SOURCES.glob("*.py"))
     if names:
         sources = [s for s in sources if s.stem in names or s.name in names]

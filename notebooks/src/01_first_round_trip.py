@@ -363,16 +363,21 @@ async with Client(limits, elicitation_callback=say_yes) as client:
 # %% [markdown]
 # Now the backoff. `warm_up` answers five legs with state only, and records when each leg reached the
 # server. The gap between two legs is the client's wait plus the time the call itself took, measured
-# here, not taken from the SDK's source. A wait is never shorter than the client asked for, only a little
-# longer when the machine is busy, so each gap is rounded **down** to a whole number of 50 ms steps:
+# here, not taken from the SDK's source. A wait is never shorter than the client asked for, only longer
+# when the machine is busy -- so the cell checks each gap against its step of the schedule (the doubling)
+# and the last two against what they would be without a cap:
 
 # %% id=backoff
 leg_times.clear()
 async with Client(limits) as client:
     result = await client.call_tool("warm_up", {})
 print(result.content[0].text)
-waits = [later - earlier for earlier, later in zip(leg_times, leg_times[1:])]
-print("measured waits before each retry, rounded down to 50 ms steps:", [50 * int(wait / 0.05) for wait in waits])
+waits_ms = [(later - earlier) * 1000 for earlier, later in zip(leg_times, leg_times[1:])]
+steps, uncapped = [50, 100, 200, 250, 250], [50, 100, 200, 400, 800]  # doubling from 50 ms, capped at 250
+# Lower bounds prove the doubling; staying under the uncapped 400 and 800 ms proves the cap. (The waits
+# themselves vary with the machine, so they are not printed.)
+print("each wait at least its step of", steps, "ms:", all(w >= s for w, s in zip(waits_ms, steps, strict=True)))
+print("the last two under the uncapped 400 and 800 ms:", all(w < u for w, u in zip(waits_ms[3:], uncapped[3:])))
 
 # %% [markdown]
 # ## Exercise

@@ -1,0 +1,159 @@
+"""A real JupyterHub for the class tests: class/jupyterhub_config.py, moved into a temporary directory.
+
+The hub runs as a subprocess with the repository's example config loaded unchanged; this file only adds
+what a test needs: free loopback ports, a database, cookie secret and homes under the test's directory,
+an API token for the test (a service with admin scopes), and MCP_LAB_UNATTENDED=1 for the students'
+servers (nobody answers the tutorials' forms here). configurable-http-proxy comes from class/package.json.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import psutil
+import requests
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE_CONFIG = ROOT / "class" / "jupyterhub_config.py"
+PROXY = ROOT / "class" / "node_modules" / ".bin" / "configurable-http-proxy"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def listening_ports(pids: set[int]) -> set[int]:
+    """TCP ports in LISTEN owned by these processes."""
+    return {c.laddr.port for c in psutil.net_connections("tcp") if c.status == psutil.CONN_LISTEN and c.pid in pids}
+
+
+def process_tree(pid: int) -> set[int]:
+    try:
+        parent = psutil.Process(pid)
+        return {pid, *(p.pid for p in parent.children(recursive=True))}
+    except psutil.NoSuchProcess:
+        return set()
+
+
+def wait_for(what: str, ready: Any, timeout: float = 120.0, every: float = 0.2) -> Any:
+    """Poll `ready()` until it returns something truthy (the test's own deadline, not an assertion on time)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = ready()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"gave up waiting for {what} after {timeout:.0f} s")
+        time.sleep(every)
+
+
+@dataclass
+class Hub:
+    """A running hub: its URL, the test's admin token, the process and its log."""
+
+    directory: Path
+    url: str
+    token: str
+    process: subprocess.Popen[bytes]
+    log: Path
+    ports: dict[str, int] = field(default_factory=dict)
+
+    def api(self, method: str, path: str, token: str | None = None, **kwargs: Any) -> requests.Response:
+        headers = {"Authorization": f"token {token or self.token}"}
+        return requests.request(method, f"{self.url}/hub/api{path}", headers=headers, timeout=60, **kwargs)
+
+    def user(self, name: str) -> dict[str, Any]:
+        reply = self.api("GET", f"/users/{name}", params={"include_stopped_servers": "0"})
+        reply.raise_for_status()
+        return dict(reply.json())
+
+    def server_pid(self, name: str) -> int:
+        state = self.user(name)["servers"][""]["state"]
+        return int(state["pid"])
+
+    def proxy_pid(self) -> int:
+        return int((self.directory / "proxy.pid").read_text().strip())
+
+    def log_tail(self, lines: int = 60) -> str:
+        return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
+
+
+def write_config(directory: Path, token: str, ports: dict[str, int]) -> Path:
+    homes = directory / "homes"
+    homes.mkdir()
+    config = directory / "jupyterhub_test_config.py"
+    config.write_text(
+        f"""
+c = get_config()  # noqa: F821
+load_subconfig({str(EXAMPLE_CONFIG)!r})  # noqa: F821 - the repository's example, unchanged
+c.JupyterHub.bind_url = "http://127.0.0.1:{ports["hub"]}"
+c.JupyterHub.hub_port = {ports["hub_api"]}
+c.ConfigurableHTTPProxy.api_url = "http://127.0.0.1:{ports["proxy_api"]}"
+c.ConfigurableHTTPProxy.pid_file = {str(directory / "proxy.pid")!r}
+c.JupyterHub.db_url = "sqlite:///{directory / "hub.sqlite"}"
+c.JupyterHub.cookie_secret_file = {str(directory / "cookie_secret")!r}
+c.JupyterHub.pid_file = {str(directory / "hub.pid")!r}
+c.SimpleLocalProcessSpawner.home_dir_template = {str(homes / "{username}")!r}
+c.Spawner.environment = {{"MCP_LAB_UNATTENDED": "1"}}
+c.JupyterHub.services = [{{"name": "classroom-test", "api_token": {token!r}}}]
+c.JupyterHub.load_roles = [{{
+    "name": "classroom-test",
+    "scopes": ["admin:users", "admin:servers", "admin:server_state", "tokens", "access:servers", "list:users"],
+    "services": ["classroom-test"],
+}}]
+"""
+    )
+    return config
+
+
+@contextlib.contextmanager
+def running_hub(directory: Path) -> Iterator[Hub]:
+    """Start the hub and wait until its API answers; on exit stop it with SIGTERM (as systemd would)."""
+    if not PROXY.exists():
+        raise RuntimeError(f"configurable-http-proxy is not installed: run `npm ci --prefix class` ({PROXY})")
+    token = secrets.token_hex(32)
+    ports = {"hub": free_port(), "hub_api": free_port(), "proxy_api": free_port()}
+    config = write_config(directory, token, ports)
+    log = directory / "hub.log"
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
+    with log.open("wb") as out:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "jupyterhub", "-f", str(config)],
+            cwd=directory,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            env=env,
+        )
+    hub = Hub(directory, f"http://127.0.0.1:{ports['hub']}", token, process, log, ports)
+
+    def answers() -> bool:
+        if process.poll() is not None:
+            raise RuntimeError(f"the hub exited with {process.returncode}:\n{hub.log_tail()}")
+        with contextlib.suppress(requests.ConnectionError):
+            return hub.api("GET", "/").status_code == 200
+        return False
+
+    try:
+        wait_for("the hub's API", answers, timeout=90)
+        yield hub
+    finally:
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
