@@ -37,6 +37,8 @@ if TYPE_CHECKING:
         decline,
     )
     from mcp_lab.api import call, flows, get_prompt, last, read_resource, resume, start
+    from mcp_lab.audit import audit
+    from mcp_lab.audit.report import AuditReport
     from mcp_lab.collection import load_flows, save_flows
     from mcp_lab.connect import OutsideServer, connect, disconnect
     from mcp_lab.errors import ConnectionFailed, FlowError, FlowInterrupted, LabError
@@ -63,6 +65,7 @@ __version__ = "0.1.0"
 # Public name -> the module that defines it ("" : the name is a subpackage of its own).
 _SOURCES = {
     "AnswerContext": "mcp_lab.answers",
+    "AuditReport": "mcp_lab.audit.report",
     "Answerer": "mcp_lab.answers",
     "CallbackAnswerer": "mcp_lab.answers",
     "ChainAnswerer": "mcp_lab.answers",
@@ -87,6 +90,7 @@ _SOURCES = {
     "TamperReport": "mcp_lab.inspect.tamper",
     "TokenReport": "mcp_lab.inspect.report",
     "Unanswered": "mcp_lab.answers",
+    "audit": "mcp_lab.audit",
     "auth_headers": "mcp_lab.access",
     "call": "mcp_lab.api",
     "cancel": "mcp_lab.answers",
@@ -125,6 +129,7 @@ _SOURCES = {
 __all__ = [
     "AnswerContext",
     "Answerer",
+    "AuditReport",
     "CallbackAnswerer",
     "ChainAnswerer",
     "ConnectionFailed",
@@ -149,6 +154,7 @@ __all__ = [
     "TokenReport",
     "Unanswered",
     "__version__",
+    "audit",
     "auth_headers",
     "call",
     "cancel",
@@ -204,7 +210,7 @@ def __dir__() -> list[str]:
 
 
 class _Package(types.ModuleType):
-    """`mcp_lab.sandbox`, `.serve`, `.replay` and `.connect` are public objects named like their modules.
+    """`mcp_lab.sandbox`, `.serve`, `.replay`, `.connect` and `.audit` are public objects named like their modules.
 
     Importing a submodule sets it as an attribute of its package; for these four names that would hide the
     object (`mcp_lab.connect(...)` would find the module). The object always wins, as it did when this

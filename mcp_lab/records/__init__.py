@@ -39,6 +39,10 @@ KINDS: dict[str, type[Record]] = {
 }
 SCHEMA_PATH = Path(__file__).resolve().parents[2] / "labextension" / "schema" / "records.schema.json"
 
+# Feature packages keep their own records (model / lab / view per feature) and add their kind to KINDS when
+# their model loads; importing them here makes KINDS whole whichever module is imported first.
+import mcp_lab.audit.model  # noqa: E402, F401  (adds "audit")
+
 
 def schema_document() -> dict[str, Any]:
     """One JSON Schema: a property per kind (its MIME type) referring to that record's definition."""

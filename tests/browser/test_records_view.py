@@ -125,6 +125,20 @@ def _open_all_details(page: Page, selector: str) -> None:
     page.evaluate(f"() => document.querySelectorAll('{selector} details').forEach(d => d.open = true)")
 
 
+def assert_contrast_in_both_themes(page: Page, selector: str, shot: str) -> None:
+    """Every visible text under `selector` (its details opened) reads at >= 4.5:1 in the light and dark theme."""
+    _open_all_details(page, selector)
+    try:
+        for theme, light in (("JupyterLab Light", True), ("JupyterLab Dark", False)):
+            _set_theme(page, theme, light)
+            worst, bad = _worst(page, selector)
+            screenshot(page, f"{shot}-{'light' if light else 'dark'}.png")
+            assert not bad, f"{theme}: {len(bad)} text element(s) under {MIN_CONTRAST}:1, worst {bad[:5]}"
+            assert worst >= MIN_CONTRAST
+    finally:
+        _set_theme(page, "JupyterLab Light", True)
+
+
 def test_every_record_is_drawn_by_the_extension(lab: Lab, page: Page, produced: list[Produced]) -> None:
     notebook = records_notebook(produced)
     lab.trust(notebook)
@@ -215,16 +229,7 @@ def test_text_contrast_in_light_and_dark_themes(lab: Lab, page: Page, produced: 
     _open_without_kernel(page, lab, name)
     selector = ".jp-OutputArea-output .mcp-lab-html" if fallbacks else ".mcp-lab-rendered"
     expect(page.locator(selector)).to_have_count(len(produced))
-    _open_all_details(page, selector)
-    try:
-        for theme, light in (("JupyterLab Light", True), ("JupyterLab Dark", False)):
-            _set_theme(page, theme, light)
-            worst, bad = _worst(page, selector)
-            screenshot(page, f"contrast-{'html' if fallbacks else 'ext'}-{'light' if light else 'dark'}.png")
-            assert not bad, f"{theme}: {len(bad)} text element(s) under {MIN_CONTRAST}:1, worst {bad[:5]}"
-            assert worst >= MIN_CONTRAST
-    finally:
-        _set_theme(page, "JupyterLab Light", True)
+    assert_contrast_in_both_themes(page, selector, f"contrast-{'html' if fallbacks else 'ext'}")
     if fallbacks:
         aligned = page.evaluate(
             "() => Array.from(document.querySelectorAll('.mcp-lab-html td, .mcp-lab-html th'))"
