@@ -26,6 +26,7 @@ def kernel_env() -> dict[str, str]:
     env["PYTHONPATH"] = os.pathsep.join(p for p in (ROOT, env.get("PYTHONPATH", "")) if p)
     return env
 
+
 LOAD = "import time as _t\n_s = _t.perf_counter()\n%load_ext mcp_lab\nprint(_t.perf_counter() - _s)"
 BARE = (
     "import time as _t\n_s = _t.perf_counter()\nimport mcp.server.mcpserver, ipywidgets\nprint(_t.perf_counter() - _s)"

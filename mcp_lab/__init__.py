@@ -25,6 +25,8 @@ if "jsonschema" not in sys.modules:
 
 if TYPE_CHECKING:
     from mcp_lab import forms
+    from mcp_lab.audit import audit
+    from mcp_lab.audit.report import AuditReport
     from mcp_lab.errors import ConnectionFailed, FlowError, FlowInterrupted, LabError
     from mcp_lab.exercise import ExerciseIncomplete, exercise_needs
     from mcp_lab.flow.answers import (
@@ -63,6 +65,7 @@ __version__ = "0.1.0"
 # Public name -> the module that defines it ("" : the name is a subpackage of its own).
 _SOURCES = {
     "AnswerContext": "mcp_lab.flow.answers",
+    "AuditReport": "mcp_lab.audit.report",
     "Answerer": "mcp_lab.flow.answers",
     "CallbackAnswerer": "mcp_lab.flow.answers",
     "ChainAnswerer": "mcp_lab.flow.answers",
@@ -87,6 +90,7 @@ _SOURCES = {
     "TamperReport": "mcp_lab.tokens.tamper",
     "TokenReport": "mcp_lab.tokens.report",
     "Unanswered": "mcp_lab.flow.answers",
+    "audit": "mcp_lab.audit",
     "auth_headers": "mcp_lab.servers.access",
     "call": "mcp_lab.flow.calls",
     "cancel": "mcp_lab.flow.answers",
@@ -125,6 +129,7 @@ _SOURCES = {
 __all__ = [
     "AnswerContext",
     "Answerer",
+    "AuditReport",
     "CallbackAnswerer",
     "ChainAnswerer",
     "ConnectionFailed",
@@ -149,6 +154,7 @@ __all__ = [
     "TokenReport",
     "Unanswered",
     "__version__",
+    "audit",
     "auth_headers",
     "call",
     "cancel",
@@ -204,7 +210,7 @@ def __dir__() -> list[str]:
 
 
 class _Package(types.ModuleType):
-    """`mcp_lab.replay` is a public function named like its feature's package (`mcp_lab/replay/`).
+    """`mcp_lab.replay` and `mcp_lab.audit` are public functions named like their features' packages.
 
     Importing a submodule sets it as an attribute of its package; for such a name that would hide the
     object (`mcp_lab.replay(...)` would find the package). The public object always wins; the package stays

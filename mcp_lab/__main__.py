@@ -1,4 +1,5 @@
 """`python -m mcp_lab replay COLLECTION --server URL`: a notebook's recorded flows as a CI regression test.
+(`python -m mcp_lab audit ...`, the 2026-07-28 rules checked by repeating them, lives in `mcp_lab.audit.cli`.)
 
 Spec context: multi round-trip requests replayed against a server reached over Streamable HTTP (`--server`)
 or stdio (`--stdio "COMMAND ARGS"`), the questions answered from the recording. The command prints the replay
@@ -51,6 +52,9 @@ def _parser() -> argparse.ArgumentParser:
     rp.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds each flow may take")
     rp.add_argument("--connect-timeout", type=float, default=30.0, help="seconds to wait for the server")
     rp.add_argument("--json", action="store_true", help="print the report as JSON instead of text")
+    from mcp_lab.audit.cli import add_parser
+
+    add_parser(commands)
     return parser
 
 
@@ -79,6 +83,10 @@ async def _replay(args: argparse.Namespace, flows: list[Flow], env: dict[str, st
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)  # bad usage: argparse prints the usage and one error line, exit 2
+    if args.command == "audit":
+        from mcp_lab.audit.cli import run
+
+        return run(args)
     try:
         for timeout in (args.timeout, args.connect_timeout):
             if not math.isfinite(timeout) or timeout <= 0:

@@ -88,7 +88,11 @@ async def test_stderr_goes_to_a_log_the_lab_shows(booking: OutsideServer) -> Non
 
 
 async def test_views_say_the_lab_holds_no_keys(booking: OutsideServer) -> None:
-    row = next(line for line in ServerList.from_sandbox(sandbox)._repr_mimebundle_()["text/plain"].splitlines() if line.startswith(NAME))
+    row = next(
+        line
+        for line in ServerList.from_sandbox(sandbox)._repr_mimebundle_()["text/plain"].splitlines()
+        if line.startswith(NAME)
+    )
     assert re.fullmatch(rf"{NAME}: outside stdio, not ours: keyless view only, stdio: .*booking\.py --variant A", row)
     bundle = booking._repr_mimebundle_()
     assert "not ours: keyless view only" in bundle["text/plain"]

@@ -6,6 +6,7 @@
  * Every application/vnd.mcp-lab.<kind>+json record, by MIME type.
  */
 export interface McpLabRecords {
+  'application/vnd.mcp-lab.audit+json'?: AuditRecord;
   'application/vnd.mcp-lab.connection+json'?: ConnectionRecord;
   'application/vnd.mcp-lab.connection-log+json'?: ConnectionLogRecord;
   'application/vnd.mcp-lab.flow+json'?: FlowRecord;
@@ -21,30 +22,53 @@ export interface McpLabRecords {
   'application/vnd.mcp-lab.token+json'?: TokenRecord;
 }
 /**
+ * A server audited against the 2026-07-28 rules: the summary first, then each check.
+ *
  * This interface was referenced by `McpLabRecords`'s JSON-Schema
- * via the `definition` "ConnectionRecord".
+ * via the `definition` "AuditRecord".
  */
-export interface ConnectionRecord {
-  kind: 'connection';
-  legacy_only: boolean;
-  log_tail: string[];
-  name: string;
-  note: string;
-  pids: number[];
+export interface AuditRecord {
+  checks: AuditCheck[];
+  exit_code: 0 | 1;
+  flows: string[];
+  headline: string;
+  kind: 'audit';
+  notes: string[];
   protocol_version: string | null;
-  transport: 'http' | 'stdio';
+  server: string;
+  summary: AuditSummary;
+  transport: 'in-process' | 'http' | 'stdio';
   version: 1;
   where: string;
 }
 /**
+ * One rule checked: its verdict, why, and every probe.
+ *
  * This interface was referenced by `McpLabRecords`'s JSON-Schema
- * via the `definition` "ConnectionLogRecord".
+ * via the `definition` "AuditCheck".
  */
-export interface ConnectionLogRecord {
-  kind: 'connection-log';
+export interface AuditCheck {
+  notes: string[];
+  probes: AuditProbe[];
+  rule: AuditRule;
+  summary: string;
+  verdict: 'pass' | 'fail' | 'warn' | 'n/a';
+}
+/**
+ * One request the audit sent for a check, and what came back.
+ *
+ * This interface was referenced by `McpLabRecords`'s JSON-Schema
+ * via the `definition` "AuditProbe".
+ */
+export interface AuditProbe {
+  came_back: string;
+  evidence: FlowRecord | null;
+  exchanges: HttpExchange[];
   name: string;
-  text: string;
-  version: 1;
+  note: string;
+  sent: string;
+  status: number | null;
+  verdict: 'pass' | 'fail' | 'warn' | 'n/a';
 }
 /**
  * A multi round-trip conversation: the request, its legs, and how it ended.
@@ -292,6 +316,59 @@ export interface TokenBrief {
   nonce: string | null;
   sealed_bytes: number | null;
   text: string | Clipped;
+}
+/**
+ * One rule, quoted from its source.
+ *
+ * This interface was referenced by `McpLabRecords`'s JSON-Schema
+ * via the `definition` "AuditRule".
+ */
+export interface AuditRule {
+  id: string;
+  level: 'MUST' | 'MUST NOT' | 'SHOULD' | 'SHOULD NOT';
+  quote: string;
+  section: string;
+  source: string;
+  title: string;
+  transports: ('in-process' | 'http' | 'stdio')[];
+  url: string;
+}
+/**
+ * This interface was referenced by `McpLabRecords`'s JSON-Schema
+ * via the `definition` "AuditSummary".
+ */
+export interface AuditSummary {
+  broken: number;
+  broken_must: number;
+  kept: number;
+  not_applicable: number;
+  warned: number;
+}
+/**
+ * This interface was referenced by `McpLabRecords`'s JSON-Schema
+ * via the `definition` "ConnectionRecord".
+ */
+export interface ConnectionRecord {
+  kind: 'connection';
+  legacy_only: boolean;
+  log_tail: string[];
+  name: string;
+  note: string;
+  pids: number[];
+  protocol_version: string | null;
+  transport: 'http' | 'stdio';
+  version: 1;
+  where: string;
+}
+/**
+ * This interface was referenced by `McpLabRecords`'s JSON-Schema
+ * via the `definition` "ConnectionLogRecord".
+ */
+export interface ConnectionLogRecord {
+  kind: 'connection-log';
+  name: string;
+  text: string;
+  version: 1;
 }
 /**
  * This interface was referenced by `McpLabRecords`'s JSON-Schema

@@ -117,7 +117,7 @@ def _transport_failure(exc: BaseException) -> bool:
     if isinstance(exc, MCPError):
         return exc.error.code == CONNECTION_CLOSED and exc.error.message == "Connection closed"
     broken = (httpx2.TransportError, OSError, anyio.ClosedResourceError, anyio.BrokenResourceError, anyio.EndOfStream)
-    return isinstance(exc, broken | ConnectionFailed)
+    return isinstance(exc, (*broken, ConnectionFailed))
 
 
 def _record_error(rnd: Round, exc: BaseException) -> None:

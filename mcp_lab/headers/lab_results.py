@@ -80,7 +80,9 @@ class MismatchLab:
         probes = []
         for probe in self.probes:
             exchange = HttpExchange.model_validate(probe.exchange)
-            sent = sorted((h for h in exchange.request.headers if h[0].lower().startswith("mcp-")), key=lambda h: h[0].lower())
+            sent = sorted(
+                (h for h in exchange.request.headers if h[0].lower().startswith("mcp-")), key=lambda h: h[0].lower()
+            )
             probes.append(
                 ProbeRecord(
                     case=probe.case,

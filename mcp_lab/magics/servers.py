@@ -297,9 +297,11 @@ class LabMagics(Magics):
 
 
 def register(shell: InteractiveShell) -> None:
+    from mcp_lab.audit.magics import AuditMagics
     from mcp_lab.magics.connect import ConnectMagics
 
     shell.register_magics(LabMagics)
     shell.register_magics(ConnectMagics)
+    shell.register_magics(AuditMagics)
     if await_magic_transformer not in shell.input_transformers_cleanup:
         shell.input_transformers_cleanup.append(await_magic_transformer)

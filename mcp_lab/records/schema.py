@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from mcp_lab.audit.model import AuditRecord
 from mcp_lab.flow.record import FlowRecord
 from mcp_lab.headers.record import HeaderTableRecord, ListFirstRecord, MismatchRecord, SchemaLookupRecord
 from mcp_lab.records.base import Record, mime
@@ -36,6 +37,7 @@ KINDS: dict[str, type[Record]] = {
     "connection": ConnectionRecord,
     "connection-log": ConnectionLogRecord,
     "replay": ReplayRecord,
+    "audit": AuditRecord,
 }
 SCHEMA_PATH = Path(__file__).resolve().parents[2] / "labextension" / "schema" / "records.schema.json"
 

@@ -199,12 +199,16 @@ def test_interrupt_ends_a_waiting_form_and_a_hung_tool(lab: Lab, page: Page) -> 
     screenshot(page, "interrupt-form.png", NOTEBOOK)
 
     run_cell(page, 3)  # the kernel is usable, the flow is kept
-    expect(code_cell(page, 3).locator(".jp-OutputArea")).to_contain_text("interrupted | interrupted (Interrupt pressed)")
+    expect(code_cell(page, 3).locator(".jp-OutputArea")).to_contain_text(
+        "interrupted | interrupted (Interrupt pressed)"
+    )
 
     run_cell(page, 4)
     expect(code_cell(page, 4).locator(".jp-OutputArea")).to_contain_text("the tool is running", timeout=20_000)
     interrupt(page)
-    expect(code_cell(page, 4).locator(".jp-OutputArea")).to_contain_text("interrupted (Interrupt pressed)", timeout=10_000)
+    expect(code_cell(page, 4).locator(".jp-OutputArea")).to_contain_text(
+        "interrupted (Interrupt pressed)", timeout=10_000
+    )
     run_cell(page, 5)
     expect(code_cell(page, 5).locator(".jp-OutputArea")).to_contain_text("hang interrupted False")
     assert not [c for c in cells(page) if any("CancelledError" in e for e in c["errors"])]

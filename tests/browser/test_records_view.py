@@ -125,6 +125,20 @@ def _open_all_details(page: Page, selector: str) -> None:
     page.evaluate(f"() => document.querySelectorAll('{selector} details').forEach(d => d.open = true)")
 
 
+def assert_contrast_in_both_themes(page: Page, selector: str, shot: str) -> None:
+    """Every visible text under `selector` (its details opened) reads at >= 4.5:1 in the light and dark theme."""
+    _open_all_details(page, selector)
+    try:
+        for theme, light in (("JupyterLab Light", True), ("JupyterLab Dark", False)):
+            _set_theme(page, theme, light)
+            worst, bad = _worst(page, selector)
+            screenshot(page, f"{shot}-{'light' if light else 'dark'}.png")
+            assert not bad, f"{theme}: {len(bad)} text element(s) under {MIN_CONTRAST}:1, worst {bad[:5]}"
+            assert worst >= MIN_CONTRAST
+    finally:
+        _set_theme(page, "JupyterLab Light", True)
+
+
 def test_every_record_is_drawn_by_the_extension(lab: Lab, page: Page, produced: list[Produced]) -> None:
     notebook = records_notebook(produced)
     lab.trust(notebook)
@@ -192,7 +206,9 @@ def test_every_record_is_drawn_by_the_extension(lab: Lab, page: Page, produced: 
     assert {"Mcp-Param-Region", "Mcp-Param-Days"} <= set(headers), headers
     expect(table.locator(".mcp-lab-header-table")).to_contain_text("base64 sentinel")
     mismatch = _output(page, produced, "mismatch lab")
-    codes = mismatch.locator(".mcp-lab-probe > td > .mcp-lab-status").evaluate_all("ns => ns.map(n => n.dataset.status)")
+    codes = mismatch.locator(".mcp-lab-probe > td > .mcp-lab-status").evaluate_all(
+        "ns => ns.map(n => n.dataset.status)"
+    )
     assert "200" in codes and "400" in codes, codes
     expect(mismatch.locator('.mcp-lab-probe[data-case="mismatch"]')).to_contain_text("✗ 400 -32020")
     expect(mismatch.locator('.mcp-lab-probe[data-case="match"]')).to_contain_text("✓ 200 accepted")
@@ -202,29 +218,24 @@ def test_every_record_is_drawn_by_the_extension(lab: Lab, page: Page, produced: 
     expect(rotation.locator(".mcp-lab-cell-err").first).to_contain_text("✗ rejected")
     expect(rotation.locator(".mcp-lab-cell-err").first).to_contain_text("unknown key")
     expect(rotation.locator(".mcp-lab-cell-ok").first).to_contain_text("✓ accepted")
-    expect(_output(page, produced, "replay, a changed server").locator(".mcp-lab-replay-different")).to_contain_text("✗ DIFFERENT")
+    expect(_output(page, produced, "replay, a changed server").locator(".mcp-lab-replay-different")).to_contain_text(
+        "✗ DIFFERENT"
+    )
     expect(_output(page, produced, "the server list").locator(".mcp-lab-servers-table")).to_contain_text("not ours")
     screenshot(page, "records-light.png")
 
 
 @pytest.mark.parametrize("fallbacks", [False, True], ids=["extension", "html-fallback"])
-def test_text_contrast_in_light_and_dark_themes(lab: Lab, page: Page, produced: list[Produced], fallbacks: bool) -> None:
+def test_text_contrast_in_light_and_dark_themes(
+    lab: Lab, page: Page, produced: list[Produced], fallbacks: bool
+) -> None:
     notebook = records_notebook(produced, fallbacks=fallbacks)
     lab.trust(notebook)  # trusted: the HTML fallback keeps its stylesheet, as it does when a kernel shows it
     name = write_notebook(lab, f"contrast-{'html' if fallbacks else 'ext'}.ipynb", notebook)
     _open_without_kernel(page, lab, name)
     selector = ".jp-OutputArea-output .mcp-lab-html" if fallbacks else ".mcp-lab-rendered"
     expect(page.locator(selector)).to_have_count(len(produced))
-    _open_all_details(page, selector)
-    try:
-        for theme, light in (("JupyterLab Light", True), ("JupyterLab Dark", False)):
-            _set_theme(page, theme, light)
-            worst, bad = _worst(page, selector)
-            screenshot(page, f"contrast-{'html' if fallbacks else 'ext'}-{'light' if light else 'dark'}.png")
-            assert not bad, f"{theme}: {len(bad)} text element(s) under {MIN_CONTRAST}:1, worst {bad[:5]}"
-            assert worst >= MIN_CONTRAST
-    finally:
-        _set_theme(page, "JupyterLab Light", True)
+    assert_contrast_in_both_themes(page, selector, f"contrast-{'html' if fallbacks else 'ext'}")
     if fallbacks:
         aligned = page.evaluate(
             "() => Array.from(document.querySelectorAll('.mcp-lab-html td, .mcp-lab-html th'))"

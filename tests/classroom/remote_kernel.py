@@ -40,6 +40,8 @@ class RemoteKernel:
 
     def __init__(self, ws: WebSocketClientConnection, username: str) -> None:
         self._ws = ws
+        self._loop = asyncio.get_running_loop()
+        """The loop the websocket lives on: its close frame is written there."""
         self._session = uuid.uuid4().hex
         self._username = username
 
@@ -108,4 +110,15 @@ class RemoteKernel:
         return runs
 
     def close(self) -> None:
-        self._ws.close()
+        """Close the websocket on its own loop. (Outside that loop tornado would ask asyncio for "the current"
+        one, which exists only while no earlier test -- pytest-asyncio's, say -- has set and unset one.)"""
+        if self._loop.is_closed():
+            return
+
+        async def close() -> None:
+            self._ws.close()
+
+        if self._loop.is_running():
+            self._ws.close()
+        else:
+            self._loop.run_until_complete(close())

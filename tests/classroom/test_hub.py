@@ -236,7 +236,9 @@ def test_three_students_run_tutorial_1_at_once_each_with_their_own_results(class
                 continue
             assert got == expected[cell.id], f"{name}, cell {cell.id}"
         assert "well done: Provisioned 'ledger' in ap-southeast-2." in cells[-1].outputs[-1]["text"]
-    log(f"{len(STUDENTS)} students x {len(code['ada'])} cells: outputs as in the shipped notebook (sanitized as nbval does)")
+    log(
+        f"{len(STUDENTS)} students x {len(code['ada'])} cells: outputs as in the shipped notebook (sanitized as nbval does)"
+    )
 
     # Each kernel is the student's own: their user, their home, their flows only, their answers.
     flows = {}

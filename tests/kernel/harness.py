@@ -37,15 +37,19 @@ def run_cells(*sources: str, timeout: int = 60, allow_errors: bool = True) -> li
 
 def text_of(cell: dict[str, Any]) -> str:
     """All text a cell showed: streams, text/plain results, and error names + values."""
-    parts: list[str] = []
+    text = ""
     for out in cell.get("outputs", []):
         if out["output_type"] == "stream":
-            parts.append(out["text"])
-        elif out["output_type"] in ("execute_result", "display_data"):
-            parts.append(out["data"].get("text/plain", ""))
+            text += out["text"]  # a busy kernel may flush one print() in several pieces: they join as printed
+            continue
+        if out["output_type"] in ("execute_result", "display_data"):
+            part = out["data"].get("text/plain", "")
         elif out["output_type"] == "error":
-            parts.append(f"{out['ename']}: {out['evalue']}")
-    return "\n".join(parts)
+            part = f"{out['ename']}: {out['evalue']}"
+        else:
+            continue
+        text += ("\n" if text and not text.endswith("\n") else "") + part
+    return text
 
 
 def errors_of(cell: dict[str, Any]) -> list[dict[str, Any]]:

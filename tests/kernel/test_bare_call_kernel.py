@@ -39,7 +39,7 @@ def test_a_bare_call_line_waits_and_shows_the_flow() -> None:
     cells = run_cells(
         "%load_ext mcp_lab\nimport mcp_lab",
         SERVER_CELL,
-        "%mcp_call demo book city=Rome --answers '{\"ask_region\": {\"region\": \"south\"}}'",
+        '%mcp_call demo book city=Rome --answers \'{"ask_region": {"region": "south"}}\'',
         "print(mcp_lab.last().text)",
     )
     assert [errors_of(c) for c in cells] == [[]] * len(cells)

@@ -65,7 +65,10 @@ def test_a_stdio_server_in_a_notebook_from_connect_to_reaped() -> None:
     assert "booking server variant A, pid" in text_of(cells[4])
     assert text_of(cells[5]).strip() == "1 [False] False"
     crashed = text_of(cells[6])
-    assert crashed.startswith("ConnectionFailed: cannot connect 'crash': the command exited") and "no-config-file" in crashed
+    assert (
+        crashed.startswith("ConnectionFailed: cannot connect 'crash': the command exited")
+        and "no-config-file" in crashed
+    )
     assert "usage: %mcp_connect NAME URL" in text_of(cells[7])
     assert text_of(cells[8]).startswith("LabError: no server named 'nobody'")
     assert text_of(cells[9]).strip() == "still alive"

@@ -257,7 +257,5 @@ def test_prearranged_answers_show_only_the_record_so_nbval_can_compare(browser: 
     reply, outputs = browser.run('mcp_lab.forms.prearrange(ask_region={"region": "eu-north"})\n' + CALL, on_message)
     assert reply["status"] == "ok", text_of(outputs)
     shown = [m["content"]["data"]["text/plain"] for m in outputs if m["header"]["msg_type"] == "display_data"]
-    assert shown == [
-        "round 1 from 'quiz':\n  elicitation form 'ask_region' from 'quiz': answered region='eu-north'"
-    ]
+    assert shown == ["round 1 from 'quiz':\n  elicitation form 'ask_region' from 'quiz': answered region='eu-north'"]
     assert updates == [] and "Paris: accept eu-north" in text_of(outputs)

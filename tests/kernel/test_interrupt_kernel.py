@@ -136,8 +136,12 @@ def test_after_a_reload_the_side_panel_answers_the_waiting_form(session: tuple[B
             state["answered"] = True
             form = waiting[0]["forms"][0]
             flow, round_ = waiting[0]["flow"]["id"], waiting[0]["round"]
-            panel.event({"event": "submit", "flow": flow, "round": round_, "key": form["key"], "values": {"region": "y"}})
-            panel.event({"event": "submit", "flow": flow, "round": round_, "key": form["key"], "values": {"region": "apac"}})
+            panel.event(
+                {"event": "submit", "flow": flow, "round": round_, "key": form["key"], "values": {"region": "y"}}
+            )
+            panel.event(
+                {"event": "submit", "flow": flow, "round": round_, "key": form["key"], "values": {"region": "apac"}}
+            )
 
     reply, outputs = browser.run(CALL, on_message)
     assert reply["status"] == "ok", text_of(outputs)
@@ -165,4 +169,3 @@ def test_the_cancel_every_waiting_flow_command(session: tuple[Browser, Any]) -> 
         browser.drain(0.2)
     reply, outputs = browser.run("print(mcp_lab.last().status)")
     assert "interrupted" in text_of(outputs)
-

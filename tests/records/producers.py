@@ -4,8 +4,9 @@ Why: renderer tests and schema tests must see what the lab really emits, never a
 `produce_all()` runs the producers a learner runs -- flows in memory, over the lab's own HTTP serving, to a
 connected server over Streamable HTTP and over stdio, on both protocol eras; token reports for every
 verdict plus keyless and foreign formats and a 5 MB token; header tables and every header lab; the tamper
-lab; a rotation matrix and a rotation under load; the server list; a replay -- and returns each display
-bundle with a label. It stops every server it started.
+lab; a rotation matrix and a rotation under load; the server list; a replay; audits of a well-behaved server
+over the lab's HTTP serving and of a broken one -- and returns each display bundle with a label. It stops
+every server it started.
 """
 
 from __future__ import annotations
@@ -190,6 +191,24 @@ async def _connections(out: list[Produced], tmp: Path) -> None:
         await loop.stop()
 
 
+async def produce_audits(out: list[Produced]) -> None:
+    """Audits of a well-behaved MCPServer over the lab's HTTP serving and of a broken server (in-process)."""
+    from tests.audit.helpers import record
+    from tests.audit.servers import load
+
+    good = load("good_mcpserver")
+    entry = sandbox.add(good.build())
+    serve(entry.name)
+    flows = await record(entry, good.CALLS)
+    report = await mcp_lab.audit(entry.name, flows)  # its tokens live 600 s: the lifetime check says it skipped
+    out.append(Produced("audit", "audit of a well-behaved MCPServer over HTTP", _bundle(report)))
+    broken = load("refund_plaintext")
+    entry = sandbox.add(broken.build())
+    flows = await record(entry, broken.CALLS)
+    report = await mcp_lab.audit(entry.name, flows, lifetime=0.5, max_wait=5)
+    out.append(Produced("audit", "audit of a server with a plaintext refund amount", _bundle(report)))
+
+
 def _bundle_of(bundle: dict[str, Any]) -> dict[str, Any]:
     return dict(json.loads(json.dumps(bundle, allow_nan=False)))
 
@@ -202,6 +221,7 @@ async def produce_all(tmp: Path) -> list[Produced]:
         await _headers(out)
         await _rotation(out)
         await _connections(out, tmp)
+        await produce_audits(out)
     finally:
         await sandbox.stop_all()
     return out

@@ -1,0 +1,53 @@
+"""`%mcp_audit NAME [COLLECTION]`: parse, then delegate to `mcp_lab.audit`. Nothing else lives here.
+
+Spec context: the 2026-07-28 rules for multi round-trip requests and header parameters, checked against a
+sandbox server or connection by repeating this kernel's recorded calls for it (or a saved collection's).
+Magic functions cannot await (sdk-notes §6.1): the audit runs as a task and the magic returns a `Pending` --
+`report = await %mcp_audit shop` waits for the report; a bare `%mcp_audit shop` shows "auditing..." and then
+the report, in place.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from IPython.core.magic import Magics, line_magic, magics_class
+from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
+
+from mcp_lab.magics.connect import Pending
+
+__all__ = ["AuditMagics"]
+
+
+@magics_class
+class AuditMagics(Magics):
+    """The audit."""
+
+    @magic_arguments()
+    @argument("name", help="the server's name in the lab (%%mcp_server, %%mcp_connect, mcp_lab.sandbox.add)")
+    @argument("collection", nargs="?", help="a collection saved with mcp_lab.save_flows (default: this kernel's calls)")
+    @argument("--only", action="append", default=[], metavar="CHECK[,CHECK]", help="run only these checks")
+    @argument("--skip", action="append", default=[], metavar="CHECK[,CHECK]", help="leave these checks out")
+    @argument("--lifetime", type=float, help="seconds the server's requestState plausibly lives")
+    @argument("--max-wait", type=float, default=30.0, help="the longest the lifetime check waits (default 30 s)")
+    @line_magic
+    def mcp_audit(self, line: str) -> Any:
+        """Audit a server against the 2026-07-28 rules by repeating the calls recorded for it.
+
+        %mcp_audit NAME [COLLECTION] [--only CHECK,...] [--skip CHECK,...] [--lifetime S] [--max-wait S]
+        """
+        from mcp_lab.audit.lab import audit, select
+        from mcp_lab.servers.sandbox import sandbox
+
+        args = parse_argstring(self.mcp_audit, line)
+        select(args.only or None, args.skip or None)  # one clear line for an unknown check, before anything runs
+        connection = sandbox.get(args.name)
+        work = audit(
+            connection,
+            args.collection,
+            only=args.only or None,
+            skip=args.skip or None,
+            lifetime=args.lifetime,
+            max_wait=args.max_wait,
+        )
+        return Pending(work, f"auditing {args.name!r}", lambda report: report)

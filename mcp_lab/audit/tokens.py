@@ -1,0 +1,213 @@
+"""What a client can do to a requestState it holds: flip a bit, cut it short, splice two, read it, edit it.
+
+Spec context: Multi Round-Trip Requests, Server Requirements (Basic Workflow) item 4 and Security
+Considerations -- "servers MUST treat requestState as an attacker-controlled input" -- and the SDK docs'
+"opaque token ... only the server reads it". The audit does to a real token exactly what an attacker could,
+without any key: these functions know no format but the common encodings a server might use (plain text,
+JSON, base64 or base64url, dot-separated segments as in JWTs and the SDK's `v1.` envelope), so they work on
+any server's tokens. A token that decodes to readable text is "readable", and `reveal` says what it shows.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["Reveal", "edits", "flip_bit", "reveal", "splice", "truncate"]
+
+_B64 = re.compile(r"[A-Za-z0-9_\-+/]{8,}={0,2}")
+SHOWN = 160
+"""How much of what a token reveals is shown."""
+
+
+def _decode(segment: str) -> tuple[bytes, str] | None:
+    """The bytes of a base64url or base64 segment, and which alphabet it used (None: not base64)."""
+    if not _B64.fullmatch(segment):
+        return None
+    urlsafe = "-" in segment or "_" in segment or not ("+" in segment or "/" in segment)
+    padded = segment + "=" * (-len(segment.rstrip("=")) % 4) if "=" not in segment else segment
+    try:
+        data = (base64.urlsafe_b64decode if urlsafe else base64.b64decode)(padded.encode())
+    except (binascii.Error, ValueError):
+        return None
+    return data, ("url" if urlsafe else "std") + ("" if "=" in segment else "-nopad")
+
+
+def _encode(data: bytes, alphabet: str) -> str:
+    text = (base64.urlsafe_b64encode if alphabet.startswith("url") else base64.b64encode)(data).decode()
+    return text.rstrip("=") if alphabet.endswith("-nopad") else text
+
+
+def _segments(token: str) -> list[tuple[int, int]]:
+    """(start, end) of each dot-separated segment."""
+    spans, start = [], 0
+    for part in token.split("."):
+        spans.append((start, start + len(part)))
+        start += len(part) + 1
+    return spans
+
+
+def _longest_binary(token: str) -> tuple[int, int, bytes, str] | None:
+    best = None
+    for start, end in _segments(token):
+        decoded = _decode(token[start:end])
+        if decoded is not None and (best is None or end - start > best[1] - best[0]):
+            best = (start, end, decoded[0], decoded[1])
+    return best
+
+
+def flip_bit(token: str) -> tuple[str, str]:
+    """The token with one bit flipped (in the decoded bytes of its longest base64 segment when it has one,
+    else in the middle character), and where."""
+    found = _longest_binary(token)
+    if found is not None and found[2]:
+        start, end, data, alphabet = found
+        index = len(data) // 2
+        flipped = bytearray(data)
+        flipped[index] ^= 0x01
+        new = _encode(bytes(flipped), alphabet)
+        if new != token[start:end]:
+            return token[:start] + new + token[end:], f"bit 0 of decoded byte {index} flipped"
+    middle = len(token) // 2
+    order = sorted(range(len(token)), key=lambda i: abs(i - middle))
+    for i in order:
+        flipped_char = chr(ord(token[i]) ^ 0x01)
+        if token[i].isalnum() and flipped_char.isalnum():
+            return token[:i] + flipped_char + token[i + 1 :], f"bit 0 of character {i} flipped"
+    i = middle if token else 0
+    return token[:i] + chr(ord(token[i]) ^ 0x01) + token[
+        i + 1 :
+    ] if token else "\x01", f"bit 0 of character {i} flipped"
+
+
+def truncate(token: str) -> tuple[str, str]:
+    """The token without its last quarter (at least one character)."""
+    cut = max(1, len(token) // 4)
+    return token[:-cut], f"the last {cut} of {len(token)} characters cut off"
+
+
+def splice(first: str, second: str) -> tuple[str, str]:
+    """The first half of one token with the second half of another (as long as the longer)."""
+    half = len(first) // 2
+    return first[:half] + second[half:], f"first {half} characters of one token, the rest of another"
+
+
+@dataclass
+class Reveal:
+    """What a token shows to anyone who holds it."""
+
+    form: str
+    """`plain JSON`, `plain text`, `base64url JSON` (segment k of n), ..."""
+    text: str
+    """The readable content (clipped)."""
+    value: Any = None
+    """The parsed JSON value, when it is JSON."""
+    start: int = 0
+    end: int = 0
+    alphabet: str = ""
+    """Where in the token it sits and how it is encoded ("" : verbatim)."""
+
+    def describe(self) -> str:
+        return f"readable {self.form}: {self.text}"
+
+
+def _readable(data: bytes) -> str | None:
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    printable = sum(ch.isprintable() or ch in "\n\t" for ch in text)
+    return text if text and printable >= 0.95 * len(text) else None
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= SHOWN else text[:SHOWN] + f"… ({len(text)} chars)"
+
+
+def reveal(token: str) -> Reveal | None:
+    """What the token shows without a key (None: nothing readable -- opaque)."""
+    try:
+        value = json.loads(token)
+    except ValueError:
+        value = None
+    if isinstance(value, dict | list):
+        return Reveal("plain JSON", _clip(token), value, 0, len(token))
+    spans = _segments(token)
+    found: list[Reveal] = []
+    for start, end in spans:
+        decoded = _decode(token[start:end])
+        text = _readable(decoded[0]) if decoded is not None else None
+        if decoded is None or text is None or len(text) < 2:
+            continue
+        where = f" (segment {spans.index((start, end)) + 1} of {len(spans)})" if len(spans) > 1 else ""
+        encoding = "base64url" if decoded[1].startswith("url") else "base64"
+        try:
+            parsed = json.loads(text)
+        except ValueError:
+            parsed = None
+        kind = "JSON" if isinstance(parsed, dict | list) else "text"
+        found.append(
+            Reveal(f"{encoding} {kind}{where}", _clip(text), parsed if kind == "JSON" else None, start, end, decoded[1])
+        )
+    if found:  # JSON first (claims), then the longest text
+        return max(found, key=lambda r: (r.value is not None, r.end - r.start))
+    if _readable(token.encode()) and any(ch.isalpha() for ch in token) and not _looks_random(token):
+        return Reveal("plain text", _clip(token), None, 0, len(token))
+    return None
+
+
+def _looks_random(token: str) -> bool:
+    """A long run of base64-ish characters with no separators reads as an opaque blob, not as text."""
+    core = token.split(".")[-1]
+    return len(core) >= 24 and bool(_B64.fullmatch(core))
+
+
+def edits(token: str, limit: int = 3) -> list[tuple[str, str]]:
+    """The token with one readable value changed, for each of its first `limit` values -- what a client that can
+    read it could do ([] when nothing readable can be changed)."""
+    found = reveal(token)
+    if found is None:
+        return []
+    out: list[tuple[str, str]] = []
+    if found.value is not None:
+        for changed, what in _edit_json(found.value)[:limit]:
+            out.append((_rebuilt(token, found, json.dumps(changed, separators=(",", ":"), ensure_ascii=False)), what))
+        return out
+    raw = token[found.start : found.end]
+    text = raw if not found.alphabet else (_decode(raw) or (b"", ""))[0].decode("utf-8", "replace")
+    for match in list(re.finditer(r"\d+", text))[:limit]:
+        edited = text[: match.start()] + str(int(match.group()) + 1) + text[match.end() :]
+        out.append((_rebuilt(token, found, edited), f"the number {match.group()} raised by one"))
+    return out
+
+
+def _rebuilt(token: str, found: Reveal, text: str) -> str:
+    body = text if not found.alphabet else _encode(text.encode(), found.alphabet)
+    return token[: found.start] + body + token[found.end :]
+
+
+def _edit_json(value: Any, path: str = "") -> list[tuple[Any, str]]:
+    """Copies of `value`, each with one number raised by one (or one string changed), in document order."""
+    if isinstance(value, dict):
+        return [
+            ({**value, key: changed}, what)
+            for key, item in value.items()
+            for changed, what in _edit_json(item, f"{path}.{key}" if path else str(key))
+        ]
+    if isinstance(value, list):
+        return [
+            ([*value[:i], changed, *value[i + 1 :]], what)
+            for i, item in enumerate(value)
+            for changed, what in _edit_json(item, f"{path}[{i}]")
+        ]
+    if isinstance(value, bool) or value is None:
+        return []
+    if isinstance(value, int | float):
+        return [(value + 1, f"{path or 'the value'} {value} raised by one")]
+    if isinstance(value, str):
+        return [(value + "x", f"{path or 'the value'} {value[:40]!r} changed")]
+    return []

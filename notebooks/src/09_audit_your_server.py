@@ -1,0 +1,328 @@
+# %% [markdown] id=intro
+# # 9 · Audit your own server
+#
+# The earlier notebooks showed what the 2026-07-28 rules for multi round-trip requests and header parameters
+# say. This one checks a server against them. `mcp_lab.audit` (or `%mcp_audit NAME`) takes the calls you
+# recorded against a server, sends them again -- changed the way each rule is about: a tampered
+# `requestState`, a header that disagrees with the body, a client that declares no capabilities, a retry
+# on a fresh connection -- and reports, rule by rule, what the server did.
+#
+# Every check quotes its rule (MUST or SHOULD, with the section of the specification it comes from), says
+# what it sent and what came back, and gives a verdict: **kept**, **broken**, **warned**, or **not
+# applicable**. The report starts with a summary, and its exit code is what a CI job gets: 0 when no MUST is
+# broken, 1 when one is.
+#
+# The audit **only repeats calls you recorded**. A tool may charge a card or delete a file, so it never
+# invents one; it only changes what a rule is about. (The one exception is listings such as `tools/list`,
+# which are read-only.) Point it at a test deployment, not at production.
+#
+# In this notebook you will:
+#
+# 1. audit a server that keeps every rule, and read its report;
+# 2. audit three servers with one flaw each -- a refund amount in a plaintext `requestState`, a header
+#    parameter nobody checks, a question asked of a client that cannot answer -- and see each fail exactly
+#    the rules it breaks;
+# 3. see the same audit as a CI step;
+# 4. fix the third server yourself.
+#
+# About 15 minutes.
+
+# %%
+%load_ext mcp_lab
+import mcp_lab
+
+# %% [markdown]
+# ## A server that keeps the rules
+#
+# A small shop: `refund` and `cancel` ask for a confirmation with a dependency (the SDK returns the
+# `InputRequiredResult` and seals its state), and `stock` marks its `region` argument with `x-mcp-header`.
+# It is served over Streamable HTTP, where header parameters and `Origin` exist. `--ttl 2` makes its sealed
+# state expire after two seconds, so the audit can wait for a token to expire; with the default 600 s it
+# would say it skipped that check.
+
+# %% id=shop
+%%mcp_server shop --http --ttl 2
+from typing import Annotated
+
+from mcp.server.mcpserver import Elicit, Resolve
+from pydantic import BaseModel
+
+AMOUNTS = {1: 25, 2: 40}
+
+
+class Confirm(BaseModel):
+    ok: bool
+
+
+async def confirm(order: int) -> Elicit[Confirm]:
+    return Elicit(f"Go ahead with order {order}?", Confirm)
+
+
+@mcp.tool()
+async def refund(order: int, ok: Annotated[Confirm, Resolve(confirm)]) -> str:
+    return f"Refunded order {order} ({AMOUNTS[order]} EUR)" if ok.ok else f"order {order} left alone"
+
+
+@mcp.tool()
+async def cancel(order: int, ok: Annotated[Confirm, Resolve(confirm)]) -> str:
+    return f"Cancelled order {order}" if ok.ok else f"order {order} left alone"
+
+
+@mcp.tool()
+def stock(title: str, region: Annotated[str, mcp_lab.header("Region")]) -> str:
+    return f"{title}: 3 copies in {region}"
+
+# %% [markdown]
+# Record a few calls, as you would while trying the server out. Two refunds with different arguments let
+# the audit carry one call's token over to the other; a second tool that asks lets it try a token on
+# another tool.
+
+# %% id=record-shop
+yes = {"confirm": {"ok": True}}
+for order in (1, 2):
+    print((await mcp_lab.call("shop", "refund", {"order": order}, answers=yes)).text)
+print((await mcp_lab.call("shop", "cancel", {"order": 1}, answers=yes)).text)
+print((await mcp_lab.call("shop", "stock", {"title": "Dune", "region": "eu-west"})).text)
+
+# %% [markdown]
+# Now the audit. `%mcp_audit shop` repeats this kernel's recorded calls for `shop`. In JupyterLab the report
+# opens with its summary; each rule below it expands to its words, its probes and their evidence. The text
+# version (below, and in a CI log) lists every rule with its verdict, and shows the specification's words
+# and every probe only for a rule that is broken or warned.
+
+# %% id=audit-shop
+report = await %mcp_audit shop
+report
+
+# %% [markdown]
+# Sixteen rules kept. A report is data: the verdicts, the checks, and the flows each check sent. Here is what
+# the integrity check sent -- the recorded refund, its first retry carrying a token with one bit flipped,
+# cut short, spliced with another token -- and what the server said each time:
+
+# %% id=read-a-check
+check = report.check("state-integrity")
+print(check.rule.level, check.rule.section)
+print(check.rule.quote)
+for probe in check.probes:
+    print(f"- {probe.name}: {probe.came_back} => {probe.verdict}")
+print(report.exit_code, report.failed())
+
+# %% [markdown]
+# `(server logged: seal)`: the lab owns this server, so beside the frozen wire error it shows the reason the
+# server logged (notebook 5). A server you connected to with `%mcp_connect` gets the same audit, without
+# that column.
+#
+# ## Broken server 1: the refund amount in a plaintext `requestState`
+#
+# A lowlevel `Server` seals nothing unless you add the boundary (notebook 5). This one writes the amount
+# into its state and, on the retry, pays what the state says. Otherwise it behaves: it asks only a client
+# that declared elicitation, asks again when the answer is missing, and refuses a state it cannot read.
+# The handlers come from a function here, so the server can be defined twice below.
+
+# %% id=till-handlers
+import json
+
+import mcp.types as T
+from mcp import MCPError
+from mcp_types import MISSING_REQUIRED_CLIENT_CAPABILITY
+
+ORDER = {"type": "object", "properties": {"order": {"type": "integer"}}, "required": ["order"]}
+CONFIRM = {"type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"]}
+
+
+def reply(text):
+    return T.CallToolResult(content=[T.TextContent(type="text", text=text)])
+
+
+def ask(ctx, key, message, schema):
+    """The question, for a client that declared elicitation; -32021 for one that did not."""
+    capabilities = ctx.session.client_capabilities
+    if capabilities is None or capabilities.elicitation is None:
+        raise MCPError(code=MISSING_REQUIRED_CLIENT_CAPABILITY, message="declare elicitation to use this tool")
+    return {key: T.ElicitRequest(params=T.ElicitRequestFormParams(message=message, requested_schema=schema))}
+
+
+def till():
+    """The till's handlers (a fresh pair each time: `%%mcp_server` takes the handlers a cell defines)."""
+
+    async def on_list_tools(ctx, params):
+        return T.ListToolsResult(tools=[T.Tool(name="refund", input_schema=ORDER)])
+
+    async def on_call_tool(ctx, params):
+        order = params.arguments["order"]
+        answer = (params.input_responses or {}).get("confirm")
+        if answer is None or answer.content is None:
+            state = json.dumps({"order": order, "amount": {1: 25, 2: 40}[order]})
+            question = ask(ctx, "confirm", f"Refund order {order}?", CONFIRM)
+            return T.InputRequiredResult(input_requests=question, request_state=state)
+        try:
+            amount = json.loads(params.request_state)["amount"]
+        except (TypeError, ValueError, KeyError):
+            raise MCPError(code=-32602, message="unreadable requestState") from None
+        return reply(f"Refunded order {order} ({amount} EUR)")  # pays what the state says
+
+    return on_list_tools, on_call_tool
+
+# %% id=till
+%%mcp_server till --lowlevel --http
+on_list_tools, on_call_tool = till()
+
+# %% [markdown]
+# Record two refunds, then audit. The lab holds no key for this server, so it does not know how long its
+# state lives: `lifetime=2` says "a token older than two seconds should be refused".
+
+# %% id=audit-till
+for order in (1, 2):
+    print((await mcp_lab.call("till", "refund", {"order": order}, answers=yes)).text)
+till_report = await mcp_lab.audit("till", lifetime=2)
+till_report
+
+# %% [markdown]
+# Three rules broken -- integrity (a MUST: the exit code is 1), and the SHOULDs that a seal would have kept:
+# bound to the request that minted it, and expiring -- and one warning: the state is readable. The report
+# shows the probe that did the damage: the amount edited from 25 to 26 in the token, and the handler paid
+# it. Its evidence is the flow the audit sent, leg by leg:
+
+# %% id=till-evidence
+print(till_report.failed())
+till_report.flows("state-integrity")[-1]
+
+# %% [markdown]
+# The fix is the SDK's one-line opt-in, the sealing boundary (`--seal` here). The same handlers, the same
+# recorded calls, audited again:
+
+# %% id=till-sealed
+%%mcp_server till --lowlevel --seal --ttl 2 --http
+on_list_tools, on_call_tool = till()
+
+# %% id=audit-till-sealed
+sealed = await mcp_lab.audit("till")
+print(sealed.record.headline)
+print(sealed.exit_code, sealed.failed())
+
+# %% [markdown]
+# ## Broken server 2: a header parameter nobody checks
+#
+# A gateway routes `stock` by its `Mcp-Param-Region` header; the tool runs with the body's `region`. The
+# SDK checks that the two agree -- when it finds the tool's schema. This lowlevel server "saves" the lookup:
+# its `get_tool_input_schema` returns `None`, and the SDK lets every header through (fail-open).
+
+# %% id=depot
+%%mcp_server depot --lowlevel --seal --http
+STOCK = T.Tool(name="stock", input_schema={
+    "type": "object",
+    "properties": {"title": {"type": "string"}, "region": {"type": "string", "x-mcp-header": "Region"}},
+    "required": ["title", "region"],
+})
+
+
+async def on_list_tools(ctx, params):
+    return T.ListToolsResult(tools=[STOCK])
+
+
+async def on_call_tool(ctx, params):
+    return reply(f"{params.arguments['title']}: 3 copies in {params.arguments['region']}")
+
+
+def get_tool_input_schema(name):
+    return None  # the flaw: no schema, so no header is checked
+
+# %% id=audit-depot
+print((await mcp_lab.call("depot", "stock", {"title": "Dune", "region": "eu-west"})).text)
+depot_report = await %mcp_audit depot
+print(depot_report.failed())
+for probe in depot_report.check("header-mismatch").probes + depot_report.check("header-missing").probes:
+    print(f"- {probe.name}: HTTP {probe.status}, {probe.came_back}")
+
+# %% [markdown]
+# The gateway was told `eu-west-other` (and, in the sentinel form, the same), or nothing at all, and the
+# tool ran in `eu-west` each time. Both rules are MUSTs of Streamable HTTP; over stdio or in-process there
+# are no headers and the audit says those checks do not apply.
+#
+# ## Broken server 3: a question for a client that cannot answer
+#
+# An `MCPServer` tool may return its own `InputRequiredResult` (notebook 4). The SDK seals its state; what
+# it does not do is look at the client's capabilities -- its resolvers answer `-32021` to a client that did
+# not declare elicitation, but a hand-made `InputRequiredResult` goes out as it is. The specification: a
+# server MUST NOT send an input request the client has not declared support for.
+
+# %% id=reminders
+%%mcp_server reminders --http --ttl 2
+from mcp.server.mcpserver import Context
+from mcp.types import ElicitRequest, ElicitRequestFormParams, InputRequiredResult
+
+WHEN = ElicitRequest(params=ElicitRequestFormParams(
+    message="When should I remind you?",
+    requested_schema={"type": "object", "properties": {"when": {"type": "string"}}, "required": ["when"]},
+))
+
+
+@mcp.tool()
+async def remind(note: str, ctx: Context) -> str | InputRequiredResult:
+    answer = (ctx.input_responses or {}).get("when")
+    if answer is None or answer.content is None:
+        return InputRequiredResult(input_requests={"when": WHEN}, request_state=note)  # asks everyone
+    return f"I will remind you to {ctx.request_state} {answer.content['when']}"
+
+# %% id=audit-reminders
+at_six = {"when": {"when": "at 6"}}
+print((await mcp_lab.call("reminders", "remind", {"note": "water the plants"}, answers=at_six)).text)
+reminders_report = await mcp_lab.audit("reminders")
+print(reminders_report.record.headline)
+print(reminders_report.failed())
+print(reminders_report.check("capabilities").probes[0].came_back)
+
+# %% [markdown]
+# ## In CI
+#
+# The same audit runs from the command line against a server a CI job starts, repeating a collection saved
+# from the notebook (`mcp_lab.save_flows`: arguments and answers, no tokens):
+#
+# ```bash
+# python -m mcp_lab audit shop.flows.json --server http://127.0.0.1:8000/mcp --junit audit.xml
+# python -m mcp_lab audit shop.flows.json --stdio "python server.py" --json audit.json --skip state-lifetime
+# ```
+#
+# It prints the text report, writes JSON and JUnit XML on request (each rule a test case; a broken rule a
+# failure typed MUST or SHOULD; a rule that does not apply a skipped case), and exits 0 when no MUST is
+# broken, 1 when one is, 2 when the audit could not run. The JUnit of the first broken server:
+
+# %% id=junit
+print(till_report.junit()[:600])
+
+# %% [markdown]
+# ## Exercise
+#
+# Give `reminders` a tool that keeps the rule: `remind_safely(note)` asks "When should I remind you?" (the
+# `WHEN` question) only of a client whose `ctx.client_capabilities` declares elicitation, and otherwise
+# raises `MCPError` with the code `MISSING_REQUIRED_CLIENT_CAPABILITY`. Add it to the running server
+# (`mcp_lab.sandbox.get("reminders").server` is the `MCPServer`), record one call of it with the answer
+# `at_six`, and audit `reminders` with only that call (`flows=[...]`), storing the report in `fixed`.
+
+# %% solution
+# Your answer: add `remind_safely`, call it once, and store the audit of that call in `fixed`.
+### BEGIN SOLUTION
+server = mcp_lab.sandbox.get("reminders").server
+
+
+@server.tool()
+async def remind_safely(note: str, ctx: Context) -> str | InputRequiredResult:
+    answer = (ctx.input_responses or {}).get("when")
+    if answer is None or answer.content is None:
+        capabilities = ctx.client_capabilities
+        if capabilities is None or capabilities.elicitation is None:
+            raise MCPError(code=MISSING_REQUIRED_CLIENT_CAPABILITY, message="remind_safely asks when: declare elicitation")
+        return InputRequiredResult(input_requests={"when": WHEN}, request_state=note)
+    return f"I will remind you to {ctx.request_state} {answer.content['when']}"
+
+
+safely = await mcp_lab.call("reminders", "remind_safely", {"note": "water the plants"}, answers=at_six)
+fixed = await mcp_lab.audit("reminders", [safely])
+### END SOLUTION
+
+# %% check
+mcp_lab.exercise_needs(fixed="the audit of one remind_safely call")
+assert fixed.record.flows == ['tools/call remind_safely {"note": "water the plants"}'], fixed.record.flows
+assert fixed.verdicts()["capabilities"] == "pass", fixed.check("capabilities").probes[0].came_back
+assert fixed.exit_code == 0 and fixed.failed() == [], fixed.text()
+print("✔ well done:", fixed.check("capabilities").probes[0].came_back)
