@@ -70,7 +70,9 @@ async def ticket(args: dict[str, Any], params: T.CallToolRequestParams) -> T.Cal
     answers = params.input_responses or {}
     details, summary = answers.get("details"), answers.get("summary")
     if not isinstance(details, T.ElicitResult) or not isinstance(summary, T.CreateMessageResult):
-        ask_details = T.ElicitRequestFormParams(message=f"Details for {args['title']!r}?", requested_schema=DETAILS_SCHEMA)
+        ask_details = T.ElicitRequestFormParams(
+            message=f"Details for {args['title']!r}?", requested_schema=DETAILS_SCHEMA
+        )
         draft = T.CreateMessageRequestParams(
             messages=[
                 T.SamplingMessage(
@@ -81,14 +83,16 @@ async def ticket(args: dict[str, Any], params: T.CallToolRequestParams) -> T.Cal
             max_tokens=40,
         )
         return T.InputRequiredResult(
-            input_requests={"details": T.ElicitRequest(params=ask_details), "summary": T.CreateMessageRequest(params=draft)},
+            input_requests={
+                "details": T.ElicitRequest(params=ask_details),
+                "summary": T.CreateMessageRequest(params=draft),
+            },
             request_state=json.dumps({"title": args["title"]}),
         )
     severity = (details.content or {}).get("severity", "none") if details.action == "accept" else details.action
     opened = {"ticket": f"T-{len(args['title'])}", "severity": str(severity), "summary": _text(summary)}
-    return T.CallToolResult(
-        content=[T.TextContent(type="text", text=json.dumps(opened))], structured_content=opened
-    )
+    text = f"Opened {opened['ticket']}: {opened['summary']}"
+    return T.CallToolResult(content=[T.TextContent(type="text", text=text)], structured_content=opened)
 
 
 async def login(args: dict[str, Any], params: T.CallToolRequestParams) -> T.CallToolResult | T.InputRequiredResult:
@@ -100,7 +104,9 @@ async def login(args: dict[str, Any], params: T.CallToolRequestParams) -> T.Call
     return T.CallToolResult(content=[T.TextContent(type="text", text=f"{args['account']}: {answer.action}")])
 
 
-async def call_tool(ctx: ServerRequestContext, params: T.CallToolRequestParams) -> T.CallToolResult | T.InputRequiredResult:
+async def call_tool(
+    ctx: ServerRequestContext, params: T.CallToolRequestParams
+) -> T.CallToolResult | T.InputRequiredResult:
     handlers = {"ticket": ticket, "login": login}
     if params.name not in handlers:
         return T.CallToolResult(content=[T.TextContent(type="text", text=f"no tool {params.name}")], is_error=True)
