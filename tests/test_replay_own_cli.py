@@ -11,23 +11,13 @@ from __future__ import annotations
 import asyncio
 import shlex
 import sys
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
-from mcp_lab.sandbox import sandbox
-from tests.servers.changes import CHANGES, ROOT, Change, changed_copy, named_paths, record, replay_cli, served
+from tests.servers.changes import CHANGES, ROOT, Change, changed_copy, named_paths, replay_cli, served
 
 SERVERS = ("shop", "desk")
-
-
-@pytest.fixture
-async def recorded(tmp_path: Path) -> AsyncIterator[dict[str, Path]]:
-    try:
-        yield await record(tmp_path)
-    finally:
-        await sandbox.stop_all()
 
 
 async def _over_http(collection: Path, *command: str) -> tuple[int, str, str]:
@@ -40,9 +30,9 @@ async def _over_stdio(collection: Path, *command: str) -> tuple[int, str, str]:
 
 
 @pytest.mark.parametrize("server", SERVERS)
-async def test_the_originals_run_as_scripts_exit_0(server: str, recorded: dict[str, Path]) -> None:
+async def test_the_originals_run_as_scripts_exit_0(server: str, own_recording: dict[str, Path]) -> None:
     module = ("-m", f"tests.servers.own.{server}")
-    runs = await asyncio.gather(_over_http(recorded[server], *module), _over_stdio(recorded[server], *module))
+    runs = await asyncio.gather(_over_http(own_recording[server], *module), _over_stdio(own_recording[server], *module))
     for code, out, err in runs:
         assert code == 0, out + err
         assert out.splitlines()[0].endswith("no differences") and "Traceback" not in err
@@ -50,10 +40,10 @@ async def test_the_originals_run_as_scripts_exit_0(server: str, recorded: dict[s
 
 @pytest.mark.parametrize("change", CHANGES, ids=[c.name for c in CHANGES])
 async def test_each_changed_copy_exits_1_naming_its_paths(
-    change: Change, recorded: dict[str, Path], tmp_path: Path
+    change: Change, own_recording: dict[str, Path], tmp_path: Path
 ) -> None:
     copy = str(changed_copy(change, tmp_path / "changed"))
-    collection = recorded[change.server]
+    collection = own_recording[change.server]
     runs = await asyncio.gather(_over_http(collection, copy), _over_stdio(collection, copy))
     for transport, (code, out, err) in zip(("http", "stdio"), runs, strict=True):
         assert code == 1, (transport, out + err)
