@@ -16,7 +16,7 @@ import pytest
 import mcp_lab
 from mcp_lab.collection import load_collection
 from mcp_lab.sandbox import sandbox
-from tests.servers.changes import CHANGES, Change, changed_copy, import_copy
+from tests.servers.changes import CHANGES, FINER, Change, changed_copy, import_copy
 from tests.servers.own import desk, shop
 
 
@@ -57,11 +57,11 @@ async def test_a_copy_under_another_module_name_replays_the_same(
         del sys.modules["shop_copy"]
 
 
-@pytest.mark.parametrize("change", CHANGES, ids=[c.name for c in CHANGES])
+@pytest.mark.parametrize("change", CHANGES + FINER, ids=[c.name for c in CHANGES + FINER])
 async def test_each_change_is_caught_and_named_by_its_path(
     change: Change, own_recording: dict[str, Path], tmp_path: Path
 ) -> None:
-    module_name = f"changed_{change.server}_{CHANGES.index(change)}"
+    module_name = f"changed_{change.server}_{abs(hash(change.name))}"
     module = import_copy(changed_copy(change, tmp_path / "changed"), module_name)
     try:
         server = module.mcp if change.server == "shop" else module.server

@@ -107,6 +107,42 @@ CHANGES = [
 ]
 
 
+FINER = [
+    Change(
+        "sampling system prompt",
+        "shop",
+        'system_prompt="You are a terse poet."',
+        'system_prompt="You are a verbose poet."',
+        (_poem("write_poem") + ".params.systemPrompt",),
+    ),
+    Change(
+        "sampling max tokens", "shop", "max_tokens=60,", "max_tokens=80,", (_poem("write_poem") + ".params.maxTokens",)
+    ),
+    Change(
+        "sampling model preferences",
+        "shop",
+        "intelligence_priority=0.7",
+        "intelligence_priority=0.9",
+        (_poem("write_poem") + ".params.modelPreferences.intelligencePriority",),
+    ),
+    Change(
+        "elicitation message",
+        "shop",
+        'f"Who travels to {city}?"',
+        'f"Who flies to {city}?"',
+        (_poem("ask_traveller") + ".params.message",),
+    ),
+    Change(
+        "header renamed",
+        "shop",
+        '{"x-mcp-header": "City"}',
+        '{"x-mcp-header": "Destination"}',
+        ("$.tools.book.headers.city", "$.tools.book.inputSchema.properties.city['x-mcp-header']"),
+    ),
+]
+"""Finer changes of the same kinds, checked in-process (the transports are covered by CHANGES)."""
+
+
 def changed_copy(change: Change, folder: Path) -> Path:
     """`folder/<server>.py`: the server's file with the change's passage rewritten."""
     text = (OWN / f"{change.server}.py").read_text(encoding="utf-8")
