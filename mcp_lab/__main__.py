@@ -3,8 +3,9 @@
 
 Spec context: multi round-trip requests replayed against a server reached over Streamable HTTP (`--server`)
 or stdio (`--stdio "COMMAND ARGS"`), the questions answered from the recording. The command prints the replay
-report and exits 0 when every flow matches, 1 when anything differs (or a flow could not run), and 2 on bad
-input (usage, a missing or malformed collection, a server that cannot be reached) with one line saying why.
+report -- each difference named by its JSON path -- and exits 0 when every flow matches, 1 when anything
+differs (or a flow could not run), and 2 on bad input (usage, a missing, unreadable or structurally wrong
+collection, a server that cannot be reached) with one line saying why, never a traceback.
 """
 
 from __future__ import annotations
@@ -17,8 +18,7 @@ import sys
 from collections.abc import Sequence
 
 from mcp_lab.errors import LabError
-from mcp_lab.flow.flow import Flow
-from mcp_lab.replay.collection import load_flows
+from mcp_lab.replay.collection import Collection, load_collection
 from mcp_lab.replay.run import DEFAULT_TIMEOUT, ReplayReport, replay
 from mcp_lab.servers.connect import parse_environment, parse_headers
 
@@ -58,7 +58,7 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-async def _replay(args: argparse.Namespace, flows: list[Flow], env: dict[str, str]) -> ReplayReport:
+async def _replay(args: argparse.Namespace, collection: Collection, env: dict[str, str]) -> ReplayReport:
     from mcp_lab.servers.connect import connect
     from mcp_lab.servers.sandbox import sandbox
 
@@ -74,7 +74,7 @@ async def _replay(args: argparse.Namespace, flows: list[Flow], env: dict[str, st
         headers=parse_headers(args.header),
     )
     try:
-        report = await replay(flows, server=connection, timeout=args.timeout)
+        report = await replay(collection, server=connection, timeout=args.timeout)
         report.server = connection.where
         return report
     finally:
@@ -94,10 +94,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.header and not args.server:
             raise LabError("--header is for --server URL")
         parse_headers(args.header)
-        flows = load_flows(args.collection)  # checked before anything is started
-        if not flows:
+        collection = load_collection(args.collection)  # checked before anything is started
+        if not collection.flows:
             raise LabError(f"{args.collection!r} holds no flows")
-        report = asyncio.run(_replay(args, flows, parse_environment(args.env)))
+        report = asyncio.run(_replay(args, collection, parse_environment(args.env)))
     except LabError as exc:
         print(f"mcp_lab replay: error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Annotated
 
 import mcp.types as T
@@ -140,5 +141,16 @@ async def served_shop() -> AsyncIterator[LabServer]:
     serve(entry)
     try:
         yield entry
+    finally:
+        await sandbox.stop_all()
+
+
+@pytest.fixture
+async def own_recording(tmp_path: Path) -> AsyncIterator[dict[str, Path]]:
+    """The own servers (tests/servers/own) recorded in-process: one saved collection per server."""
+    from tests.servers.changes import record
+
+    try:
+        yield await record(tmp_path)
     finally:
         await sandbox.stop_all()

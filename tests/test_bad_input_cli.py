@@ -83,6 +83,13 @@ CASES = [
     Bad("arguments are a list", _flow(arguments=[1]), SERVER, "'arguments' must be dict, not list"),
     Bad("an unknown era", _flow(era="2020-01-01"), SERVER, "era must be"),
     Bad("a negative round cap", _flow(max_rounds=-1), SERVER, "max_rounds must be >= 0"),
+    Bad("tools is a list", _collection(tools=[1]), SERVER, "'tools' must map server -> tool -> {inputSchema, headers}"),
+    Bad("a server's tools are text", _collection(tools={"demo": "x"}), SERVER, "'tools' must map server"),
+    Bad("a tool is a number", _collection(tools={"demo": {"t": 3}}), SERVER, "tool 't' of 'demo' is not"),
+    Bad("a schema is text", _collection(tools={"demo": {"t": {"inputSchema": "x"}}}), SERVER, "tool 't' of 'demo'"),
+    Bad(
+        "headers are a list", _collection(tools={"demo": {"t": {"inputSchema": {}, "headers": []}}}), SERVER, "headers"
+    ),
     Bad("--timeout 0", _collection(), (*SERVER, "--timeout", "0"), "timeouts must be positive numbers of seconds"),
     Bad("--timeout nan", _collection(), (*SERVER, "--timeout", "nan"), "timeouts must be positive"),
     Bad("--connect-timeout -1", _collection(), ("--server", "http://x/mcp", "--connect-timeout", "-1"), "positive"),

@@ -11,7 +11,7 @@ import mcp_lab
 from mcp_lab import Flow, Round
 from mcp_lab.errors import LabError
 from mcp_lab.flow.view import token_brief
-from mcp_lab.replay.collection import SEALED_MARKER, TOKEN_MARKER, scrub_flow
+from mcp_lab.replay.collection import SEALED_MARKER, TOKEN_MARKER, load_collection, scrub_flow
 from mcp_lab.servers.sandbox import LabServer
 
 
@@ -85,3 +85,24 @@ def test_only_flows_can_be_saved(tmp_path: Path) -> None:
         mcp_lab.save_flows(tmp_path / "x.json", {"a": Flow(server="s", method="tools/call", target="t")})  # type: ignore[arg-type]
     with pytest.raises(LabError, match="is a directory"):
         mcp_lab.save_flows(tmp_path, [])
+
+
+async def test_a_collection_saved_before_tools_were_recorded_still_replays(demo: LabServer, tmp_path: Path) -> None:
+    flow = await mcp_lab.call("demo", "handmade", {"x": 2}, answers={"q1": {"n": 5}})
+    path = mcp_lab.save_flows(tmp_path / "new.json", [flow])
+    document = json.loads(path.read_text())
+    assert document["tools"]["demo"]["handmade"] == {
+        "inputSchema": {
+            "type": "object",
+            "properties": {"x": {"title": "X", "type": "integer"}},
+            "required": ["x"],
+            "title": "handmadeArguments",
+        },
+        "headers": {},
+    }
+    del document["tools"]  # what an older lab wrote
+    old = tmp_path / "old.json"
+    old.write_text(json.dumps(document))
+    assert load_collection(old).tools == {}
+    report = await mcp_lab.replay(old)
+    assert report.ok, report.text()

@@ -126,8 +126,9 @@ async def test_saved_recording_replays_the_same_then_reports_a_changed_server(
     assert not report.ok
     assert [e.status for e in report.entries] == ["different", "same"]
     assert [d.message for d in report.differences] == [
-        f"round 0, question {RESOLVER!r}: message 'Which region for Oslo?' -> 'In which region is Oslo?'",
-        "result: 'Booked Oslo in north' -> 'Booked Oslo (north)'",
+        f"$.rounds[0].inputRequests[{RESOLVER!r}].params.message: 'Which region for Oslo?' -> 'In which region is Oslo?'",
+        "$.result.content[0].text: 'Booked Oslo in north' -> 'Booked Oslo (north)'",
+        "$.result.structuredContent.result: 'Booked Oslo in north' -> 'Booked Oslo (north)'",
     ]
 
 

@@ -61,10 +61,12 @@ async def test_same_server_exits_0_and_a_changed_one_exits_1_with_the_diff(recor
     assert out.splitlines() == [
         f"replay against {url_b!r}: 2 flow(s), 1 different, 1 stopped",
         '  DIFFERENT  tools/call book {"city": "Oslo"}',
-        "      - round 0, question 'tests.servers.booking:ask_region': message 'Which region for Oslo?' -> 'In which region is Oslo?'",
-        "      - result: 'Booked Oslo in north' -> 'Booked Oslo (north)'",
+        "      - $.rounds[0].inputRequests['tests.servers.booking:ask_region'].params.message:"
+        " 'Which region for Oslo?' -> 'In which region is Oslo?'",
+        "      - $.result.content[0].text: 'Booked Oslo in north' -> 'Booked Oslo (north)'",
+        "      - $.result.structuredContent.result: 'Booked Oslo in north' -> 'Booked Oslo (north)'",
         '  STOPPED    tools/call handmade {"x": 1}',
-        "      - round 1, question 'q2' (elicitation 'and another?'): not in the recording; replay stopped here",
+        "      - $.rounds[1].inputRequests.q2 (elicitation 'and another?'): not in the recording; replay stopped here",
     ]
 
 
@@ -73,12 +75,13 @@ async def test_stdio_target_and_json_output(recording: tuple[Path, str, str]) ->
     code, out, _ = await _cli("replay", str(path), "--stdio", shlex.join(command("B")), "--json")
     assert code == 1
     report = json.loads(out)
-    assert report["ok"] is False and [e["status"] for e in report["entries"]] == ["stopped", "stopped"]
-    # Run as a script, the server names its resolver `__main__:ask_region`: a key the recording never saw.
-    assert [d["message"] for d in report["entries"][0]["differences"]] == [
-        "round 0, question 'tests.servers.booking:ask_region' (elicitation 'Which region for Oslo?'): no longer asked",
-        "round 0, question '__main__:ask_region' (elicitation 'In which region is Oslo?'): not in the recording; "
-        "replay stopped here",
+    assert report["ok"] is False and [e["status"] for e in report["entries"]] == ["different", "stopped"]
+    # Run as a script, the server names its resolver `__main__:ask_region`: the same resolver as the recording's
+    # `tests.servers.booking:ask_region` (only the module differs), so it is answered and compared as that one.
+    assert [d["where"] for d in report["entries"][0]["differences"]] == [
+        "$.rounds[0].inputRequests['tests.servers.booking:ask_region'].params.message",
+        "$.result.content[0].text",
+        "$.result.structuredContent.result",
     ]
 
 

@@ -76,10 +76,12 @@ async def test_a_changed_server_shows_exactly_what_changed(servers_a_b: tuple[st
         [
             "replay against 'b': 3 flow(s), 1 different, 1 stopped",
             '  DIFFERENT  tools/call book {"city": "Oslo"}',
-            f"      - round 0, question {RESOLVER!r}: message 'Which region for Oslo?' -> 'In which region is Oslo?'",
-            "      - result: 'Booked Oslo in north' -> 'Booked Oslo (north)'",
+            f"      - $.rounds[0].inputRequests[{RESOLVER!r}].params.message: 'Which region for Oslo?'"
+            " -> 'In which region is Oslo?'",
+            "      - $.result.content[0].text: 'Booked Oslo in north' -> 'Booked Oslo (north)'",
+            "      - $.result.structuredContent.result: 'Booked Oslo in north' -> 'Booked Oslo (north)'",
             '  STOPPED    tools/call handmade {"x": 1}',
-            "      - round 1, question 'q2' (elicitation 'and another?'): not in the recording; replay stopped here",
+            "      - $.rounds[1].inputRequests.q2 (elicitation 'and another?'): not in the recording; replay stopped here",
             '  same       tools/call echo {"text": "same"} (1 round(s))',
         ]
     )
@@ -93,8 +95,8 @@ async def test_a_question_no_longer_asked(servers_a_b: tuple[str, str]) -> None:
     entry = await replay_flow(recorded, server="a")
     assert entry.status == "different"
     assert [d.message for d in entry.differences] == [
-        "round 1, question 'q2' (elicitation 'and another?'): no longer asked",
-        "rounds: 3 -> 2",
+        "$.rounds[1].inputRequests.q2 (elicitation 'and another?'): no longer asked",
+        "$.rounds: 3 round(s) -> 2",
     ]
 
 
@@ -114,7 +116,7 @@ async def test_the_report_renders_as_text_html_and_plain_data(servers_a_b: tuple
     assert set(bundle) == {"text/plain", "text/html", "application/vnd.mcp-lab.replay+json"}
     data = bundle["application/vnd.mcp-lab.replay+json"]
     assert json.loads(json.dumps(data)) == data and data["ok"] is False
-    assert [d["kind"] for d in data["entries"][0]["differences"]] == ["question", "result"]
+    assert [d["kind"] for d in data["entries"][0]["differences"]] == ["question", "result", "result"]
     assert "DIFFERENT" in bundle["text/html"] and "In which region is Oslo?" in bundle["text/html"]
     assert not re.search(r"v1\.|\d+\.\d+ ?ms", bundle["text/plain"] + json.dumps(data))  # no tokens, no times
 
@@ -125,6 +127,7 @@ async def test_a_legacy_recording_compares_the_back_channel(servers_a_b: tuple[s
     assert (await replay_flow(recorded, server="a")).status == "same"
     entry = await replay_flow(recorded, server="b")
     assert [d.message for d in entry.differences] == [
-        "back-channel request 0: message 'Which region for Rome?' -> 'In which region is Rome?'",
-        "result: 'Booked Rome in s' -> 'Booked Rome (s)'",
+        "$.rounds[0].backchannel[0].request.params.message: 'Which region for Rome?' -> 'In which region is Rome?'",
+        "$.result.content[0].text: 'Booked Rome in s' -> 'Booked Rome (s)'",
+        "$.result.structuredContent.result: 'Booked Rome in s' -> 'Booked Rome (s)'",
     ]

@@ -510,7 +510,7 @@ export interface ReplayEntryRecord {
  * via the `definition` "DifferenceRecord".
  */
 export interface DifferenceRecord {
-  kind: 'question' | 'rounds' | 'outcome' | 'result' | 'error' | 'unrecorded' | 'failed';
+  kind: 'question' | 'rounds' | 'outcome' | 'result' | 'error' | 'unrecorded' | 'failed' | 'tool';
   message: string;
   recorded: unknown;
   replayed: unknown;

@@ -185,7 +185,7 @@ class LabMagics(Magics):
             lines += [
                 f"outside clients send its secret ({serving.access.describe()}) in the header line written to "
                 f"{path} (readable by you only; it is never shown, so the notebook can be shared)",
-                f"MCP Inspector: npx @modelcontextprotocol/inspector --cli {serving.url} --transport http "
+                f"MCP Inspector: npx @modelcontextprotocol/inspector --cli {serving.url} --transport http --protocol-era auto "
                 f'--header "$(cat {path})" --method tools/list',
             ]
         print("\n".join(lines))

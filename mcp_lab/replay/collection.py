@@ -6,6 +6,11 @@ the final result. Those are saved -- the answers are what the user typed. The se
 are not: they expire (600 s by default) and belong to the server that minted them, so each is replaced by a
 marker, and the HTTP exchanges (which carry the tokens in headers and bodies) are dropped. Keys are never in
 a flow to begin with.
+
+A tool's contract is part of its behaviour too: the collection also keeps each called tool's input schema
+and the header map its `x-mcp-header` marks make (which argument a 2026-07-28 client sends as which
+`Mcp-Param-*` header), from the server's listing, under `"tools"` (server -> tool -> `{inputSchema,
+headers}`). Collections saved before that have no `"tools"` and still load; their tools are not compared.
 """
 
 from __future__ import annotations
@@ -13,13 +18,29 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from mcp_lab.errors import LabError
 from mcp_lab.flow.flow import Flow
+from mcp_lab.replay.diff import header_map
 
-__all__ = ["FORMAT", "SEALED_MARKER", "TOKEN_MARKER", "collection_dict", "load_flows", "save_flows", "scrub_flow"]
+__all__ = [
+    "FORMAT",
+    "SEALED_MARKER",
+    "TOKEN_MARKER",
+    "Collection",
+    "called_tools",
+    "collection_dict",
+    "load_collection",
+    "load_flows",
+    "save_flows",
+    "scrub_flow",
+]
+
+ToolListing = dict[str, dict[str, dict[str, Any]]]
+"""server name -> tool name -> {"inputSchema": ..., "headers": {argument path: header name}}."""
 
 FORMAT = "mcp-lab/flows"
 VERSION = 1
@@ -67,14 +88,34 @@ def _flows(flows: Flow | Iterable[Flow]) -> list[Flow]:
     return items
 
 
+def tool_entry(schema: Any) -> dict[str, Any]:
+    return {"inputSchema": schema, "headers": header_map(schema)}
+
+
+def called_tools(flows: Iterable[Flow]) -> ToolListing:
+    """The input schema and header map of every tool the flows call, from the lab's latest listing of each
+    server (taken when a call starts); a server or tool the lab has not listed is left out."""
+    from mcp_lab.servers.sandbox import sandbox
+
+    found: ToolListing = {}
+    for flow in flows:
+        connection = sandbox.servers.get(flow.server)
+        schemas: Mapping[str, Any] = getattr(connection, "tool_schemas", None) or {}
+        if flow.method == "tools/call" and flow.target in schemas:
+            found.setdefault(flow.server, {})[flow.target] = tool_entry(schemas[flow.target])
+    return found
+
+
 def collection_dict(flows: Flow | Iterable[Flow]) -> dict[str, Any]:
     """The JSON document `save_flows` writes."""
+    items = _flows(flows)
     return {
         "format": FORMAT,
         "version": VERSION,
         "saved_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "not_saved": "request_state tokens (they expire; replaced by a marker) and HTTP exchanges",
-        "flows": [scrub_flow(f) for f in _flows(flows)],
+        "flows": [scrub_flow(f) for f in items],
+        "tools": called_tools(items),
     }
 
 
@@ -94,8 +135,40 @@ def save_flows(path: str | Path, flows: Flow | Iterable[Flow]) -> Path:
     return target
 
 
+@dataclass
+class Collection:
+    """A saved collection: the recorded flows and the called tools' schemas and header maps."""
+
+    flows: list[Flow]
+    tools: ToolListing = field(default_factory=dict)
+    source: str | None = None
+
+
 def load_flows(path: str | Path) -> list[Flow]:
     """Read a collection written by `save_flows`: the recorded flows, ready to replay or inspect."""
+    return load_collection(path).flows
+
+
+def _tools(document: Mapping[str, Any], source: str) -> ToolListing:
+    listing = document.get("tools", {})
+    shape = f"{source!r}: 'tools' must map server -> tool -> {{inputSchema, headers}}"
+    if not isinstance(listing, dict) or not all(isinstance(v, dict) for v in listing.values()):
+        raise LabError(shape)
+    tools: ToolListing = {}
+    for server, entries in listing.items():
+        for name, entry in entries.items():
+            if not isinstance(entry, dict) or not isinstance(entry.get("inputSchema"), dict | None):
+                raise LabError(f"{shape}; tool {name!r} of {server!r} is not")
+            headers = entry.get("headers", header_map(entry.get("inputSchema")))
+            if not isinstance(headers, dict) or not all(isinstance(v, str) for v in headers.values()):
+                raise LabError(f"{shape}; the headers of tool {name!r} of {server!r} are not")
+            tools.setdefault(server, {})[name] = {"inputSchema": entry.get("inputSchema"), "headers": headers}
+    return tools
+
+
+def load_collection(path: str | Path) -> Collection:
+    """Read a collection written by `save_flows`: its flows and the called tools' listing (empty for
+    collections saved before tools were recorded)."""
     source = Path(path)
     try:
         text = source.read_text(encoding="utf-8")
@@ -122,4 +195,4 @@ def load_flows(path: str | Path) -> list[Flow]:
             flows.append(Flow.from_dict(item))
         except (TypeError, ValueError, LabError) as exc:
             raise LabError(f"{str(source)!r}: flow {index} is malformed: {exc}") from None
-    return flows
+    return Collection(flows, _tools(document, str(source)), str(source))

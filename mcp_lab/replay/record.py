@@ -15,7 +15,7 @@ __all__ = ["DifferenceRecord", "ReplayEntryRecord", "ReplayRecord"]
 
 
 class DifferenceRecord(Model):
-    kind: Literal["question", "rounds", "outcome", "result", "error", "unrecorded", "failed"]
+    kind: Literal["question", "rounds", "outcome", "result", "error", "unrecorded", "failed", "tool"]
     where: str
     message: str
     recorded: Any = None

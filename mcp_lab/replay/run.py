@@ -3,15 +3,17 @@
 Spec context: a multi round-trip request is a conversation -- the server asks (`input_requests`, keyed), the
 client answers under the same keys, and a result arrives. Replaying re-sends each recorded request and answers
 every question from the recording, by input-request key (on the 2025-11-25 back channel, which names no
-question, in order). It never guesses: a question the recording does not hold stops the flow there with a
-"not in the recording" difference. The report compares what a regression test cares about: the same
-questions asked (kind, message, requested schema), the same number of rounds, the same result or error.
+question, in order; a resolver's key also by its name when only its module differs, as between a notebook
+and the same code run with `python -m`). It never guesses: a question the recording does not hold stops
+the flow there with a "not in the recording" difference. The report compares everything that makes the
+behaviour (`replay_diff`: every parameter of every question, the number of rounds, the whole result or
+error, the called tool's input schema and header map) and names each difference by its JSON path.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -23,27 +25,36 @@ from mcp_lab.flow.answers import AnswerContext, InputResponse, Unanswered, reque
 from mcp_lab.flow.flow import LEGACY, MODERN, Connection, Flow
 from mcp_lab.flow.legs import parse_response, wire
 from mcp_lab.records.base import clip_json
-from mcp_lab.replay.collection import load_flows
+from mcp_lab.replay.collection import Collection, ToolListing, called_tools, load_collection, tool_entry
+from mcp_lab.replay.diff import (
+    Difference,
+    describe,
+    differences,
+    key_path,
+    match_keys,
+    renamed_key,
+    request_differences,
+    strip_meta,
+    tool_differences,
+)
 from mcp_lab.replay.record import ReplayRecord
 
-__all__ = ["Difference", "RecordedAnswers", "ReplayEntry", "ReplayReport", "compare_flows", "replay", "replay_flow"]
+__all__ = [
+    "Difference",
+    "RecordedAnswers",
+    "ReplayEntry",
+    "ReplayReport",
+    "compare_flows",
+    "compare_tool",
+    "listed_tools",
+    "replay",
+    "replay_flow",
+]
 
 DEFAULT_TIMEOUT = 60.0
 """Seconds each replayed flow may take: a replay in CI must end."""
 
 Status = Literal["same", "different", "stopped", "failed"]
-
-
-@dataclass
-class Difference:
-    """One way the replay differs from the recording."""
-
-    kind: Literal["question", "rounds", "outcome", "result", "error", "unrecorded", "failed"]
-    where: str
-    message: str
-    """One line, stable (no times, no tokens)."""
-    recorded: Any = None
-    replayed: Any = None
 
 
 @dataclass
@@ -139,10 +150,11 @@ class RecordedAnswers:
                 return parse_response(self.backchannel[position]["response"])
             self.unrecorded.append({"key": key, "request": wire(request), "asked_before": False, "position": position})
             raise Unanswered(key)
-        queue = self.by_key.get(key)
+        queue = self.by_key.get(key) or self.by_key.get(renamed_key(key, self.by_key) or key)
         if not queue:
+            asked_before = key in self.asked or renamed_key(key, self.asked) is not None
             self.unrecorded.append(
-                {"key": key, "request": wire(request), "asked_before": key in self.asked, "round": context.round_index}
+                {"key": key, "request": wire(request), "asked_before": asked_before, "round": context.round_index}
             )
             raise Unanswered(key)
         return parse_response(queue.pop(0))
@@ -153,50 +165,18 @@ def flow_label(flow: Flow) -> str:
     return f"{flow.method} {flow.target}{args}"
 
 
-def _question(request: dict[str, Any]) -> dict[str, Any]:
-    params = request.get("params") or {}
-    kind = {"elicitation/create": "elicitation", "sampling/createMessage": "sampling"}.get(
-        request.get("method", ""), "roots"
-    )
-    return {"kind": kind, "message": params.get("message"), "schema": params.get("requestedSchema")}
-
-
-def _describe(question: dict[str, Any]) -> str:
-    message = f" {question['message']!r}" if question.get("message") else ""
-    return f"{question['kind']}{message}"
-
-
-def _compare_question(where: str, a: dict[str, Any], b: dict[str, Any]) -> list[Difference]:
-    diffs: list[Difference] = []
-    if a["kind"] != b["kind"]:
-        diffs.append(Difference("question", where, f"{where}: {a['kind']} -> {b['kind']}", a, b))
-    elif a["message"] != b["message"]:
-        diffs.append(Difference("question", where, f"{where}: message {a['message']!r} -> {b['message']!r}", a, b))
-    if a["kind"] == b["kind"] and a["schema"] != b["schema"]:
-        diffs.append(Difference("question", where, f"{where}: requested schema changed", a["schema"], b["schema"]))
-    return diffs
-
-
-def _strip_meta(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _strip_meta(v) for k, v in value.items() if k != "_meta"}
-    if isinstance(value, list):
-        return [_strip_meta(v) for v in value]
-    return value
-
-
 def _result_text(result: dict[str, Any]) -> str:
     texts = [c.get("text", "") for c in result.get("content", []) if isinstance(c, dict) and c.get("type") == "text"]
     texts += [m.get("content", {}).get("text", "") for m in result.get("messages", []) if isinstance(m, dict)]
     texts += [c.get("text", "") for c in result.get("contents", []) if isinstance(c, dict) and "text" in c]
-    shown = " | ".join(repr(t) for t in texts if t) or json.dumps(_strip_meta(result), sort_keys=True)[:200]
+    shown = " | ".join(repr(t) for t in texts if t) or json.dumps(result, sort_keys=True)[:200]
     return shown + (" (isError)" if result.get("isError") else "")
 
 
 def _ending(flow: Flow) -> tuple[str, Any]:
     last = flow.last
     if flow.done and last is not None and last.outcome == "result" and last.result is not None:  # isError too
-        return "result", _strip_meta(last.result)
+        return "result", strip_meta(last.result)
     if flow.status == "error" and last is not None and last.error is not None:
         return "error", {"code": last.error.get("code"), "message": last.error.get("message")}
     return "unfinished", flow.status
@@ -212,68 +192,100 @@ def _describe_ending(ending: tuple[str, Any]) -> str:
     return f"unfinished ({value})"
 
 
-def compare_flows(recorded: Flow, replayed: Flow, answers: RecordedAnswers | None = None) -> list[Difference]:
-    """The differences between a recording and its replay (empty when they match)."""
+def _asked(kind: Literal["question", "unrecorded"], path: str, request: dict[str, Any], what: str) -> Difference:
+    question = strip_meta(request)
+    recorded, replayed = (question, None) if what == "no longer asked" else (None, question)
+    return Difference(kind, path, f"{path} ({describe(request)}): {what}", recorded, replayed)
+
+
+def _questions(recorded: Flow, replayed: Flow, new_keys: set[tuple[Any, str]]) -> list[Difference]:
     diffs: list[Difference] = []
-    unrecorded = answers.unrecorded if answers is not None else []
-    new_keys = {(u.get("round"), u["key"]) for u in unrecorded}
     for index, (a, b) in enumerate(zip(recorded.rounds, replayed.rounds, strict=False)):
-        asked_a = {k: _question(v) for k, v in (a.input_requests or {}).items()}
-        asked_b = {k: _question(v) for k, v in (b.input_requests or {}).items()}
-        for key in sorted(asked_a.keys() | asked_b.keys()):
-            where = f"round {index}, question {key!r}"
-            if key not in asked_b:
-                diffs.append(Difference("question", where, f"{where} ({_describe(asked_a[key])}): no longer asked"))
-            elif key not in asked_a:
-                if (index, key) not in new_keys:
-                    diffs.append(Difference("question", where, f"{where} ({_describe(asked_b[key])}): newly asked"))
+        asked_a, asked_b = a.input_requests or {}, b.input_requests or {}
+        base = f"$.rounds[{index}].inputRequests"
+        recorded_key = match_keys(asked_a, asked_b)  # replayed key -> recorded key
+        replayed_key = {v: k for k, v in recorded_key.items()}
+        for key, request in asked_a.items():
+            path = key_path(base, key)
+            if key in replayed_key:
+                diffs += request_differences(request, asked_b[replayed_key[key]], path)
             else:
-                diffs += _compare_question(where, asked_a[key], asked_b[key])
-    channel_a = [_question(e["request"]) for r in recorded.rounds for e in r.backchannel]
-    channel_b = [_question(e["request"]) for r in replayed.rounds for e in r.backchannel]
-    for index, (qa, qb) in enumerate(zip(channel_a, channel_b, strict=False)):
-        diffs += _compare_question(f"back-channel request {index}", qa, qb)
-    if len(channel_a) > len(channel_b):
-        diffs.append(
-            Difference("question", "back channel", f"back channel: {len(channel_a)} request(s) -> {len(channel_b)}")
-        )
+                diffs.append(_asked("question", path, request, "no longer asked"))
+        for key, request in asked_b.items():
+            if key not in recorded_key and (index, key) not in new_keys:
+                diffs.append(_asked("question", key_path(base, key), request, "newly asked"))
+    return diffs
+
+
+def _channel(flow: Flow) -> list[tuple[str, dict[str, Any]]]:
+    """The back-channel requests of a 2025-11-25 flow in order, each with its path."""
+    return [
+        (f"$.rounds[{i}].backchannel[{j}].request", entry["request"])
+        for i, rnd in enumerate(flow.rounds)
+        for j, entry in enumerate(rnd.backchannel)
+    ]
+
+
+def compare_flows(recorded: Flow, replayed: Flow, answers: RecordedAnswers | None = None) -> list[Difference]:
+    """The differences between a recording and its replay (empty when they match), each named by its path."""
+    unrecorded = answers.unrecorded if answers is not None else []
+    diffs = _questions(recorded, replayed, {(u.get("round"), u["key"]) for u in unrecorded})
+    channel_a, channel_b = _channel(recorded), _channel(replayed)
+    for (path, qa), (_, qb) in zip(channel_a, channel_b, strict=False):
+        diffs += request_differences(qa, qb, path)
+    for path, request in channel_a[len(channel_b) :]:
+        diffs.append(_asked("question", path, request, "no longer asked"))
     for item in unrecorded:
-        question = _question(item["request"])
         if "position" in item:
-            where = f"back-channel request {item['position']}"
-            message = f"{where} ({_describe(question)}): not in the recording; the lab refused it"
-        elif item["asked_before"]:
-            where = f"round {item['round']}, question {item['key']!r}"
-            message = f"{where} ({_describe(question)}): asked more often than in the recording; replay stopped here"
+            position = item["position"]
+            path = channel_b[position][0] if position < len(channel_b) else f"$.backchannel[{position}]"
+            what = "not in the recording; the lab refused it"
         else:
-            where = f"round {item['round']}, question {item['key']!r}"
-            message = f"{where} ({_describe(question)}): not in the recording; replay stopped here"
-        diffs.append(Difference("unrecorded", where, message, None, question))
+            path = key_path(f"$.rounds[{item['round']}].inputRequests", item["key"])
+            again = "asked more often than in the recording" if item["asked_before"] else "not in the recording"
+            what = f"{again}; replay stopped here"
+        diffs.append(_asked("unrecorded", path, item["request"], what))
     if unrecorded and replayed.status == "input_required":
         return diffs  # rounds and result would only restate where the replay stopped
-    if len(recorded.rounds) != len(replayed.rounds):
-        diffs.append(
-            Difference(
-                "rounds",
-                "rounds",
-                f"rounds: {len(recorded.rounds)} -> {len(replayed.rounds)}",
-                len(recorded.rounds),
-                len(replayed.rounds),
-            )
-        )
+    n_a, n_b = len(recorded.rounds), len(replayed.rounds)
+    if n_a != n_b:
+        diffs.append(Difference("rounds", "$.rounds", f"$.rounds: {n_a} round(s) -> {n_b}", n_a, n_b))
     a_end, b_end = _ending(recorded), _ending(replayed)
-    if a_end != b_end:
-        kind: Literal["outcome", "result", "error"] = "outcome" if a_end[0] != b_end[0] else a_end[0]  # type: ignore[assignment]
-        if kind == "outcome":
-            text = f"outcome: {_describe_ending(a_end)} -> {_describe_ending(b_end)}"
-        else:
-            text = f"{kind}: {_describe_ending(a_end).partition(' ')[2]} -> {_describe_ending(b_end).partition(' ')[2]}"
-            if kind == "result" and _result_text(a_end[1]) == _result_text(b_end[1]):
-                text = "result: same text, different structure"
-        diffs.append(Difference(kind, kind, text, a_end[1], b_end[1]))
+    if a_end[0] == b_end[0] == "result":
+        diffs += differences("result", a_end[1], b_end[1], "$.result")
+    elif a_end[0] == b_end[0] == "error":
+        diffs += differences("error", a_end[1], b_end[1], "$.error")
+    elif a_end != b_end:
+        text = f"$.status: {_describe_ending(a_end)} -> {_describe_ending(b_end)}"
+        diffs.append(Difference("outcome", "$.status", text, a_end[1], b_end[1]))
     if replayed.stop_reason and replayed.status == "stopped" and recorded.status != "stopped":
-        diffs.append(Difference("outcome", "stopped", f"stopped: {replayed.stop_reason}"))
+        diffs.append(Difference("outcome", "$.stop_reason", f"$.stop_reason: {replayed.stop_reason}"))
     return diffs
+
+
+async def listed_tools(connection: Connection) -> dict[str, dict[str, Any]]:
+    """The connection's tools now, each as `{inputSchema, headers}` (what a collection records)."""
+    session = await connection.session(MODERN)
+    tools: dict[str, dict[str, Any]] = {}
+    cursor: str | None = None
+    for _ in range(100):
+        page = await session.list_tools(params=T.PaginatedRequestParams(cursor=cursor) if cursor else None)
+        tools.update({t.name: tool_entry(dict(t.input_schema)) for t in page.tools})
+        cursor = page.next_cursor
+        if not cursor:
+            break
+    return tools
+
+
+async def compare_tool(recorded: Flow, entry: Mapping[str, Any], connection: Connection) -> list[Difference]:
+    """The called tool's input schema and header map, as recorded vs. as the server lists it now."""
+    try:
+        now = await listed_tools(connection)
+    except Exception as exc:  # a server that cannot list: one line, and the flow's own comparison stands
+        text = str(exc) if isinstance(exc, LabError) else f"{type(exc).__name__}: {exc}"
+        path = key_path("$.tools", recorded.target)
+        return [Difference("tool", path, f"{path}: cannot list the tools of {connection.name!r}: {text}")]
+    return tool_differences(recorded.target, entry, now.get(recorded.target))
 
 
 def _connection(server: str | Connection | None, recorded: Flow) -> Connection:
@@ -285,9 +297,17 @@ def _connection(server: str | Connection | None, recorded: Flow) -> Connection:
 
 
 async def replay_flow(
-    recorded: Flow, *, server: str | Connection | None = None, timeout: float | None = DEFAULT_TIMEOUT
+    recorded: Flow,
+    *,
+    server: str | Connection | None = None,
+    timeout: float | None = DEFAULT_TIMEOUT,
+    tool: Mapping[str, Any] | None = None,
 ) -> ReplayEntry:
-    """Replay one recorded flow (answers from the recording only) and compare."""
+    """Replay one recorded flow (answers from the recording only) and compare.
+
+    `tool` is the called tool's recorded `{inputSchema, headers}` (a collection's `tools` entry): when given,
+    the server's listing now is compared with it too.
+    """
     label = flow_label(recorded)
     try:
         connection = _connection(server, recorded)
@@ -321,13 +341,26 @@ async def replay_flow(
         return entry
     entry.replayed_rounds = len(flow.rounds)
     entry.differences = compare_flows(recorded, flow, answers)
+    if tool is not None and recorded.method == "tools/call":
+        entry.differences += await compare_tool(recorded, tool, connection)
     stopped = any(d.kind == "unrecorded" for d in entry.differences) and flow.status == "input_required"
     entry.status = "stopped" if stopped else ("different" if entry.differences else "same")
     return entry
 
 
+def _collection(collection: str | Path | Flow | Collection | Iterable[Flow]) -> Collection:
+    if isinstance(collection, str | Path):
+        return load_collection(collection)
+    if isinstance(collection, Collection):
+        return collection
+    flows = [collection] if isinstance(collection, Flow) else list(collection)
+    if not all(isinstance(f, Flow) for f in flows):
+        raise LabError("replay takes a collection path or a list of flows")
+    return Collection(flows, called_tools(flows))  # recorded here: the tools as the lab listed them
+
+
 async def replay(
-    collection: str | Path | Flow | Iterable[Flow],
+    collection: str | Path | Flow | Collection | Iterable[Flow],
     *,
     server: str | Connection | None = None,
     timeout: float | None = DEFAULT_TIMEOUT,
@@ -335,17 +368,15 @@ async def replay(
     """Replay every flow of a collection (a path written by `save_flows`, or flows) and report the differences.
 
     `server` replays against another server (a sandbox name or a connection); by default each flow goes to the
-    server it was recorded against, by name.
+    server it was recorded against, by name. Flows given in memory are compared with the tools as the lab
+    last listed them on their recorded server.
     """
-    source = str(collection) if isinstance(collection, str | Path) else None
-    if isinstance(collection, str | Path):
-        flows = load_flows(collection)
-    elif isinstance(collection, Flow):
-        flows = [collection]
-    else:
-        flows = list(collection)
-    if not all(isinstance(f, Flow) for f in flows):
-        raise LabError("replay takes a collection path or a list of flows")
-    entries = [await replay_flow(f, server=server, timeout=timeout) for f in flows]
+    loaded = _collection(collection)
+    source = str(collection) if isinstance(collection, str | Path) else loaded.source
+    tools: ToolListing = loaded.tools
+    entries = [
+        await replay_flow(f, server=server, timeout=timeout, tool=tools.get(f.server, {}).get(f.target))
+        for f in loaded.flows
+    ]
     label = server if isinstance(server, str) else getattr(server, "name", None)
     return ReplayReport(entries=entries, server=label, source=source)

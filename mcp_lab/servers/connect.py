@@ -108,6 +108,8 @@ class OutsideServer:
     _legacy_lock: asyncio.Lock | None = field(default=None, repr=False)
     _answer: AnswerFn | None = field(default=None, repr=False)
     _tools: set[str] = field(default_factory=set, repr=False)
+    tool_schemas: dict[str, Any] = field(default_factory=dict, repr=False)
+    """Input schemas by tool from the latest listing (a saved collection keeps the called tools')."""
 
     @property
     def kind(self) -> str:
@@ -168,6 +170,7 @@ class OutsideServer:
             session = await self.session(MODERN)
             listing = await session.list_tools()
             self._tools = {t.name for t in listing.tools}
+            self.tool_schemas = {t.name: dict(t.input_schema) for t in listing.tools}
         return self._tools
 
     async def drop_session(self, era: str) -> None:

@@ -143,6 +143,8 @@ class LabServer:
     """RequestStateSecurity options besides keys and ttl (e.g. bind_principal), kept across key swaps."""
     _owners: dict[str, ClientOwner] = field(default_factory=dict, repr=False)
     _tools: set[str] = field(default_factory=set, repr=False)
+    tool_schemas: dict[str, Any] = field(default_factory=dict, repr=False)
+    """Input schemas by tool from the latest listing (a saved collection keeps the called tools')."""
 
     @property
     def lowlevel(self) -> Server[Any]:
@@ -222,6 +224,7 @@ class LabServer:
             session = await self.session("2026-07-28")
             listing = await session.list_tools()
             self._tools = {t.name for t in listing.tools}
+            self.tool_schemas = {t.name: dict(t.input_schema) for t in listing.tools}
         return self._tools
 
     async def drop_session(self, era: str) -> None:
