@@ -51,6 +51,7 @@ if TYPE_CHECKING:
     from mcp_lab.rotation.widget import StepperWidget
     from mcp_lab.servers.access import auth_headers, client_transport
     from mcp_lab.servers.connect import OutsideServer, connect, disconnect
+    from mcp_lab.servers.log_book import server_log
     from mcp_lab.servers.sandbox import sandbox
     from mcp_lab.servers.serving import serve
     from mcp_lab.tokens.inspector import inspect_token
@@ -120,6 +121,7 @@ _SOURCES = {
     "save_flows": "mcp_lab.replay.collection",
     "schema_lookup_lab": "mcp_lab.headers.labs",
     "serve": "mcp_lab.servers.serving",
+    "server_log": "mcp_lab.servers.log_book",
     "set_principal": "mcp_lab.tokens.principal",
     "start": "mcp_lab.flow.calls",
     "tamper_lab": "mcp_lab.tokens.tamper",
@@ -185,6 +187,7 @@ __all__ = [
     "save_flows",
     "schema_lookup_lab",
     "serve",
+    "server_log",
     "set_principal",
     "start",
     "tamper_lab",

@@ -28,7 +28,7 @@ from mcp.client.session import ClientSession
 from mcp_lab.errors import FlowError, LabError
 from mcp_lab.flow.answers import AnswerContext, Answerer, ChainAnswerer, InputResponse, ScriptedAnswerer, Unanswered
 from mcp_lab.flow.asking import answer_round, missing_answer_message
-from mcp_lab.flow.legs import send_leg, wire
+from mcp_lab.flow.legs import BACKCHANNEL_HINT, send_leg, wire
 
 __all__ = ["DEFAULT_MAX_ROUNDS", "Connection", "Flow", "LegCapture", "Round"]
 
@@ -275,7 +275,8 @@ class Flow:
         if self.status == "done":
             return self
         reason = (self.error or {}).get("reason") if self.last is not None and self.last.outcome == "result" else None
-        raise FlowError(self.summary() + (f" -- server logged: {reason}" if reason else ""))
+        hint = f" ({BACKCHANNEL_HINT})" if BACKCHANNEL_HINT in self.notes else ""
+        raise FlowError(self.summary() + (f" -- server logged: {reason}" if reason else "") + hint)
 
     def summary(self) -> str:
         from mcp_lab.flow.view import flow_summary

@@ -30,9 +30,14 @@ from mcp_lab.flow.answers import AnswerContext, Answerer, CallbackRefused, Input
 if TYPE_CHECKING:
     from mcp_lab.flow.flow import Connection, Flow, Round
 
-__all__ = ["parse_response", "rejection_reason", "send_leg"]
+__all__ = ["BACKCHANNEL_HINT", "backchannel_hint", "parse_response", "rejection_reason", "send_leg"]
 
 HEADER_MISMATCH = -32020
+BACKCHANNEL_HINT = (
+    "this handler asks through the 2025-11-25 back channel (ctx.elicit / ctx.session...), which a 2026-07-28 "
+    "connection does not have: call it with --legacy (legacy=True), or ask with Resolve(...) / InputRequiredResult"
+)
+"""The one line a flow gains when a 2026-07-28 leg fails with the SDK's -32600 "no back-channel" error."""
 _REJECTED = "requestState rejected on "
 
 
@@ -108,6 +113,23 @@ async def send_leg(flow: Flow, rnd: Round, connection: Connection, answerer: Ans
         rnd.served_by = capture.served_by
         if rnd.error is not None and capture.server_log:
             rnd.error["reason"] = rejection_reason(capture.server_log) or capture.server_log[-1]
+    hint = backchannel_hint(flow.era, rnd)
+    if hint is not None and hint not in flow.notes:
+        flow.notes.append(hint)
+
+
+def backchannel_hint(era: str, rnd: Round) -> str | None:
+    """`BACKCHANNEL_HINT` when `rnd` failed because its handler used the back channel on a 2026-07-28 leg.
+
+    The SDK answers `-32600 Cannot send 'elicitation/create': this transport context has no back-channel
+    ...` (an error), and some servers turn the same exception into a tool's `isError` result.
+    """
+    if era == "2025-11-25":
+        return None
+    texts = [str((rnd.error or {}).get("message", ""))] if rnd.outcome == "error" else []
+    if rnd.outcome == "result" and (rnd.result or {}).get("isError"):
+        texts += [str(c.get("text", "")) for c in (rnd.result or {}).get("content", []) if isinstance(c, dict)]
+    return BACKCHANNEL_HINT if any("no back-channel" in text for text in texts) else None
 
 
 def _transport_failure(exc: BaseException) -> bool:

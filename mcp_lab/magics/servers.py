@@ -80,9 +80,9 @@ class LabMagics(Magics):
 
     @magic_arguments()
     @argument(
-        "name", help="server name (also the audience its request_state is bound to); or list/serve/url/stop/restart"
+        "name", help="server name (also the audience its request_state is bound to); or list/serve/url/log/stop/restart"
     )
-    @argument("target", nargs="?", help="with serve/url/stop/restart: the server's name")
+    @argument("target", nargs="?", help="with serve/url/log/stop/restart: the server's name")
     @argument("--keys", help="a variable (or expression) holding a key or a list of keys, each >= 32 bytes")
     @argument("--ttl", type=float, default=600.0, help="request_state lifetime in seconds (default 600)")
     @argument("--lowlevel", action="store_true", help="a lowlevel Server: the cell defines on_* handlers")
@@ -191,10 +191,13 @@ class LabMagics(Magics):
         print("\n".join(lines))
 
     def _exec(self, cell: str, name: str) -> None:
+        from mcp_lab.servers.log_book import contained
+
         ns = self.shell.user_ns if self.shell is not None else {}
         try:
             code = compile(cell, f"<%%mcp_server {name}>", "exec")
-            exec(code, ns)
+            with contained(name):  # the cell's logging set-up goes to the server's log, not to every cell
+                exec(code, ns)
         except Exception as exc:
             kind = type(exc).__name__
             raise LabError(
@@ -220,6 +223,12 @@ class LabMagics(Magics):
             sandbox.get(target)
             self._serve(target, args.port, self._access(args))
             return None
+        if command == "log":
+            if not target:
+                raise LabError("usage: %mcp_server log NAME")
+            from mcp_lab.servers.log_book import server_log
+
+            return server_log(target)
         if command == "url":
             if not target:
                 raise LabError("usage: %mcp_server url NAME")
@@ -241,7 +250,7 @@ class LabMagics(Magics):
             print(f"restarting {target!r} with {fresh}; clients reconnect on the next call")
             return None
         raise LabError(
-            f"%mcp_server {command}: expected list, serve NAME, url NAME, stop NAME or restart NAME "
+            f"%mcp_server {command}: expected list, serve NAME, url NAME, log NAME, stop NAME or restart NAME "
             "(use %%mcp_server NAME to define one)"
         )
 

@@ -149,7 +149,7 @@ class OutsideServer:
         return owner.client.session
 
     def capture(self) -> LegRecorder:
-        return LegRecorder(self.log_path)
+        return LegRecorder(self.log_path, self.name)
 
     @contextlib.asynccontextmanager
     async def legacy_session(self, answer: AnswerFn) -> AsyncIterator[ClientSession]:

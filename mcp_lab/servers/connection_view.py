@@ -78,10 +78,12 @@ def connection_bundle(entry: OutsideServer) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class ConnectionLog:
-    """What a stdio server wrote to stderr (`%mcp_connect log NAME`)."""
+    """What a stdio server wrote to stderr (`%mcp_connect log NAME`), or a server's log (`%mcp_server log NAME`)."""
 
     name: str
     text: str
+    empty: str = ""
+    """Shown when there is no text (default: the stdio server wrote nothing to stderr)."""
 
     def record(self) -> ConnectionLogRecord:
         shown = self.text if len(self.text) <= _LOG_CHARS else "…" + self.text[-_LOG_CHARS:]
@@ -89,5 +91,5 @@ class ConnectionLog:
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
         record = self.record()
-        shown = record.text if record.text.strip() else f"({self.name!r} wrote nothing to stderr)"
+        shown = record.text if record.text.strip() else (self.empty or f"({self.name!r} wrote nothing to stderr)")
         return record.bundle(shown.rstrip("\n"), wrap(f"<pre class='mcp-lab-log'>{e(shown)}</pre>", "mcp-lab-log"))

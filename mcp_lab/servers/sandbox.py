@@ -30,6 +30,7 @@ from mcp_lab.errors import ConnectionFailed, LabError
 from mcp_lab.exchanges.recorder import current_capture, leg_scope
 from mcp_lab.flow.flow import LegCapture
 from mcp_lab.flow.legs import rejection_reason
+from mcp_lab.servers.log_book import contained, leg_began, leg_ended
 from mcp_lab.servers.server_log import HandlerErrorFilter
 from mcp_lab.tokens.keys import KeyRing
 
@@ -204,7 +205,7 @@ class LabServer:
 
     def capture(self) -> _Capturing:
         """Collect what the server logs, and what crosses the wire over HTTP, during one leg."""
-        return _Capturing(LegCapture())
+        return _Capturing(LegCapture(), self.name)
 
     def stop_http(self) -> Any:
         """Stop serving over HTTP (the server stays, reached in-process); await the result for the port."""
@@ -256,20 +257,23 @@ def _backchannel_callbacks(answer: AnswerFn) -> dict[str, Any]:
 class _Capturing:
     """One leg's capture: the server's log records and (leg_scope) its HTTP exchanges land in it."""
 
-    __slots__ = ("capture", "scope")
+    __slots__ = ("capture", "name", "scope")
 
-    def __init__(self, capture: LegCapture) -> None:
+    def __init__(self, capture: LegCapture, name: str) -> None:
         self.capture = capture
+        self.name = name
         self.scope = leg_scope(capture)
 
     def __enter__(self) -> LegCapture:
         _LOG_SINK.active.append(self.capture)
+        leg_began(self.capture, self.name)
         return self.scope.__enter__()
 
     def __exit__(self, *exc: Any) -> None:
         try:
             self.scope.__exit__(*exc)
         finally:
+            leg_ended(self.capture)
             # By identity: LegCaptures are dataclasses, and two empty ones compare equal.
             active = _LOG_SINK.active
             for i in range(len(active) - 1, -1, -1):
@@ -330,7 +334,8 @@ class Sandbox:
         ring = KeyRing.fresh() if keys is None else KeyRing.coerce(keys)
         security: RequestStateSecurity = ring.security(ttl=ttl)
         kwargs.setdefault("log_level", "WARNING")  # INFO would configure the root logger (sdk-notes §8.8)
-        server = MCPServer(name, request_state_security=security, **kwargs)
+        with contained(name, announce=False):  # MCPServer() calls logging.basicConfig on the root logger
+            server = MCPServer(name, request_state_security=security, **kwargs)
         return LabServer(name=name, server=server, kind="mcpserver", ring=ring, ttl=ttl)
 
     def new_lowlevel(

@@ -30,6 +30,7 @@ from mcp.client.streamable_http import streamable_http_client
 
 from mcp_lab.exchanges.recorder import SchemaBook, http_hooks, leg_scope
 from mcp_lab.flow.flow import LegCapture
+from mcp_lab.servers.log_book import leg_began, leg_ended
 from mcp_lab.servers.sandbox import ClientOwner
 
 __all__ = [
@@ -77,10 +78,11 @@ async def http_transport(
 class LegRecorder:
     """One leg's capture: the HTTP exchanges, and for stdio the lines the server wrote to stderr meanwhile."""
 
-    __slots__ = ("capture", "log_path", "offset", "scope")
+    __slots__ = ("capture", "log_path", "name", "offset", "scope")
 
-    def __init__(self, log_path: Path | None) -> None:
+    def __init__(self, log_path: Path | None, name: str = "") -> None:
         self.log_path = log_path
+        self.name = name
         self.capture = LegCapture()
         self.scope = leg_scope(self.capture)
         self.offset = 0
@@ -89,10 +91,13 @@ class LegRecorder:
         if self.log_path is not None:
             with contextlib.suppress(OSError):
                 self.offset = self.log_path.stat().st_size
+        if self.name:
+            leg_began(self.capture, self.name)
         return self.scope.__enter__()
 
     def __exit__(self, *exc: object) -> None:
         self.scope.__exit__(*exc)
+        leg_ended(self.capture)
         if self.log_path is not None:
             text, _ = read_log(self.log_path, self.offset)
             self.capture.server_log.extend(f"stderr: {line}" for line in text.splitlines() if line.strip())

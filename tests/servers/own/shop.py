@@ -96,6 +96,18 @@ async def signin(account: str, ctx: Context) -> str | InputRequiredResult:
     return f"{account}: {answer.action}"
 
 
+class Consent(BaseModel):
+    ok: bool
+
+
+@mcp.tool()
+async def newsletter(email: str, ctx: Context) -> str:
+    """Subscribe; asks for consent the 2025-11-25 way (ctx.elicit, over the back channel)."""
+    answer = await ctx.elicit(f"Send the shop's news to {email}?", Consent)
+    agreed = answer.data.ok if answer.action == "accept" else False
+    return f"{email}: {'subscribed' if agreed else 'not subscribed'}"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description="the travel shop MCP server")
     parser.add_argument("--http", type=int, metavar="PORT", help="serve Streamable HTTP on 127.0.0.1:PORT")

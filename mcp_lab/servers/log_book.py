@@ -1,0 +1,174 @@
+"""A server's own logging, kept in the lab's per-server log instead of printed into every later cell.
+
+Spec context: none of the protocol's -- running someone's server inside a kernel. Server code often sets up
+logging for itself: `MCPServer(...)` with its default `log_level="INFO"` calls `logging.basicConfig` on the
+root logger (sdk-notes §8.8), a script calls `logging.basicConfig(level=logging.INFO)`. In a kernel the root
+logger is everybody's, so each later cell would print `HTTP Request: POST ...` lines from the lab's own HTTP
+client and whatever the server logs. While the lab runs a server's code (a `%%mcp_server` cell, a `--from`
+import or factory, an adoption) it watches the root logger: handlers that code added are taken back off,
+and the records they would have printed go to that server's log (`%mcp_server log NAME`,
+`mcp_lab.server_log(NAME)`). A record belongs to the server whose leg is running when it is emitted (its
+handler, or the lab's client in that leg), else to the server that configured logging last. Everyone
+else's records keep the root's earlier behaviour: what printed before still prints, as Python printed it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections import deque
+from collections.abc import Iterator
+from typing import Any
+
+from mcp_lab.exchanges.recorder import current_capture
+
+__all__ = ["contained", "leg_began", "leg_ended", "log_lines", "note", "server_log", "take_sdk_handlers"]
+
+MAX_LINES = 2000
+"""Each server keeps its latest lines; older ones are dropped (a chatty server must not fill the kernel)."""
+
+_LOGS: dict[str, deque[str]] = {}
+_LEG_SERVER: dict[int, str] = {}
+"""id(LegCapture) -> the server whose leg it is, while the leg runs."""
+
+
+def note(name: str, line: str) -> None:
+    _LOGS.setdefault(name, deque(maxlen=MAX_LINES)).append(line)
+
+
+def log_lines(name: str) -> list[str]:
+    return list(_LOGS.get(name, ()))
+
+
+def server_log(name: str) -> Any:
+    """What server `name` logged while the lab ran it (and, for a stdio connection, what it wrote to stderr)."""
+    from mcp_lab.servers.connect import OutsideServer, connection_log
+    from mcp_lab.servers.connection_view import ConnectionLog
+    from mcp_lab.servers.sandbox import sandbox
+
+    entry = sandbox.servers.get(name)
+    if entry is None and name not in _LOGS:
+        sandbox.get(name)  # the one-line "no server named ..." error
+    text = ""
+    if isinstance(entry, OutsideServer) and entry.transport == "stdio":
+        text = connection_log(name)
+    lines = log_lines(name)
+    if lines:
+        text += ("\n" if text and not text.endswith("\n") else "") + "\n".join(lines) + "\n"
+    return ConnectionLog(name, text, empty=f"({name!r} has logged nothing the lab kept)")
+
+
+def leg_began(capture: Any, name: str) -> None:
+    _LEG_SERVER[id(capture)] = name
+
+
+def leg_ended(capture: Any) -> None:
+    _LEG_SERVER.pop(id(capture), None)
+
+
+def _leg_server() -> str | None:
+    capture = current_capture()
+    return _LEG_SERVER.get(id(capture)) if capture is not None else None
+
+
+class _Router(logging.Handler):
+    """On the root logger once a server's code configured it: server records to that server's log, the rest
+    as the root handled them before (its own handlers, or Python's last resort at its old level)."""
+
+    def __init__(self, level_before: int, handlers_before: bool) -> None:
+        super().__init__(logging.NOTSET)
+        self.level_before = level_before
+        self.handlers_before = handlers_before
+        self.owner: str | None = None
+        self.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+
+    def emit(self, record: logging.LogRecord) -> None:
+        name = _leg_server()
+        if name is None and record.levelno >= self.level_before:
+            if not self.handlers_before and logging.lastResort is not None:
+                logging.lastResort.handle(record)  # printed before the server touched logging: still printed
+            return
+        name = name or self.owner
+        if name is not None:
+            try:
+                note(name, self.format(record))
+            except Exception:  # a record that cannot be formatted is dropped, as logging's own handlers do
+                return
+
+
+_ROUTER: list[_Router] = []
+
+
+def _router(level_before: int) -> _Router:
+    root = logging.getLogger()
+    if not _ROUTER:
+        _ROUTER.append(_Router(level_before, any(not isinstance(h, _Router) for h in root.handlers)))
+    router = _ROUTER[0]
+    if router not in root.handlers:
+        logging.Logger.addHandler(root, router)  # the class's method: `contained` may be intercepting
+    return router
+
+
+def _take(name: str, added: list[logging.Handler], level_before: int, level_after: int, announce: bool = True) -> None:
+    root = logging.getLogger()
+    for handler in added:
+        root.removeHandler(handler)
+    router = _router(level_before)
+    router.owner = name
+    root.setLevel(min(level_after, level_before))
+    if not announce:
+        return
+    what = f"{len(added)} handler(s)" if added else "no handler"
+    note(
+        name,
+        f"[mcp_lab] {name!r} configured the root logger (level {logging.getLevelName(level_after)}, {what}); "
+        "its records are kept here, not printed in the notebook",
+    )
+
+
+@contextlib.contextmanager
+def contained(name: str, *, announce: bool = True) -> Iterator[None]:
+    """Run a server's code (`name`'s cell, import or factory); undo what it did to the root logger.
+
+    Handlers the code adds to the root never go on it (they would print records logged while the code still
+    runs): the lab's router takes their place at once. `announce=False` for the lab's own `MCPServer(...)`
+    calls (the SDK's basicConfig at WARNING): no note in the log."""
+    root = logging.getLogger()
+    routed = [h for h in root.handlers if isinstance(h, _Router)]
+    for router in routed:  # off while the code runs: basicConfig() does nothing on a root with handlers
+        root.removeHandler(router)
+    handlers, level = list(root.handlers), root.level
+    before = _ROUTER[0].level_before if _ROUTER else level
+    taken: list[logging.Handler] = []
+
+    def intercept(handler: logging.Handler) -> None:
+        if isinstance(handler, _Router):
+            logging.Logger.addHandler(root, handler)
+            return
+        taken.append(handler)
+        _router(before).owner = name
+
+    setattr(root, "addHandler", intercept)  # noqa: B010 - an instance attribute shadows the method, undone below
+    try:
+        yield
+    finally:
+        del root.addHandler
+        added = taken + [h for h in root.handlers if h not in handlers and not isinstance(h, _Router)]
+        for router in routed:
+            if router not in root.handlers:
+                logging.Logger.addHandler(root, router)
+        if added or root.level < level:
+            _take(name, added, before, root.level, announce)
+
+
+def take_sdk_handlers(name: str) -> None:
+    """For a server built before the lab saw it (`mcp_lab.adopt(obj)`): the handler `MCPServer`'s default
+    `log_level="INFO"` put on the root logger (`basicConfig(format="%(message)s")`) goes, as `contained` would."""
+    root = logging.getLogger()
+    added = [
+        h
+        for h in root.handlers
+        if not isinstance(h, _Router) and getattr(h.formatter, "_fmt", None) == "%(message)s"
+    ]
+    if added and root.level < logging.WARNING:
+        _take(name, added, _ROUTER[0].level_before if _ROUTER else logging.WARNING, root.level)
