@@ -183,7 +183,8 @@ async def test_names_are_unique_across_lab_servers_and_connections(http_a: Loopb
 
 
 async def test_mcp_server_stop_and_restart_work_for_connections(http_a: LoopbackServer) -> None:
-    from mcp_lab.magics.servers import _BACKGROUND, LabMagics
+    from mcp_lab.lab import lab
+    from mcp_lab.magics.servers import LabMagics
 
     entry = await mcp_lab.connect("bk-http", http_a.url)
     await sandbox.restart("bk-http")  # clients reconnect on the next call; no keys to renew
@@ -191,7 +192,7 @@ async def test_mcp_server_stop_and_restart_work_for_connections(http_a: Loopback
     assert (await mcp_lab.call("bk-http", "echo", {"text": "again"})).text == "again"
     LabMagics(shell=None).mcp_server("stop bk-http")
     assert "bk-http" not in sandbox.servers
-    await asyncio.gather(*_BACKGROUND)  # the magic closes the clients as a task
+    await asyncio.gather(*lab.background)  # the magic closes the clients as a task
     with pytest.raises(LabError, match="was disconnected"):
         await entry.session("2026-07-28")
 

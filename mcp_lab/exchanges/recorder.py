@@ -21,7 +21,6 @@ request (its request_state rejection reasons) reach that leg and no other. Outsi
 from __future__ import annotations
 
 import contextvars
-import itertools
 import json
 import threading
 import time
@@ -39,6 +38,7 @@ from mcp_lab.exchanges.record import (
     rpc_facts,
 )
 from mcp_lab.flow.flow import LegCapture
+from mcp_lab.lab import lab
 
 if TYPE_CHECKING:
     import httpx2
@@ -215,8 +215,6 @@ def _rpc_method(body: Any) -> str | None:
     return None
 
 
-_SEQ = itertools.count(1)
-_PENDING: dict[str, Exchange] = {}
 _PENDING_LOCK = threading.Lock()
 
 
@@ -257,11 +255,8 @@ def http_hooks(book: SchemaBook | None = None, *, tag: bool = True) -> dict[str,
         headers = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in request.headers.raw]  # names as sent
         exchange = Exchange(request.method, str(request.url), path, headers, body, leg=leg, book=book)
         if tag:
-            key = str(next(_SEQ))
             with _PENDING_LOCK:
-                if len(_PENDING) > 1000:  # requests that never reached a lab server (connection refused ...)
-                    _PENDING.clear()
-                _PENDING[key] = exchange
+                key = lab.tag_exchange(exchange)
             request.headers[TAG_HEADER] = key
         request.extensions["mcp_lab_exchange"] = exchange
         leg.exchanges.append(exchange)
@@ -302,7 +297,7 @@ class ExchangeRecorder:
                 kept.append((name, value))
         if tag is not None:
             with _PENDING_LOCK:
-                exchange = _PENDING.pop(tag, None)
+                exchange = lab.claim_exchange(tag)
             scope = dict(scope, headers=kept)
             if exchange is not None:
                 exchange.seen_by.add("server")

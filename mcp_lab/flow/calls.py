@@ -33,10 +33,6 @@ def last() -> Flow | None:
     return lab.last()
 
 
-fallback_answerers: list[Answerer] = []
-"""Answerers consulted when no scripted answer covers a request (mcp_lab.forms registers the live form)."""
-
-
 def _answerer(answers: Mapping[str, Any] | Answerer | None) -> tuple[Answerer | None, ScriptedAnswerer | None]:
     if answers is None:
         chain: list[Answerer] = []
@@ -45,12 +41,12 @@ def _answerer(answers: Mapping[str, Any] | Answerer | None) -> tuple[Answerer | 
         scripted = ScriptedAnswerer(answers)
         chain = [scripted]
     elif isinstance(answers, Answerer):
-        return ChainAnswerer([answers, *fallback_answerers]), None
+        return ChainAnswerer([answers, *lab.fallback_answerers]), None
     else:
         raise LabError(
             f"answers must be a dict keyed by input-request key or an Answerer, not {type(answers).__name__}"
         )
-    chain.extend(fallback_answerers)
+    chain.extend(lab.fallback_answerers)
     return (ChainAnswerer(chain) if chain else None), scripted
 
 

@@ -26,12 +26,12 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections import deque
 from typing import TYPE_CHECKING, Any
 
 import mcp.types as T
 
 from mcp_lab.flow.answers import AnswerContext, InputResponse, Unanswered
+from mcp_lab.lab import lab
 
 if TYPE_CHECKING:  # imported when the first form is shown: `%load_ext` only creates the answerer
     from mcp_lab.forms.base import Form
@@ -47,23 +47,22 @@ DEFERRED_NOTICE = (
     "the cell returns now and the flow continues when you answer."
 )
 
-_RECENT: deque[Panel] = deque(maxlen=50)
-_LAST: list[Form] = []
-
 
 def current() -> Panel | None:
     """The most recently shown round of forms (drive it headless: `current().fill(...).submit()`)."""
-    return _RECENT[-1] if _RECENT else None
+    panel: Panel | None = lab.recent_panels[-1] if lab.recent_panels else None
+    return panel
 
 
 def last() -> Form | None:
     """The most recently shown form."""
-    return _LAST[-1] if _LAST else None
+    form: Form | None = lab.last_form
+    return form
 
 
 def recent() -> list[Panel]:
     """The rounds of forms shown in this kernel, oldest first (at most 50)."""
-    return list(_RECENT)
+    return list(lab.recent_panels)
 
 
 def _kernel() -> Any:
@@ -153,7 +152,6 @@ class FormAnswerer:
         self._panels: dict[tuple[str, int], Panel] = {}
         self._deferred: dict[tuple[str, int, str], Form] = {}
         self._sinks: dict[str, Any] = {}
-        self._tasks: set[asyncio.Task[Any]] = set()
 
     def __repr__(self) -> str:
         return f"FormAnswerer(timeout={self.timeout}, model={getattr(self.model, '__name__', self.model)})"
@@ -193,10 +191,10 @@ class FormAnswerer:
 
             panel = Panel(context.server, context.round_index, flow)
             self._panels[slot] = panel
-            _RECENT.append(panel)
+            lab.recent_panels.append(panel)
         assert panel is not None
         panel.add(form)
-        _LAST[:] = [form]
+        lab.last_form = form
         loop = asyncio.get_running_loop()
         if fresh:
             panel.bind_loop(loop)
@@ -214,8 +212,6 @@ class FormAnswerer:
         if not _shell_ready():
             return
         from IPython.display import display
-
-        from mcp_lab.lab import lab
 
         if not panel.settled:
             lab.round_opened(panel)  # the side panel lists it, also after a page reload
@@ -277,9 +273,7 @@ class FormAnswerer:
             if started[0] or not idle or flow.last is None or flow.last.index != panel.round_index:
                 return
             started[0] = True
-            task = asyncio.get_running_loop().create_task(self._continue(flow, sink))
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
+            lab.keep(asyncio.get_running_loop().create_task(self._continue(flow, sink)))
 
         start()
         if not started[0] and not flow.done:

@@ -29,22 +29,21 @@ import mcp.types as T
 
 from mcp_lab.errors import LabError
 from mcp_lab.forms.base import Form
+from mcp_lab.lab import lab
 
 __all__ = ["UNATTENDED", "apply", "clear_prearranged", "prearrange", "prearranged", "take", "unattended"]
 
 UNATTENDED = "MCP_LAB_UNATTENDED"
 """Set to 1 by the README's test command (and notebooks/build.py): nobody is there to answer a form."""
 
-_ORDERED: deque[Any] = deque()
-_KEYED: dict[str, deque[Any]] = {}
 _NOTHING = object()
 
 
 def prearrange(*in_order: Any, keyed: Mapping[str, Any] | None = None, **by_name: Any) -> None:
     """Queue answers for forms not shown yet: by key (or bare resolver name), or in order of appearance."""
     for key, value in {**(keyed or {}), **by_name}.items():
-        _KEYED.setdefault(key, deque()).append(value)
-    _ORDERED.extend(in_order)
+        lab.prearranged_keyed.setdefault(key, deque()).append(value)
+    lab.prearranged_in_order.extend(in_order)
 
 
 def unattended(*in_order: Any, keyed: Mapping[str, Any] | None = None, **by_name: Any) -> None:
@@ -59,26 +58,29 @@ def unattended(*in_order: Any, keyed: Mapping[str, Any] | None = None, **by_name
 
 def prearranged() -> dict[str, Any]:
     """What is still queued (keyed answers and the in-order ones)."""
-    return {"keyed": {k: list(v) for k, v in _KEYED.items() if v}, "in_order": list(_ORDERED)}
+    return {
+        "keyed": {k: list(v) for k, v in lab.prearranged_keyed.items() if v},
+        "in_order": list(lab.prearranged_in_order),
+    }
 
 
 def clear_prearranged() -> None:
-    _ORDERED.clear()
-    _KEYED.clear()
+    lab.prearranged_in_order.clear()
+    lab.prearranged_keyed.clear()
 
 
 def take(form: Form) -> Any:
     """The queued answer for this form (removed from the queue), or `_NOTHING`."""
     for name in (form.key, form.name):
-        queue = _KEYED.get(name)
+        queue = lab.prearranged_keyed.get(name)
         if queue:
             return queue.popleft()
-    if _ORDERED:
-        return _ORDERED.popleft()
+    if lab.prearranged_in_order:
+        return lab.prearranged_in_order.popleft()
     if form.context.backchannel:
         # A 2025-11-25 request names no question, only a JSON-RPC id: use the keyed answers in order,
         # as ScriptedAnswerer does.
-        for queue in _KEYED.values():
+        for queue in lab.prearranged_keyed.values():
             if queue:
                 return queue.popleft()
     return _NOTHING

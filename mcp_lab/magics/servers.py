@@ -23,6 +23,7 @@ from mcp_lab.errors import LabError
 from mcp_lab.flow import calls as api
 from mcp_lab.flow.flow import Flow
 from mcp_lab.flow.live import FlowRun
+from mcp_lab.lab import lab
 from mcp_lab.magics.call_line import parse_arguments, parse_call_line
 from mcp_lab.servers.sandbox import sandbox
 
@@ -39,15 +40,6 @@ LOWLEVEL_HANDLERS = (
     "on_completion",
     "get_tool_input_schema",
 )
-
-
-_BACKGROUND: set[asyncio.Task[Any]] = set()
-
-
-def _background(task: asyncio.Task[Any]) -> None:
-    """Keep a reference until the task ends (the loop holds tasks only weakly)."""
-    _BACKGROUND.add(task)
-    task.add_done_callback(_BACKGROUND.discard)
 
 
 _AWAIT_MAGIC = re.compile(r"^(?P<head>.*?\bawait\s+)%(?P<name>mcp_\w+)(?P<rest>.*)$")
@@ -243,7 +235,7 @@ class LabMagics(Magics):
                 sandbox.retire(entry)
                 print(f"stopped {target!r}")
                 return None
-            _background(loop.create_task(sandbox.restart(target, keep_secret=args.keep_secret)))
+            lab.keep(loop.create_task(sandbox.restart(target, keep_secret=args.keep_secret)))
             fresh = "a new lab-generated key" if entry.ring is not None and entry.ring.generated else "the same keys"
             if getattr(entry, "http", None) is not None:
                 fresh += ", the same bearer secret" if args.keep_secret else ", a new bearer secret"

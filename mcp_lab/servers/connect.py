@@ -39,6 +39,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from mcp_lab.errors import ConnectionFailed, LabError
 from mcp_lab.exchanges.recorder import SchemaBook
 from mcp_lab.flow.flow import LEGACY, MODERN
+from mcp_lab.lab import lab
 from mcp_lab.magics.call_line import check_timeout
 from mcp_lab.servers.sandbox import _backchannel_callbacks, _check_name, sandbox
 from mcp_lab.servers.transports import (
@@ -69,11 +70,6 @@ KEYLESS_NOTE = "not ours: keyless view only"
 """The lab holds no keys for a server it did not start: its tokens show format, key id and size only."""
 
 AnswerFn = Callable[[str, T.InputRequest], Awaitable[Any]]
-
-_LIVE_PIDS: set[int] = set()
-_LOGS: dict[str, Path] = {}
-"""Each stdio connection's stderr log by name, kept after a disconnect or a failed connect for reading."""
-_LOG_DIR: list[Path] = []
 
 
 @dataclass(eq=False)
@@ -227,7 +223,7 @@ class OutsideServer:
             raise ConnectionFailed(reason) from None
         if self.transport == "stdio":
             owner.pids = child_pids(marker)
-            _LIVE_PIDS.update(owner.pids)
+            lab.stdio_pids.update(owner.pids)
         assert owner.client is not None
         version = owner.client.session.protocol_version
         if key == MODERN and version not in MODERN_PROTOCOL_VERSIONS:
@@ -249,7 +245,7 @@ class OutsideServer:
         else:  # a loop that ended (tests): its shutdown can no longer run there
             await owner.close()
             reap(owner.pids, grace=0)
-        _LIVE_PIDS.difference_update(owner.pids)
+        lab.stdio_pids.difference_update(owner.pids)
         route_stdio_client_log(owner.marker, None)
         if owner.log is not None:
             owner.log.close()
@@ -435,7 +431,7 @@ async def disconnect(name: str) -> None:
 def connection_log(name: str) -> str:
     """The stderr log of a stdio connection (kept after it ended, until the kernel exits)."""
     entry = sandbox.servers.get(name)
-    path = entry.log_path if isinstance(entry, OutsideServer) else _LOGS.get(name)
+    path = entry.log_path if isinstance(entry, OutsideServer) else lab.stdio_logs.get(name)
     if path is None:
         if isinstance(entry, OutsideServer):
             raise LabError(f"{name!r} is a Streamable HTTP connection: its server's log lives with that server")
@@ -444,18 +440,18 @@ def connection_log(name: str) -> str:
 
 
 def _log_path(name: str) -> Path:
-    if not _LOG_DIR:
-        _LOG_DIR.append(Path(tempfile.mkdtemp(prefix="mcp_lab-stdio-")))
-    path = _LOG_DIR[0] / f"{name}.{os.getpid()}.{uuid.uuid4().hex[:6]}.stderr.log"
+    if not lab.stdio_log_dirs:  # each stdio connection's stderr log, kept after it ends for reading
+        lab.stdio_log_dirs.append(Path(tempfile.mkdtemp(prefix="mcp_lab-stdio-")))
+    path = lab.stdio_log_dirs[0] / f"{name}.{os.getpid()}.{uuid.uuid4().hex[:6]}.stderr.log"
     path.touch()
-    _LOGS[name] = path
+    lab.stdio_logs[name] = path
     return path
 
 
 @atexit.register
 def _reap_at_exit() -> None:
     """The kernel is exiting (IPython runs its own exit operations from atexit too): stop what is left."""
-    reap(sorted(_LIVE_PIDS))
-    _LIVE_PIDS.clear()
-    for directory in _LOG_DIR:
+    reap(sorted(lab.stdio_pids))
+    lab.stdio_pids.clear()
+    for directory in lab.stdio_log_dirs:
         shutil.rmtree(directory, ignore_errors=True)

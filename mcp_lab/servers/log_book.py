@@ -21,23 +21,20 @@ from collections.abc import Iterator
 from typing import Any
 
 from mcp_lab.exchanges.recorder import current_capture
+from mcp_lab.lab import lab
 
 __all__ = ["contained", "leg_began", "leg_ended", "log_lines", "note", "server_log", "take_sdk_handlers"]
 
 MAX_LINES = 2000
 """Each server keeps its latest lines; older ones are dropped (a chatty server must not fill the kernel)."""
 
-_LOGS: dict[str, deque[str]] = {}
-_LEG_SERVER: dict[int, str] = {}
-"""id(LegCapture) -> the server whose leg it is, while the leg runs."""
-
 
 def note(name: str, line: str) -> None:
-    _LOGS.setdefault(name, deque(maxlen=MAX_LINES)).append(line)
+    lab.server_logs.setdefault(name, deque(maxlen=MAX_LINES)).append(line)
 
 
 def log_lines(name: str) -> list[str]:
-    return list(_LOGS.get(name, ()))
+    return list(lab.server_logs.get(name, ()))
 
 
 def server_log(name: str) -> Any:
@@ -47,7 +44,7 @@ def server_log(name: str) -> Any:
     from mcp_lab.servers.sandbox import sandbox
 
     entry = sandbox.servers.get(name)
-    if entry is None and name not in _LOGS:
+    if entry is None and name not in lab.server_logs:
         sandbox.get(name)  # the one-line "no server named ..." error
     text = ""
     if isinstance(entry, OutsideServer) and entry.transport == "stdio":
@@ -59,16 +56,16 @@ def server_log(name: str) -> Any:
 
 
 def leg_began(capture: Any, name: str) -> None:
-    _LEG_SERVER[id(capture)] = name
+    lab.leg_servers[id(capture)] = name
 
 
 def leg_ended(capture: Any) -> None:
-    _LEG_SERVER.pop(id(capture), None)
+    lab.leg_servers.pop(id(capture), None)
 
 
 def _leg_server() -> str | None:
     capture = current_capture()
-    return _LEG_SERVER.get(id(capture)) if capture is not None else None
+    return lab.leg_servers.get(id(capture)) if capture is not None else None
 
 
 class _Router(logging.Handler):
@@ -97,6 +94,7 @@ class _Router(logging.Handler):
 
 
 _ROUTER: list[_Router] = []
+"""The one router (made on first need): a logging handler, like the SDK loggers' filters in sandbox.py."""
 
 
 def _router(level_before: int) -> _Router:

@@ -30,6 +30,7 @@ from mcp_lab.errors import ConnectionFailed, LabError
 from mcp_lab.exchanges.recorder import current_capture, leg_scope
 from mcp_lab.flow.flow import LegCapture
 from mcp_lab.flow.legs import rejection_reason
+from mcp_lab.lab import lab
 from mcp_lab.servers.log_book import contained, leg_began, leg_ended
 from mcp_lab.servers.server_log import HandlerErrorFilter
 from mcp_lab.tokens.keys import KeyRing
@@ -311,8 +312,11 @@ HandlerErrorFilter(_LOG_SINK.legs).install()
 class Sandbox:
     """Every server the kernel started -- and every outside server it connected to (connect.py) -- by name."""
 
-    def __init__(self) -> None:
-        self.servers: dict[str, LabServer | OutsideServer] = {}
+    @property
+    def servers(self) -> dict[str, LabServer | OutsideServer]:
+        """Name -> server; the dict lives in the kernel's Lab."""
+        servers: dict[str, LabServer | OutsideServer] = lab.servers
+        return servers
 
     def get(self, name: str) -> LabServer | OutsideServer:
         try:
@@ -380,9 +384,7 @@ class Sandbox:
             loop = asyncio.get_running_loop()
         except RuntimeError:
             return
-        task = loop.create_task(entry.close_clients())
-        _RETIRING.add(task)
-        task.add_done_callback(_RETIRING.discard)
+        lab.keep(loop.create_task(entry.close_clients()))
 
     def add(self, server: MCPServer | Server[Any], *, keys: Any = None, name: str | None = None) -> LabServer:
         """Adopt a server built in Python. MCPServers get a lab-held ring swapped in."""
@@ -431,10 +433,6 @@ class Sandbox:
     async def stop_all(self) -> None:
         for name in list(self.servers):
             await self.stop(name)
-
-
-_RETIRING: set[asyncio.Task[Any]] = set()
-"""Clients of replaced servers, closing (the loop holds tasks only weakly)."""
 
 
 def _check_name(name: str) -> None:

@@ -22,6 +22,7 @@ import asyncio
 import atexit
 import concurrent.futures
 import errno
+import functools
 import socket
 import threading
 import warnings
@@ -31,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from mcp_lab.errors import ConnectionFailed, LabError
 from mcp_lab.exchanges.recorder import ExchangeRecorder, SchemaBook, http_hooks
+from mcp_lab.lab import lab
 from mcp_lab.servers.access import Access, OpenServerWarning, authenticates_itself, no_auth_warning
 
 if TYPE_CHECKING:
@@ -49,14 +51,13 @@ __all__ = [
 
 HOST = "127.0.0.1"
 PATH = "/mcp"
-_LIVE: set[HttpServing] = set()
 _LIVE_LOCK = threading.Lock()
 
 
 def live_servings() -> list[HttpServing]:
     """Servings whose thread has not ended yet (including those asked to stop)."""
     with _LIVE_LOCK:
-        return list(_LIVE)
+        return list(lab.servings)
 
 
 def _check_port(port: Any) -> int:
@@ -188,7 +189,7 @@ class HttpServing:
             self.port = self._sock.getsockname()[1]
             self.bound.set_result(None)
         with _LIVE_LOCK:
-            _LIVE.add(self)
+            lab.servings.add(self)
         self._thread = threading.Thread(
             target=self._run, args=(after,), name=f"mcp_lab http {self.name}:{self.port}", daemon=True
         )
@@ -218,7 +219,7 @@ class HttpServing:
             if self._sock is not None:
                 self._sock.close()  # pending connections are refused instead of waiting forever
             with _LIVE_LOCK:
-                _LIVE.discard(self)
+                lab.servings.discard(self)
             self.done.set_result(None)
 
     def stop(self) -> Stopped:
@@ -253,9 +254,6 @@ class HttpServing:
             yield streams
 
 
-_CLOSING: set[asyncio.Task[None]] = set()
-
-
 def _detach_clients(entry: LabServer) -> None:
     """Clients made for the old address are closed in the background; the next call connects afresh."""
     owners, entry._owners = list(entry._owners.values()), {}
@@ -266,9 +264,7 @@ def _detach_clients(entry: LabServer) -> None:
         return
     for owner in owners:
         if owner.loop is loop:
-            task = loop.create_task(owner.close())
-            _CLOSING.add(task)
-            task.add_done_callback(_CLOSING.discard)
+            lab.keep(loop.create_task(owner.close()))
 
 
 def _stopping_on(port: int) -> list[HttpServing]:
@@ -364,13 +360,10 @@ def restart_serving(entry: LabServer, *, keep_secret: bool = False) -> str | Non
     return serve_with(entry, port, access)
 
 
-_EXIT_HOOK: list[bool] = []
-
-
+@functools.cache
 def _register_exit_hook() -> None:
-    if not _EXIT_HOOK:
-        atexit.register(stop_all_servings)
-        _EXIT_HOOK.append(True)
+    """Once per process (cached): interpreter exit stops the serving threads."""
+    atexit.register(stop_all_servings)
 
 
 def stop_all_servings(timeout: float = 3.0) -> None:

@@ -21,28 +21,27 @@ from collections.abc import Callable
 from typing import Any
 
 from mcp_lab.errors import LabError
+from mcp_lab.lab import lab
 
 __all__ = ["current_principal", "header_principal", "lab_principal", "set_principal"]
-
-_current: list[str | None] = [None]
 
 
 def set_principal(name: str | None) -> str | None:
     """Set the lab identity servers bound with `lab_principal` see; returns the previous one."""
     if name is not None and (not isinstance(name, str) or not name):
         raise LabError("a principal is a non-empty user name (str), or None for nobody")
-    previous = _current[0]
-    _current[0] = name
+    previous = lab.principal
+    lab.principal = name
     return previous
 
 
 def current_principal() -> str | None:
-    return _current[0]
+    return lab.principal
 
 
 def lab_principal(ctx: Any) -> str | None:
     """`bind_principal=` callback: the notebook's current lab identity."""
-    return _current[0]
+    return lab.principal
 
 
 lab_principal.mcp_lab_kind = "lab"  # type: ignore[attr-defined]

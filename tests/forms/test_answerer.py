@@ -8,9 +8,9 @@ import json
 import pytest
 
 import mcp_lab
-from mcp_lab.flow import calls as api
 from mcp_lab.forms import FormAnswerer, current, detect_mode, install, installed, last, prearrange, prearranged
 from mcp_lab.forms import answerer as answerer_module
+from mcp_lab.lab import lab
 from mcp_lab.servers.sandbox import LabServer
 from tests.forms.conftest import Probe, ask_with_form, obj
 
@@ -125,7 +125,7 @@ def test_mode_detection(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 async def test_no_fallback_without_a_kernel_so_a_script_stops_instead_of_hanging(probe: Probe) -> None:
-    assert install() is None and installed() is None and api.fallback_answerers == []
+    assert install() is None and installed() is None and lab.fallback_answerers == []
     flow = await mcp_lab.call("probe", "ask", {"spec": NAME})
     assert flow.status == "input_required" and "no answer for 'q'" in (flow.stop_reason or "")
 
