@@ -51,6 +51,7 @@ if TYPE_CHECKING:
     from mcp_lab.rotation.widget import StepperWidget
     from mcp_lab.servers.access import auth_headers, client_transport
     from mcp_lab.servers.connect import OutsideServer, connect, disconnect
+    from mcp_lab.servers.describe import describe
     from mcp_lab.servers.log_book import server_log
     from mcp_lab.servers.sandbox import sandbox
     from mcp_lab.servers.serving import serve
@@ -98,6 +99,7 @@ _SOURCES = {
     "client_transport": "mcp_lab.servers.access",
     "connect": "mcp_lab.servers.connect",
     "decline": "mcp_lab.flow.answers",
+    "describe": "mcp_lab.servers.describe",
     "disconnect": "mcp_lab.servers.connect",
     "exercise_needs": "mcp_lab.exercise",
     "flows": "mcp_lab.flow.calls",
@@ -163,6 +165,7 @@ __all__ = [
     "client_transport",
     "connect",
     "decline",
+    "describe",
     "disconnect",
     "exercise_needs",
     "flows",

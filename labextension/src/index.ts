@@ -2,7 +2,7 @@
  * JupyterLab MIME renderers for mcp_lab's records: `application/vnd.mcp-lab.<kind>+json`, every kind.
  *
  * Spec context: every mcp_lab view (a multi round-trip Flow, a request_state token report, the tamper lab,
- * header tables and labs, key rotation, servers, connections, replays, audits) ships one record under a vendor
+ * header tables and labs, key rotation, servers, connections, server descriptions, replays, audits) ships one record under a vendor
  * MIME type next to `text/plain` and `text/html` made from the same record. In JupyterLab these renderers
  * take precedence (rank 0); elsewhere the HTML fallback shows. The record types (src/records.ts) are
  * generated from the Python records' JSON Schema, so a renderer reads typed fields only. They read only
@@ -14,6 +14,7 @@ import { IRenderMime } from '@jupyterlab/rendermime-interfaces';
 import { Widget } from '@lumino/widgets';
 
 import { renderAudit } from './audit';
+import { renderDescription } from './describe';
 import { h, rawJson } from './dom';
 import { renderFlow } from './flow';
 import { renderConnection, renderConnectionLog, renderListFirst, renderMismatch, renderReplay, renderSchemaLookups } from './labs';
@@ -40,7 +41,8 @@ const VIEWS: Renderers = {
   'rotation-load': { name: 'rotation under load', render: renderRotationLoad },
   servers: { name: 'server list', render: renderServers },
   connection: { name: 'connection to an outside server', render: renderConnection },
-  'connection-log': { name: "a stdio server's stderr", render: renderConnectionLog },
+  'connection-log': { name: "a stdio server's stderr, or a server's log", render: renderConnectionLog },
+  'server-description': { name: 'server description', render: renderDescription },
   replay: { name: 'replay report', render: renderReplay },
   audit: { name: 'server audit', render: renderAudit }
 };

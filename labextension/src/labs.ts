@@ -82,8 +82,10 @@ export function renderConnectionLog(record: ConnectionLogRecord): HTMLElement {
   return h(
     'div',
     { class: 'mcp-lab-connection-log-view' },
-    h('div', { class: 'mcp-lab-report-title' }, `stderr of ${record.name}`),
-    record.text.trim() ? h('pre', { class: 'mcp-lab-log' }, record.text) : h('div', { class: 'mcp-lab-muted' }, `${record.name} wrote nothing to stderr`)
+    h('div', { class: 'mcp-lab-report-title' }, record.source === 'log' ? `log of ${record.name}` : `stderr of ${record.name}`),
+    record.text.trim()
+      ? h('pre', { class: 'mcp-lab-log' }, record.text)
+      : h('div', { class: 'mcp-lab-muted' }, record.source === 'log' ? `${record.name} has logged nothing the lab kept` : `${record.name} wrote nothing to stderr`)
   );
 }
 

@@ -17,6 +17,7 @@ export interface McpLabRecords {
   'application/vnd.mcp-lab.rotation+json'?: RotationRecord;
   'application/vnd.mcp-lab.rotation-load+json'?: RotationLoadRecord;
   'application/vnd.mcp-lab.schema-lookups+json'?: SchemaLookupRecord;
+  'application/vnd.mcp-lab.server-description+json'?: ServerDescriptionRecord;
   'application/vnd.mcp-lab.servers+json'?: ServersRecord;
   'application/vnd.mcp-lab.tamper+json'?: TamperRecord;
   'application/vnd.mcp-lab.token+json'?: TokenRecord;
@@ -367,6 +368,7 @@ export interface ConnectionRecord {
 export interface ConnectionLogRecord {
   kind: 'connection-log';
   name: string;
+  source: 'stderr' | 'log';
   text: string;
   version: 1;
 }
@@ -599,6 +601,80 @@ export interface SchemaLookupRun {
   list_calls: number;
   on_list_tools: number;
   tool_calls: number;
+}
+/**
+ * `mcp_lab.describe(NAME)`: what a server says about itself and what it offers (no key needed).
+ *
+ * This interface was referenced by `McpLabRecords`'s JSON-Schema
+ * via the `definition` "ServerDescriptionRecord".
+ */
+export interface ServerDescriptionRecord {
+  capabilities: {
+    [k: string]: unknown | undefined;
+  };
+  instructions: string | null;
+  kind: 'server-description';
+  name: string;
+  notes: string[];
+  prompts: PromptDescription[];
+  protocol_version: string | null;
+  resources: ResourceDescription[];
+  server_info: {
+    [k: string]: unknown | undefined;
+  } | null;
+  server_kind: string;
+  supported_versions: string[];
+  tools: ToolDescription[];
+  version: 1;
+  where: string;
+}
+/**
+ * This interface was referenced by `McpLabRecords`'s JSON-Schema
+ * via the `definition` "PromptDescription".
+ */
+export interface PromptDescription {
+  arguments: PromptArgumentDescription[];
+  description: string | null;
+  name: string;
+  title: string | null;
+}
+/**
+ * This interface was referenced by `McpLabRecords`'s JSON-Schema
+ * via the `definition` "PromptArgumentDescription".
+ */
+export interface PromptArgumentDescription {
+  description: string | null;
+  name: string;
+  required: boolean;
+}
+/**
+ * This interface was referenced by `McpLabRecords`'s JSON-Schema
+ * via the `definition` "ResourceDescription".
+ */
+export interface ResourceDescription {
+  description: string | null;
+  mime_type: string | null;
+  name: string | null;
+  template: boolean;
+  title: string | null;
+  uri: string;
+}
+/**
+ * This interface was referenced by `McpLabRecords`'s JSON-Schema
+ * via the `definition` "ToolDescription".
+ */
+export interface ToolDescription {
+  annotations: unknown;
+  description: string | null;
+  header_problem: string | null;
+  headers: {
+    [k: string]: string | undefined;
+  };
+  input_schema: unknown;
+  name: string;
+  output_schema: unknown;
+  signature: string;
+  title: string | null;
 }
 /**
  * This interface was referenced by `McpLabRecords`'s JSON-Schema

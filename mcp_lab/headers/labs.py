@@ -16,7 +16,8 @@ Spec context: 2026-07-28 header parameters (the SDK page "Header parameters"):
 from __future__ import annotations
 
 import base64
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import mcp.types as T
@@ -25,13 +26,15 @@ from mcp.shared.inbound import find_invalid_x_mcp_header, x_mcp_header_map
 from mcp_types import CLIENT_CAPABILITIES_META_KEY, PROTOCOL_VERSION_META_KEY
 
 from mcp_lab.errors import LabError
-from mcp_lab.exchanges.recorder import http_hooks, leg_scope
+from mcp_lab.exchanges.recorder import SchemaBook, http_hooks, leg_scope
 from mcp_lab.flow.answers import AnswerContext, ScriptedAnswerer
 from mcp_lab.flow.flow import LEGACY, MODERN, Flow, LegCapture
 from mcp_lab.headers.lab_results import ListFirstLab, MismatchLab, Probe, Scenario, SchemaLookupLab
 from mcp_lab.headers.params import raw_tool_listing
+from mcp_lab.servers.connect import OutsideServer
 from mcp_lab.servers.sandbox import LabServer, _backchannel_callbacks, sandbox
-from mcp_lab.servers.serving import HttpServing, serve
+from mcp_lab.servers.serving import serve
+from mcp_lab.servers.transports import http_transport
 
 __all__ = ["list_first_lab", "mismatch_lab", "schema_lookup_lab"]
 
@@ -40,19 +43,52 @@ _UNKNOWN = "2099-01-01"
 """A protocol version no server speaks: the version header's own checks, not the routing of a known one."""
 
 
-def _entry(server: str | LabServer) -> LabServer:
-    return sandbox.lab_server(server) if isinstance(server, str) else server
+def _entry(server: str | LabServer | OutsideServer) -> LabServer | OutsideServer:
+    return sandbox.get(server) if isinstance(server, str) else server
 
 
-def _served(entry: LabServer, notes: list[str]) -> HttpServing:
+@dataclass
+class _Http:
+    """Where the labs send their requests: the lab's own serving, or a connected server's URL."""
+
+    url: str
+    headers: dict[str, str]
+    """The server's bearer secret (the lab's serving) or the connection's own headers: the labs are its client."""
+    book: SchemaBook
+    transport: Callable[[], Any]
+    """A fresh SDK client transport that records each exchange."""
+    tag: bool
+    """Tag requests for the lab's own ASGI wrapper (never for an outside server)."""
+
+
+def _http_of(entry: LabServer | OutsideServer, notes: list[str]) -> _Http:
+    if isinstance(entry, OutsideServer):
+        url = entry.url
+        if entry.transport != "http" or url is None:
+            raise LabError(
+                f"{entry.name!r} is a stdio connection: header parameters travel in HTTP headers, so it has none "
+                "to check (connect to it over Streamable HTTP; header_table lists its marks)"
+            )
+        if entry.legacy_only:
+            raise LabError(f"{entry.name!r} was connected with --legacy (2025-11-25): it sends no Mcp-Param-* headers")
+        book, headers = entry._book, dict(entry.headers)
+        return _Http(url, headers, book, lambda: http_transport(url, book, headers), tag=False)
     if entry.http is None:
         serve(entry)
         notes.append(f"{entry.name!r} was not served over HTTP; the lab now serves it (%mcp_server list shows where)")
-    assert entry.http is not None
-    return entry.http
+    serving = entry.http
+    assert serving is not None
+    return _Http(serving.url, serving.access.headers(), serving.book, serving.transport, tag=True)
 
 
-async def _marked_tool(entry: LabServer, tool: str | None) -> tuple[str, dict[str, Any]]:
+async def _ready(entry: LabServer | OutsideServer) -> None:
+    if isinstance(entry, OutsideServer):
+        await entry.ready()
+    elif entry.http is not None:
+        await entry.http.ready()
+
+
+async def _marked_tool(entry: LabServer | OutsideServer, tool: str | None) -> tuple[str, dict[str, Any]]:
     _, _, tools = await raw_tool_listing(entry)
     marked = [t for t in tools if x_mcp_header_map(t.get("inputSchema")) and (tool is None or t["name"] == tool)]
     if tool is not None and not any(t["name"] == tool for t in tools):
@@ -106,14 +142,16 @@ def _rendered(value: Any) -> str:
 
 
 async def mismatch_lab(
-    server: str | LabServer, tool: str | None = None, arguments: Mapping[str, Any] | None = None
+    server: str | LabServer | OutsideServer, tool: str | None = None, arguments: Mapping[str, Any] | None = None
 ) -> MismatchLab:
-    """Raw `tools/call` POSTs whose routing headers agree, disagree or are missing; what the server says."""
+    """Raw `tools/call` POSTs whose routing headers agree, disagree or are missing; what the server says.
+
+    Works on the lab's servers and on a server connected over Streamable HTTP (the probes are its client)."""
     import httpx2
 
     entry = _entry(server)
     notes: list[str] = []
-    serving = _served(entry, notes)
+    target = _http_of(entry, notes)
     name, schema = await _marked_tool(entry, tool)
     args = _arguments(schema, arguments)
     path, token = next(iter(x_mcp_header_map(schema).items()))
@@ -162,9 +200,9 @@ async def mismatch_lab(
     if optional:
         cases.append(("extra", f"{header} sent, {argument!r} absent from the body", {}, _envelope(), without_arg))
     lab = MismatchLab(server=entry.name, tool=name, argument=argument, header=header, arguments=args, notes=notes)
-    await serving.ready()
-    auth = serving.access.headers()  # the server's secret: this lab's probes are its own client
-    async with httpx2.AsyncClient(event_hooks=http_hooks(serving.book), timeout=30.0, headers=auth) as client:
+    await _ready(entry)
+    hooks = http_hooks(target.book, tag=target.tag)
+    async with httpx2.AsyncClient(event_hooks=hooks, timeout=30.0, headers=target.headers) as client:
         for i, (case, description, changes, meta, body_args) in enumerate(cases, start=1):
             headers: dict[str, str] = {
                 "Accept": "application/json, text/event-stream",
@@ -181,12 +219,12 @@ async def mismatch_lab(
                 params["_meta"] = meta
             body = {"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": params}
             with leg_scope(LegCapture()) as capture:
-                await client.post(serving.url, json=body, headers=headers)
+                await client.post(target.url, json=body, headers=headers)
             lab.probes.append(Probe.from_exchange(case, description, capture.http[-1]))
     return lab
 
 
-def _answer_fn(entry: LabServer, tool: str, answers: Mapping[str, Any] | None) -> dict[str, Any]:
+def _answer_fn(entry: LabServer | OutsideServer, tool: str, answers: Mapping[str, Any] | None) -> dict[str, Any]:
     if not answers:
         return {}
     scripted = ScriptedAnswerer(answers)
@@ -198,7 +236,7 @@ def _answer_fn(entry: LabServer, tool: str, answers: Mapping[str, Any] | None) -
 
 
 async def _sdk_scenario(
-    entry: LabServer, serving: HttpServing, tool: str, args: dict[str, Any], callbacks: dict[str, Any], how: str
+    target: _Http, tool: str, args: dict[str, Any], callbacks: dict[str, Any], how: str
 ) -> Scenario:
     descriptions = {
         "client": "SDK Client.call_tool, tools never listed",
@@ -207,7 +245,7 @@ async def _sdk_scenario(
     }
     scenario = Scenario(name=how, description=descriptions[how])
     with leg_scope(LegCapture()) as connect:
-        client = Client(serving.transport(), cache=None, **callbacks)
+        client = Client(target.transport(), cache=None, **callbacks)
         await client.__aenter__()
     try:
         scenario.connect = connect.http
@@ -229,7 +267,7 @@ async def _sdk_scenario(
 
 
 async def list_first_lab(
-    server: str | LabServer,
+    server: str | LabServer | OutsideServer,
     tool: str | None = None,
     arguments: Mapping[str, Any] | None = None,
     *,
@@ -238,13 +276,13 @@ async def list_first_lab(
     """What a client that never listed tools goes through: SDK Client, bare session, the lab's flow engine."""
     entry = _entry(server)
     notes: list[str] = []
-    serving = _served(entry, notes)
+    target = _http_of(entry, notes)
     name, schema = await _marked_tool(entry, tool)
     args = _arguments(schema, arguments)
     callbacks = _answer_fn(entry, name, answers)
     lab = ListFirstLab(server=entry.name, tool=name, arguments=args, notes=notes)
     for how in ("client", "session"):
-        lab.scenarios.append(await _sdk_scenario(entry, serving, name, args, callbacks, how))
+        lab.scenarios.append(await _sdk_scenario(target, name, args, callbacks, how))
     # The lab's engine on a fresh connection that has not listed either (mcp_lab.call lists first; this skips it).
     await entry.close_clients()
     with leg_scope(LegCapture()) as connect:
@@ -263,7 +301,7 @@ async def list_first_lab(
             connect=connect.http,
         )
     )
-    lab.scenarios.append(await _sdk_scenario(entry, serving, name, args, callbacks, "listed"))
+    lab.scenarios.append(await _sdk_scenario(target, name, args, callbacks, "listed"))
     return lab
 
 

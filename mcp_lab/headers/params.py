@@ -99,17 +99,20 @@ async def _list_all(session: ClientSession) -> list[dict[str, Any]]:
 
 
 async def raw_tool_listing(server: Any) -> tuple[str, str, list[dict[str, Any]]]:
-    """(name, kind, tools in wire form) for a sandbox server name, a LabServer, or a server object."""
+    """(name, kind, tools in wire form) for a sandbox server name (the lab's or a connected one), a LabServer,
+    an OutsideServer, or a server object."""
     from mcp import Client
     from mcp.server import MCPServer, Server
 
+    from mcp_lab.servers.connect import OutsideServer
     from mcp_lab.servers.sandbox import LabServer, sandbox
 
-    entry: LabServer | None = sandbox.lab_server(server) if isinstance(server, str) else None
-    if isinstance(server, LabServer):
+    entry: LabServer | OutsideServer | None = sandbox.get(server) if isinstance(server, str) else None
+    if isinstance(server, LabServer | OutsideServer):
         entry = server
-    if entry is not None:
-        session = await entry.session("2026-07-28")
+    if entry is not None:  # listing needs no key: a connected server lists like the lab's own
+        era = "2025-11-25" if isinstance(entry, OutsideServer) and entry.legacy_only else "2026-07-28"
+        session = await entry.session(era)
         return entry.name, entry.kind, await _list_all(session)
     if isinstance(server, MCPServer | Server):
         kind = "mcpserver" if isinstance(server, MCPServer) else "lowlevel"

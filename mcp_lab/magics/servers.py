@@ -43,7 +43,7 @@ LOWLEVEL_HANDLERS = (
 
 
 _AWAIT_MAGIC = re.compile(r"^(?P<head>.*?\bawait\s+)%(?P<name>mcp_\w+)(?P<rest>.*)$")
-_BARE_CALL = re.compile(r"^%(?:mcp_call|mcp_prompt|mcp_read)\b")
+_BARE_CALL = re.compile(r"^%(?:mcp_call|mcp_prompt|mcp_read|mcp_describe)\b")
 
 
 def await_magic_transformer(lines: list[str]) -> list[str]:
@@ -68,7 +68,7 @@ def await_magic_transformer(lines: list[str]) -> list[str]:
 
 @magics_class
 class LabMagics(Magics):
-    """`%%mcp_server`, `%mcp_server list|stop|restart`, `%mcp_call`, `%mcp_prompt`, `%mcp_read`."""
+    """`%%mcp_server`, `%mcp_server list|stop|restart`, `%mcp_call`, `%mcp_prompt`, `%mcp_read`, `%mcp_describe`."""
 
     @magic_arguments()
     @argument(
@@ -290,6 +290,23 @@ class LabMagics(Magics):
         """%mcp_prompt NAME PROMPT [JSON | key=value ...] [--answers JSON|VAR] [--timeout S] [--max-rounds N] [--step]
         [--legacy]"""
         return self._flow_magic("prompts/get", line, has_args=True)
+
+    @line_magic
+    def mcp_describe(self, line: str) -> Any:
+        """%mcp_describe NAME
+
+        What server NAME (started, adopted or connected) says about itself: server info, capabilities, the
+        negotiated protocol version, and every tool (schemas, header parameters), prompt and resource.
+        A bare line waits for it; `d = await %mcp_describe NAME` keeps it (`mcp_lab.describe(NAME)` in Python).
+        """
+        from mcp_lab.magics.connect import Pending
+        from mcp_lab.servers.describe import describe
+
+        words = line.split()
+        if len(words) != 1:
+            raise LabError("usage: %mcp_describe NAME")
+        sandbox.get(words[0])  # unknown server: fail now, in the magic, as a UsageError
+        return Pending(describe(words[0]), f"describing {words[0]!r}", lambda d: d)
 
     @line_magic
     def mcp_read(self, line: str) -> FlowRun:

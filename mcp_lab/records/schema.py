@@ -18,7 +18,7 @@ from mcp_lab.headers.record import HeaderTableRecord, ListFirstRecord, MismatchR
 from mcp_lab.records.base import Record, mime
 from mcp_lab.replay.record import ReplayRecord
 from mcp_lab.rotation.record import RotationLoadRecord, RotationRecord
-from mcp_lab.servers.record import ConnectionLogRecord, ConnectionRecord, ServersRecord
+from mcp_lab.servers.record import ConnectionLogRecord, ConnectionRecord, ServerDescriptionRecord, ServersRecord
 from mcp_lab.tokens.record import TamperRecord, TokenRecord
 
 __all__ = ["KINDS", "SCHEMA_PATH", "schema_document", "schema_text"]
@@ -36,6 +36,7 @@ KINDS: dict[str, type[Record]] = {
     "servers": ServersRecord,
     "connection": ConnectionRecord,
     "connection-log": ConnectionLogRecord,
+    "server-description": ServerDescriptionRecord,
     "replay": ReplayRecord,
     "audit": AuditRecord,
 }

@@ -87,7 +87,7 @@ class ConnectionLog:
 
     def record(self) -> ConnectionLogRecord:
         shown = self.text if len(self.text) <= _LOG_CHARS else "…" + self.text[-_LOG_CHARS:]
-        return ConnectionLogRecord(name=self.name, text=shown)
+        return ConnectionLogRecord(name=self.name, text=shown, source="log" if self.empty else "stderr")
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
         record = self.record()

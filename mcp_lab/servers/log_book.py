@@ -164,9 +164,7 @@ def take_sdk_handlers(name: str) -> None:
     `log_level="INFO"` put on the root logger (`basicConfig(format="%(message)s")`) goes, as `contained` would."""
     root = logging.getLogger()
     added = [
-        h
-        for h in root.handlers
-        if not isinstance(h, _Router) and getattr(h.formatter, "_fmt", None) == "%(message)s"
+        h for h in root.handlers if not isinstance(h, _Router) and getattr(h.formatter, "_fmt", None) == "%(message)s"
     ]
     if added and root.level < logging.WARNING:
         _take(name, added, _ROUTER[0].level_before if _ROUTER else logging.WARNING, root.level)

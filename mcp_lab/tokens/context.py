@@ -113,11 +113,23 @@ def boundary_of(entry: Any) -> RequestStateBoundary | None:
 
 
 def _lab_server(server: Any) -> Any:
+    from mcp_lab.servers.connect import OutsideServer
+
     if isinstance(server, str):
         return sandbox.get(server)
-    if isinstance(server, LabServer):
+    if isinstance(server, LabServer | OutsideServer):
         return server
-    raise LabError(f"server= takes a sandbox server's name or LabServer, not {type(server).__name__}")
+    raise LabError(f"server= takes a sandbox server's name, LabServer or OutsideServer, not {type(server).__name__}")
+
+
+def _outside(entry: Any, ctx: Context) -> None:
+    """A server the lab connected to: its keys live in its own process, so the report is the keyless one."""
+    ctx.server = entry.name
+    where = f" ({entry.where})" if getattr(entry, "where", None) else ""
+    ctx.notes = [
+        f"{entry.name!r} is a server the lab connected to{where}: its keys stay with it, so only the keyless "
+        "view is possible (pass ring= or codec= if you hold its keys)"
+    ]
 
 
 def from_flow(token: Any) -> tuple[Any, Any]:
@@ -180,6 +192,9 @@ def _principal_from(bind: Any, ctx: Context) -> None:
 def resolve_context(server: Any, ring: Any, codec: Any, call: Any, principal: Any, audience: Any) -> Context:
     ctx = Context()
     entry = _lab_server(server) if server is not None else None
+    if entry is not None and not isinstance(entry, LabServer):
+        _outside(entry, ctx)
+        entry = None
     boundary = boundary_of(entry) if entry is not None else None
     if entry is not None:
         ctx.server = entry.name

@@ -222,6 +222,24 @@ def test_every_record_is_drawn_by_the_extension(lab: Lab, page: Page, produced: 
         "✗ DIFFERENT"
     )
     expect(_output(page, produced, "the server list").locator(".mcp-lab-servers-table")).to_contain_text("not ours")
+
+    shop = _output(page, produced, "description of own-shop")
+    expect(shop.locator('[data-tool="forecast"] .mcp-lab-signature')).to_have_text(
+        "forecast(region: string [Mcp-Param-Region], days?: integer) -> object"
+    )
+    expect(shop.locator('[data-tool="book"] .mcp-lab-param-header')).to_have_text("Mcp-Param-City")
+    expect(shop.locator('[data-tool="workspace"]')).to_contain_text("none")
+    expect(shop.locator(".mcp-lab-description-capabilities")).to_have_text("capabilities: prompts, resources, tools")
+    shop.locator('[data-tool="forecast"] details > summary').first.click()
+    expect(shop.locator('[data-tool="forecast"] .mcp-lab-json').first).to_contain_text('"x-mcp-header": "Region"')
+    desk = _output(page, produced, "description of own-desk")
+    expect(desk.locator('[data-tool="ticket"] .mcp-lab-param-header')).to_have_text("Mcp-Param-Priority")
+    expect(desk).to_contain_text("note: no prompts capability: the server offers no prompts")
+    remote = _output(page, produced, "description of a connected server")
+    expect(remote.locator(".mcp-lab-report-title")).to_contain_text("remote (outside http)")
+    expect(remote.locator(".mcp-lab-description-server")).to_contain_text("protocol 2026-07-28")
+    expect(remote.locator(".mcp-lab-description-server")).to_contain_text("server: booking")
+    expect(_output(page, produced, "a server's log").locator(".mcp-lab-report-title")).to_have_text("log of local")
     screenshot(page, "records-light.png")
 
 

@@ -4,7 +4,8 @@ Why: renderer tests and schema tests must see what the lab really emits, never a
 `produce_all()` runs the producers a learner runs -- flows in memory, over the lab's own HTTP serving, to a
 connected server over Streamable HTTP and over stdio, on both protocol eras; token reports for every
 verdict plus keyless and foreign formats and a 5 MB token; header tables and every header lab; the tamper
-lab; a rotation matrix and a rotation under load; the server list; a replay; audits of a well-behaved server
+lab; a rotation matrix and a rotation under load; the server list; descriptions of the own servers and of a
+connected one; a server's log; a replay; audits of a well-behaved server
 over the lab's HTTP serving and of a broken one -- and returns each display bundle with a label. It stops
 every server it started.
 """
@@ -148,6 +149,13 @@ async def _headers(out: list[Produced]) -> None:
         )
     )
     out.append(Produced("schema-lookups", "schema lookup lab", _bundle(await mcp_lab.schema_lookup_lab(calls=2))))
+    from tests.servers.own import desk, shop
+
+    sandbox.add(shop.mcp, name="own-shop")
+    sandbox.add(desk.server, name="own-desk")
+    for name in ("own-shop", "own-desk"):
+        described = await mcp_lab.describe(name)
+        out.append(Produced("server-description", f"description of {name}", _bundle(described)))
 
 
 async def _rotation(out: list[Produced]) -> None:
@@ -186,6 +194,9 @@ async def _connections(out: list[Produced], tmp: Path) -> None:
         changed = await mcp_lab.connect("changed", stdio=command("B"))
         out.append(Produced("replay", "replay, a changed server", _bundle(await mcp_lab.replay(path, server=changed))))
         out.append(Produced("servers", "the server list", _bundle(ServerList.from_sandbox(sandbox))))
+        described = await mcp_lab.describe("remote")
+        out.append(Produced("server-description", "description of a connected server", _bundle(described)))
+        out.append(Produced("connection-log", "a server's log", _bundle(mcp_lab.server_log("local"))))
     finally:
         await sandbox.stop_all()
         await loop.stop()
