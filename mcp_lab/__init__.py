@@ -50,6 +50,7 @@ if TYPE_CHECKING:
     from mcp_lab.rotation.stepper import RotationMatrix, RotationStepper
     from mcp_lab.rotation.widget import StepperWidget
     from mcp_lab.servers.access import auth_headers, client_transport
+    from mcp_lab.servers.adopt import adopt
     from mcp_lab.servers.connect import OutsideServer, connect, disconnect
     from mcp_lab.servers.describe import describe
     from mcp_lab.servers.log_book import server_log
@@ -93,6 +94,7 @@ _SOURCES = {
     "TokenReport": "mcp_lab.tokens.report",
     "Unanswered": "mcp_lab.flow.answers",
     "audit": "mcp_lab.audit",
+    "adopt": "mcp_lab.servers.adopt",
     "auth_headers": "mcp_lab.servers.access",
     "call": "mcp_lab.flow.calls",
     "cancel": "mcp_lab.flow.answers",
@@ -158,6 +160,7 @@ __all__ = [
     "TokenReport",
     "Unanswered",
     "__version__",
+    "adopt",
     "audit",
     "auth_headers",
     "call",

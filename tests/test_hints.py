@@ -16,7 +16,7 @@ from tests.servers.own import shop
 
 @pytest.fixture
 async def own_shop() -> AsyncIterator[None]:
-    sandbox.add(shop.mcp, name="shop")
+    mcp_lab.adopt(shop.mcp, name="shop")
     try:
         yield
     finally:

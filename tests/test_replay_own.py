@@ -15,7 +15,6 @@ import pytest
 
 import mcp_lab
 from mcp_lab.replay.collection import load_collection
-from mcp_lab.servers.sandbox import sandbox
 from tests.servers.changes import CHANGES, FINER, Change, changed_copy, import_copy
 from tests.servers.own import desk, shop
 
@@ -32,8 +31,8 @@ async def test_the_collection_keeps_the_called_tools_schemas_and_header_maps(own
 
 
 async def test_the_originals_replay_the_same(own_recording: dict[str, Path]) -> None:
-    sandbox.add(shop.mcp, name="shop")
-    sandbox.add(desk.server, name="desk")
+    mcp_lab.adopt(shop.mcp, name="shop")
+    mcp_lab.adopt(desk.server, name="desk")
     for path in own_recording.values():
         report = await mcp_lab.replay(path)
         assert report.ok, report.text()
@@ -48,7 +47,7 @@ async def test_a_copy_under_another_module_name_replays_the_same(
     copy.write_text(Path(shop.__file__).read_text())
     module = import_copy(copy, "shop_copy")
     try:
-        sandbox.add(module.mcp, name="shop-copy")
+        mcp_lab.adopt(module.mcp, name="shop-copy")
         report = await mcp_lab.replay(own_recording["shop"], server="shop-copy")
         assert report.ok, report.text()
         keys = {k for e in report.entries if e.replayed for r in e.replayed.rounds for k in r.input_requests or {}}
@@ -65,7 +64,7 @@ async def test_each_change_is_caught_and_named_by_its_path(
     module = import_copy(changed_copy(change, tmp_path / "changed"), module_name)
     try:
         server = module.mcp if change.server == "shop" else module.server
-        sandbox.add(server, name=f"{change.server}-changed")
+        mcp_lab.adopt(server, name=f"{change.server}-changed")
         report = await mcp_lab.replay(own_recording[change.server], server=f"{change.server}-changed")
     finally:
         del sys.modules[module_name]

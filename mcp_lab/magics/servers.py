@@ -25,6 +25,7 @@ from mcp_lab.flow.flow import Flow
 from mcp_lab.flow.live import FlowRun
 from mcp_lab.lab import lab
 from mcp_lab.magics.call_line import parse_arguments, parse_call_line
+from mcp_lab.servers.adopt import adopt, adoption_note, is_server, load_server, offers_nothing
 from mcp_lab.servers.sandbox import sandbox
 
 __all__ = ["FlowRun", "LabMagics", "parse_arguments", "register"]
@@ -92,6 +93,15 @@ class LabMagics(Magics):
         "requests from this origin (e.g. http://localhost:6274); requests with any other Origin are refused",
     )
     @argument("--keep-secret", action="store_true", help="with restart: keep the bearer secret outside clients hold")
+    @argument(
+        "--from",
+        dest="source",
+        metavar="MODULE:ATTRIBUTE",
+        help="adopt the server object (or zero-argument factory) MODULE:ATTRIBUTE names; it keeps its own keys",
+    )
+    @argument(
+        "--lab-keys", action="store_true", help="with --from: the lab takes over the server's request_state key ring"
+    )
     @line_cell_magic
     def mcp_server(self, line: str, cell: str | None = None) -> Any:
         """Define a server (cell magic: the body gets `mcp`, an MCPServer) or manage servers (line magic).
@@ -100,6 +110,12 @@ class LabMagics(Magics):
         shows it for outside clients) and refuses browser pages unless `--allow-origin` names them.
         """
         args = parse_argstring(self.mcp_server, line)
+        if args.source is not None:
+            if cell is not None and cell.strip():
+                raise LabError("%mcp_server NAME --from MODULE:ATTRIBUTE is a line magic: it takes no cell body")
+            return self._adopt(args)
+        if args.lab_keys:
+            raise LabError("--lab-keys goes with --from MODULE:ATTRIBUTE (a %%mcp_server cell's server is the lab's)")
         if cell is None:
             return self._manage(args)
         if args.target:
@@ -121,16 +137,60 @@ class LabMagics(Magics):
             entry = sandbox.new_mcpserver(args.name, keys=keys, ttl=args.ttl)
             previous = ns.get("mcp")
             ns["mcp"] = entry.server
+            servers_before = {id(v) for v in ns.values() if is_server(v)}
             try:
                 self._exec(cell, args.name)
             except LabError:
                 ns["mcp"] = previous
                 raise
+            own = self._own_server(args.name, ns, entry.server, servers_before)
+            if own is not None:  # the cell built its own server: that is the one the user means
+                entry = adopt(own, name=args.name, keys=keys, ttl=args.ttl if args.keys else None)
+                print(f"the cell rebound `mcp` to its own server {own.name!r}: adopted as {args.name!r}")
+                print(adoption_note(entry))
         # Re-running the cell replaces the server, as re-running a `def` redefines a function.
         sandbox.register(entry)
         if args.http or args.port is not None:
             self._serve(args.name, args.port, rules)
         return None
+
+    def _own_server(self, name: str, ns: dict[str, Any], made: Any, before: set[int]) -> Any:
+        """The server a %%mcp_server cell built for itself (`mcp = build_server()`), else None; a one-line
+        warning when the cell left the lab's `mcp` empty or rebound it to something else."""
+        bound = ns.get("mcp")
+        if bound is not made and is_server(bound):
+            return bound
+        if bound is not made:
+            print(
+                f"warning: the cell rebound `mcp` to a {type(bound).__name__}; {name!r} is the lab's server as the cell left it"
+            )
+        elif offers_nothing(made):
+            built = [k for k, v in ns.items() if is_server(v) and id(v) not in before and not k.startswith("_")]
+            hint = (
+                f"; to use the server `{built[0]}` it built: mcp_lab.adopt({built[0]}, name={name!r})" if built else ""
+            )
+            print(
+                f"warning: the cell registered nothing on `mcp`, so {name!r} offers no tools, prompts or resources{hint}"
+            )
+        return None
+
+    def _adopt(self, args: Any) -> None:
+        """%mcp_server NAME --from MODULE:ATTRIBUTE [--lab-keys] [--keys VAR] [--http ...]"""
+        if args.target or args.lowlevel or args.seal:
+            raise LabError(
+                "usage: %mcp_server NAME --from MODULE:ATTRIBUTE [--lab-keys] [--keys VAR] [--ttl S] [--http]"
+            )
+        rules = self._access(args)
+        keys = self._evaluate(args.keys) if args.keys else None
+        take = args.lab_keys or keys is not None
+        if not math.isfinite(args.ttl) or args.ttl <= 0:
+            raise LabError(f"--ttl must be a positive number of seconds, not {args.ttl!r}")
+        server = load_server(args.source, args.name, reload=True)
+        entry = adopt(server, name=args.name, take_keys=args.lab_keys, keys=keys, ttl=args.ttl if take else None)
+        print(f"adopted {args.name!r} ({entry.kind} from {args.source})")
+        print(adoption_note(entry))
+        if args.http or args.port is not None:
+            self._serve(args.name, args.port, rules)
 
     def _access(self, args: Any) -> dict[str, Any]:
         """--no-auth / --allow-origin, checked before anything runs."""
@@ -243,7 +303,7 @@ class LabMagics(Magics):
             return None
         raise LabError(
             f"%mcp_server {command}: expected list, serve NAME, url NAME, log NAME, stop NAME or restart NAME "
-            "(use %%mcp_server NAME to define one)"
+            "(use %%mcp_server NAME to define one, or %mcp_server NAME --from MODULE:ATTRIBUTE to adopt yours)"
         )
 
     def _flow_magic(self, method: str, line: str, has_args: bool) -> FlowRun:

@@ -154,7 +154,8 @@ class LabServer:
 
     @property
     def sealed(self) -> bool:
-        return self.ring is not None
+        """Its request_state is sealed: by a lab-held ring, or by its own RequestStateBoundary (adopted)."""
+        return self.ring is not None or any(isinstance(m, RequestStateBoundary) for m in self.lowlevel.middleware)
 
     def install_ring(self, ring: KeyRing, *, ttl: float | None = None, **policy: Any) -> None:
         """Swap the server's RequestStateBoundary for one under `ring` (a restart or a rotation step).

@@ -1,7 +1,9 @@
 """`%mcp_server list`: the sandbox's servers as a table (key ids only, never keys).
 
 Spec context: a server's name is its request_state audience and its ring decides which tokens it accepts,
-so the list shows both, plus where it is reachable (in-process, or a loopback URL). A server the kernel only
+so the list shows both, plus where it is reachable (in-process, or a loopback URL). An adopted server that
+keeps its own keys is listed with their ids ("its own keys"); a lowlevel server without the boundary as
+plaintext. A server the kernel only
 connected to (connect.py) is listed with its URL or command and "not ours": the lab holds no keys for it.
 """
 
@@ -29,6 +31,7 @@ class ServerList:
 
     @classmethod
     def from_sandbox(cls, sandbox: Sandbox) -> ServerList:
+        from mcp_lab.servers.adopt import sealing_of
         from mcp_lab.servers.connect import KEYLESS_NOTE, OutsideServer
 
         rows = []
@@ -46,17 +49,14 @@ class ServerList:
                     )
                 )
                 continue
-            ring = entry.ring
-            sealing = (
-                "plaintext (no boundary)" if ring is None else ("lab-generated key" if ring.generated else "given keys")
-            )
+            sealing, key_ids, ttl = sealing_of(entry)
             rows.append(
                 ServerRowRecord(
                     name=entry.name,
                     kind=entry.kind,
                     sealing=sealing,
-                    key_ids=list(ring.ids) if ring is not None else [],
-                    ttl=entry.ttl if ring is not None else None,
+                    key_ids=key_ids,
+                    ttl=ttl,
                     where=entry.http.describe() if entry.http is not None else (entry.url or "in-process"),
                     generation=entry.generation,
                     ours=True,

@@ -104,6 +104,18 @@ def _ring_opener(ring: KeyRing) -> tuple[AESGCMRequestStateCodec, RingFacts]:
     return codec[0], facts
 
 
+def _own_ring(codec: AESGCMRequestStateCodec) -> RingFacts:
+    """An adopted server's own AES-GCM ring: its ids, and that the lab opens with it in this kernel."""
+    from mcp_lab.servers.adopt import codec_key_ids
+
+    facts = RingFacts(codec_key_ids(codec))
+    facts.can_open = (
+        f"the server's own {len(facts.ids)} key(s) [{', '.join(facts.ids)}]: it runs in this kernel, so the lab "
+        "opens with its codec; slot 0 seals, every slot opens"
+    )
+    return facts
+
+
 def boundary_of(entry: Any) -> RequestStateBoundary | None:
     """The RequestStateBoundary in a sandbox server's middleware chain (None: plaintext state)."""
     for middleware in getattr(entry.lowlevel, "middleware", []):
@@ -208,6 +220,9 @@ def resolve_context(server: Any, ring: Any, codec: Any, call: Any, principal: An
             ctx.opener = "codec"
             if entry.ring is not None and isinstance(security.codec, AESGCMRequestStateCodec):
                 ctx.opener, ctx.facts = "ring", _ring_entry(entry.ring)[1]
+                ctx.ring_ids = ctx.facts.ids
+            elif isinstance(security.codec, AESGCMRequestStateCodec):  # an adopted server's own keys
+                ctx.facts = _own_ring(security.codec)
                 ctx.ring_ids = ctx.facts.ids
     if codec is not None:
         if not (callable(getattr(codec, "seal", None)) and callable(getattr(codec, "unseal", None))):

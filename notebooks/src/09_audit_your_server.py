@@ -22,8 +22,9 @@
 # 2. audit three servers with one flaw each -- a refund amount in a plaintext `requestState`, a header
 #    parameter nobody checks, a question asked of a client that cannot answer -- and see each fail exactly
 #    the rules it breaks;
-# 3. see the same audit as a CI step;
-# 4. fix the third server yourself.
+# 3. bring in a server of your own, as it is, from its own module;
+# 4. see the same audit as a CI step;
+# 5. fix the third server yourself.
 #
 # About 15 minutes.
 
@@ -271,6 +272,97 @@ reminders_report = await mcp_lab.audit("reminders")
 print(reminders_report.record.headline)
 print(reminders_report.failed())
 print(reminders_report.check("capabilities").probes[0].came_back)
+
+# %% [markdown]
+# ## Your own server, as it is
+#
+# The servers above were written in `%%mcp_server` cells. Yours lives in its own module, built your way,
+# with its own `request_state` security. Bring it in as it is: `%mcp_server NAME --from module:attribute`
+# (the attribute is the server object, or a function that builds it with no arguments), or
+# `mcp_lab.adopt(server, name=...)` from Python. It keeps its own keys, token lifetime and audience: the lab
+# swaps in a key ring of its own only when you ask (`--lab-keys`, `take_keys=True`). Because the server runs
+# in this kernel, the lab can still reach its codec, so `inspect_token` opens its tokens. A server running in
+# another process is connected instead (`%mcp_connect`), and then only the views that need no key work:
+# flows with every HTTP exchange, the keyless token report, header tables and labs, `%mcp_describe`.
+#
+# The next cell writes a small ticketing server to a module of its own, as your file would be. Like many
+# server modules, it calls `logging.basicConfig(level=logging.INFO)`.
+
+# %% id=own-module
+import pathlib
+import sys
+import tempfile
+
+folder = pathlib.Path(tempfile.mkdtemp(prefix="my-server-"))
+(folder / "ticketing.py").write_text('''
+import logging
+from typing import Annotated
+
+from mcp.server.mcpserver import Elicit, MCPServer, RequestStateSecurity, Resolve
+from pydantic import BaseModel, Field
+
+logging.basicConfig(level=logging.INFO)
+log = logging.getLogger("ticketing")
+
+
+class Severity(BaseModel):
+    level: str
+
+
+async def ask_severity(title: str) -> Elicit[Severity]:
+    return Elicit(f"How bad is {title!r}?", Severity)
+
+
+def build_server() -> MCPServer:
+    security = RequestStateSecurity.ephemeral(ttl=300, audience="tickets.example")
+    server = MCPServer("ticketing", request_state_security=security)
+
+    @server.tool()
+    async def open_ticket(
+        title: str,
+        team: Annotated[str, Field(json_schema_extra={"x-mcp-header": "Team"})],
+        severity: Annotated[Severity, Resolve(ask_severity)],
+    ) -> str:
+        log.info("opening %s for %s", title, team)
+        return f"{team} ticket {title!r} opened ({severity.level})"
+
+    return server
+''')
+sys.path.insert(0, str(folder))
+
+# %% [markdown]
+# Adopt it. The line after says what the lab can see of its tokens.
+
+# %% id=adopt-own
+%mcp_server tickets --from ticketing:build_server
+
+# %% [markdown]
+# Call it, and open the token it sealed under its own key. The audience is its own (`tickets.example`), not
+# the lab's name for it.
+
+# %% id=call-own
+flow = await mcp_lab.call("tickets", "open_ticket", {"title": "Printer", "team": "infra"},
+                          answers={"ask_severity": {"level": "high"}})
+report = mcp_lab.inspect_token(flow)
+print(flow.text)
+print(report.verdict, report.verified, report.expected["aud"])
+print(report.can_open)
+
+# %% [markdown]
+# What does it offer? `%mcp_describe` shows what any client learns before calling anything: the server's
+# name, its capabilities, the protocol version the lab negotiated, and every tool as a signature, with the
+# `Mcp-Param-*` header each marked argument travels in (the HTML and JupyterLab views open each schema).
+
+# %% id=describe-own
+%mcp_describe tickets
+
+# %% [markdown]
+# The module's `logging.basicConfig(level=logging.INFO)` did not make the notebook print every HTTP request
+# from here on: the lab took that set-up off the root logger, and keeps what the server logs in its own log,
+# shown on request (`%mcp_server log tickets`). Its first line says what happened:
+
+# %% id=log-own
+print(mcp_lab.server_log("tickets").text.splitlines()[0])
 
 # %% [markdown]
 # ## In CI

@@ -128,7 +128,7 @@ MAGIC = [
     ),
     Bad("magic", "%%mcp_server t --lowlevel\nimport nosuchmodule_xyz", "the cell raised ModuleNotFoundError"),
     # %mcp_server: managing servers
-    Bad("magic", "%mcp_server frobnicate", "expected list, serve NAME, url NAME, stop NAME or restart NAME"),
+    Bad("magic", "%mcp_server frobnicate", "expected list, serve NAME, url NAME, log NAME, stop NAME or restart NAME"),
     Bad("magic", "%mcp_server stop", "usage: %mcp_server stop NAME"),
     Bad("magic", "%mcp_server stop nope", "no server named 'nope'"),
     Bad("magic", "%mcp_server stop a b", "unrecognized arguments: b"),

@@ -72,7 +72,7 @@ def test_bad_input_is_one_line_and_the_kernel_keeps_working() -> None:
         "server 'demo' has no tool 'nope' (tools: book)",
         "arguments are not valid JSON",
         "--answers must be a JSON object",
-        "expected list, serve NAME, url NAME, stop NAME or restart NAME",
+        "expected list, serve NAME, url NAME, log NAME, stop NAME or restart NAME",
         "--ttl must be a positive number",
         "the cell raised InvalidSignature: Parameter 'v' of 't1' wraps `Resolve(...)` in a union",
     ]

@@ -151,8 +151,8 @@ async def _headers(out: list[Produced]) -> None:
     out.append(Produced("schema-lookups", "schema lookup lab", _bundle(await mcp_lab.schema_lookup_lab(calls=2))))
     from tests.servers.own import desk, shop
 
-    sandbox.add(shop.mcp, name="own-shop")
-    sandbox.add(desk.server, name="own-desk")
+    mcp_lab.adopt(shop.mcp, name="own-shop")
+    mcp_lab.adopt(desk.server, name="own-desk")
     for name in ("own-shop", "own-desk"):
         described = await mcp_lab.describe(name)
         out.append(Produced("server-description", f"description of {name}", _bundle(described)))

@@ -169,8 +169,8 @@ def import_copy(path: Path, module_name: str) -> ModuleType:
 
 async def record(folder: Path) -> dict[str, Path]:
     """The originals, in-process: every tool called once, answered by script, saved per server."""
-    sandbox.add(shop.mcp, name="shop")
-    sandbox.add(desk.server, name="desk")
+    mcp_lab.adopt(shop.mcp, name="shop")
+    mcp_lab.adopt(desk.server, name="desk")
     shop_flows = [
         await mcp_lab.call("shop", "forecast", {"region": "eu-west", "days": 2}),
         await mcp_lab.call("shop", "book", {"city": "Oslo"}, answers={"ask_traveller": {"name": "Ada", "seats": 2}}),
