@@ -9,21 +9,19 @@ The names in `__all__` are imported on first use (PEP 562 `__getattr__`): `impor
 replay and widget modules a notebook may never touch (bench/startup.py measures this).
 """
 
-from __future__ import annotations
-
-import importlib
-import sys
-import types
-from typing import TYPE_CHECKING, Any
+import importlib as _importlib
+import sys as _sys
+import types as _types
+import typing as _typing
 
 # The SDK validates tool results with jsonschema, imported lazily on the first call. jsonschema then
 # imports rfc3987_syntax when installed (jupyterlab pulls it in), whose grammar takes ~2.5 s to build
 # (sdk-notes §3, §7) -- all on the kernel's loop, in the first call. It only adds the rarely used
 # "iri" formats, so the kernel goes without it; jsonschema skips those formats on ImportError.
-if "jsonschema" not in sys.modules:
-    sys.modules.setdefault("rfc3987_syntax", None)  # type: ignore[arg-type]
+if "jsonschema" not in _sys.modules:
+    _sys.modules.setdefault("rfc3987_syntax", None)  # type: ignore[arg-type]
 
-if TYPE_CHECKING:
+if _typing.TYPE_CHECKING:
     from mcp_lab import forms
     from mcp_lab.audit import audit
     from mcp_lab.audit.report import AuditReport
@@ -62,7 +60,8 @@ if TYPE_CHECKING:
 
 __version__ = "0.1.0"
 
-# Public name -> the module that defines it ("" : the name is a subpackage of its own).
+# Every public name, declared once: name -> the module that defines it ("": the name is a subpackage of its
+# own). `__all__` and the lazy `__getattr__` derive from it.
 _SOURCES = {
     "AnswerContext": "mcp_lab.flow.answers",
     "AuditReport": "mcp_lab.audit.report",
@@ -126,80 +125,22 @@ _SOURCES = {
     "use_codec": "mcp_lab.tokens.lab_codecs",
 }
 
-__all__ = [
-    "AnswerContext",
-    "Answerer",
-    "AuditReport",
-    "CallbackAnswerer",
-    "ChainAnswerer",
-    "ConnectionFailed",
-    "EnvelopeCodec",
-    "ExerciseIncomplete",
-    "Fleet",
-    "Flow",
-    "FlowError",
-    "FlowInterrupted",
-    "HMACSignOnlyCodec",
-    "KeyRing",
-    "LabError",
-    "LoadReport",
-    "OutsideServer",
-    "ReplayReport",
-    "RotationMatrix",
-    "RotationStepper",
-    "Round",
-    "ScriptedAnswerer",
-    "StepperWidget",
-    "TamperReport",
-    "TokenReport",
-    "Unanswered",
-    "__version__",
-    "audit",
-    "auth_headers",
-    "call",
-    "cancel",
-    "client_transport",
-    "connect",
-    "decline",
-    "disconnect",
-    "exercise_needs",
-    "flows",
-    "forms",
-    "get_prompt",
-    "header",
-    "header_principal",
-    "header_table",
-    "inspect_token",
-    "key_id",
-    "lab_principal",
-    "last",
-    "list_first_lab",
-    "load_flows",
-    "load_ipython_extension",
-    "mismatch_lab",
-    "read_resource",
-    "replay",
-    "resume",
-    "run_rotation_load",
-    "sandbox",
-    "save_flows",
-    "schema_lookup_lab",
-    "serve",
-    "set_principal",
-    "start",
-    "tamper_lab",
-    "use_codec",
-]
+_EXTENSION = ["load_ipython_extension", "unload_ipython_extension", "__version__"]
+"""Public names this module defines itself."""
+
+__all__ = sorted([*_SOURCES, *_EXTENSION], key=str.casefold)
+"""Derived from the table above: a public name is declared once (tests/test_public_api.py checks the
+TYPE_CHECKING imports against the table)."""
 
 
-if not TYPE_CHECKING:  # type checkers see the imports above; a module __getattr__ would hide typos from them
+if not _typing.TYPE_CHECKING:  # type checkers see the imports above; a module __getattr__ would hide typos from them
 
-    def __getattr__(name: str) -> Any:
+    def __getattr__(name: str) -> _typing.Any:
         """Import a public name's module on first access and keep the name (later lookups are plain)."""
         source = _SOURCES.get(name)
         if source is None:
             raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-        module = importlib.import_module(source or f"{__name__}.{name}")
+        module = _importlib.import_module(source or f"{__name__}.{name}")
         value = getattr(module, name) if source else module
         globals()[name] = value
         return value
@@ -209,7 +150,7 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(__all__))
 
 
-class _Package(types.ModuleType):
+class _Package(_types.ModuleType):
     """`mcp_lab.replay` and `mcp_lab.audit` are public functions named like their features' packages.
 
     Importing a submodule sets it as an attribute of its package; for such a name that would hide the
@@ -217,13 +158,13 @@ class _Package(types.ModuleType):
     reachable through `sys.modules` and `from`-imports.
     """
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        if isinstance(value, types.ModuleType) and _SOURCES.get(name):
+    def __setattr__(self, name: str, value: _typing.Any) -> None:
+        if isinstance(value, _types.ModuleType) and _SOURCES.get(name):
             return
         super().__setattr__(name, value)
 
 
-sys.modules[__name__].__class__ = _Package
+_sys.modules[__name__].__class__ = _Package
 
 
 def _jupyter_labextension_paths() -> list[dict[str, str]]:
@@ -231,7 +172,7 @@ def _jupyter_labextension_paths() -> list[dict[str, str]]:
     return [{"src": "labextension", "dest": "mcp-lab"}]
 
 
-def load_ipython_extension(ipython: Any) -> None:
+def load_ipython_extension(ipython: _typing.Any) -> None:
     """`%load_ext mcp_lab`: register the magics and the form fallback -- the flow engine and the SDK load now,
     everything else on first use."""
     from mcp_lab.forms import install
@@ -241,7 +182,7 @@ def load_ipython_extension(ipython: Any) -> None:
     install(ipython)  # in a kernel only: a person answers what no script covers
 
 
-def unload_ipython_extension(ipython: Any) -> None:
+def unload_ipython_extension(ipython: _typing.Any) -> None:
     from mcp_lab.forms import uninstall
     from mcp_lab.magics.servers import await_magic_transformer
 
