@@ -21,42 +21,67 @@ import typing as _typing
 if "jsonschema" not in _sys.modules:
     _sys.modules.setdefault("rfc3987_syntax", None)  # type: ignore[arg-type]
 
-if _typing.TYPE_CHECKING:
-    from mcp_lab import forms
-    from mcp_lab.audit import audit
-    from mcp_lab.audit.report import AuditReport
-    from mcp_lab.errors import ConnectionFailed, FlowError, FlowInterrupted, LabError
-    from mcp_lab.exercise import ExerciseIncomplete, exercise_needs
-    from mcp_lab.flow.answers import (
-        AnswerContext,
-        Answerer,
-        CallbackAnswerer,
-        ChainAnswerer,
-        ScriptedAnswerer,
-        Unanswered,
-        cancel,
-        decline,
-    )
-    from mcp_lab.flow.calls import call, flows, get_prompt, last, read_resource, resume, start
-    from mcp_lab.flow.flow import Flow, Round
-    from mcp_lab.headers.labs import list_first_lab, mismatch_lab, schema_lookup_lab
-    from mcp_lab.headers.params import header, header_table
-    from mcp_lab.replay.collection import load_flows, save_flows
-    from mcp_lab.replay.run import ReplayReport, replay
-    from mcp_lab.rotation.fleet import Fleet
-    from mcp_lab.rotation.load import LoadReport, run_rotation_load
-    from mcp_lab.rotation.stepper import RotationMatrix, RotationStepper
-    from mcp_lab.rotation.widget import StepperWidget
-    from mcp_lab.servers.access import auth_headers, client_transport
-    from mcp_lab.servers.connect import OutsideServer, connect, disconnect
-    from mcp_lab.servers.sandbox import sandbox
-    from mcp_lab.servers.serving import serve
-    from mcp_lab.tokens.inspector import inspect_token
-    from mcp_lab.tokens.keys import KeyRing, key_id
-    from mcp_lab.tokens.lab_codecs import EnvelopeCodec, HMACSignOnlyCodec, use_codec
-    from mcp_lab.tokens.principal import header_principal, lab_principal, set_principal
-    from mcp_lab.tokens.report import TokenReport
-    from mcp_lab.tokens.tamper import TamperReport, tamper_lab
+if _typing.TYPE_CHECKING:  # `name as name`: an explicit re-export for type checkers (the table is the source)
+    from mcp_lab import forms as forms
+    from mcp_lab.audit import audit as audit
+    from mcp_lab.audit.report import AuditReport as AuditReport
+    from mcp_lab.errors import ConnectionFailed as ConnectionFailed
+    from mcp_lab.errors import FlowError as FlowError
+    from mcp_lab.errors import FlowInterrupted as FlowInterrupted
+    from mcp_lab.errors import LabError as LabError
+    from mcp_lab.exercise import ExerciseIncomplete as ExerciseIncomplete
+    from mcp_lab.exercise import exercise_needs as exercise_needs
+    from mcp_lab.flow.answers import AnswerContext as AnswerContext
+    from mcp_lab.flow.answers import Answerer as Answerer
+    from mcp_lab.flow.answers import CallbackAnswerer as CallbackAnswerer
+    from mcp_lab.flow.answers import ChainAnswerer as ChainAnswerer
+    from mcp_lab.flow.answers import ScriptedAnswerer as ScriptedAnswerer
+    from mcp_lab.flow.answers import Unanswered as Unanswered
+    from mcp_lab.flow.answers import cancel as cancel
+    from mcp_lab.flow.answers import decline as decline
+    from mcp_lab.flow.calls import call as call
+    from mcp_lab.flow.calls import flows as flows
+    from mcp_lab.flow.calls import get_prompt as get_prompt
+    from mcp_lab.flow.calls import last as last
+    from mcp_lab.flow.calls import read_resource as read_resource
+    from mcp_lab.flow.calls import resume as resume
+    from mcp_lab.flow.calls import start as start
+    from mcp_lab.flow.flow import Flow as Flow
+    from mcp_lab.flow.flow import Round as Round
+    from mcp_lab.headers.labs import list_first_lab as list_first_lab
+    from mcp_lab.headers.labs import mismatch_lab as mismatch_lab
+    from mcp_lab.headers.labs import schema_lookup_lab as schema_lookup_lab
+    from mcp_lab.headers.params import header as header
+    from mcp_lab.headers.params import header_table as header_table
+    from mcp_lab.replay.collection import load_flows as load_flows
+    from mcp_lab.replay.collection import save_flows as save_flows
+    from mcp_lab.replay.run import ReplayReport as ReplayReport
+    from mcp_lab.replay.run import replay as replay
+    from mcp_lab.rotation.fleet import Fleet as Fleet
+    from mcp_lab.rotation.load import LoadReport as LoadReport
+    from mcp_lab.rotation.load import run_rotation_load as run_rotation_load
+    from mcp_lab.rotation.stepper import RotationMatrix as RotationMatrix
+    from mcp_lab.rotation.stepper import RotationStepper as RotationStepper
+    from mcp_lab.rotation.widget import StepperWidget as StepperWidget
+    from mcp_lab.servers.access import auth_headers as auth_headers
+    from mcp_lab.servers.access import client_transport as client_transport
+    from mcp_lab.servers.connect import OutsideServer as OutsideServer
+    from mcp_lab.servers.connect import connect as connect
+    from mcp_lab.servers.connect import disconnect as disconnect
+    from mcp_lab.servers.sandbox import sandbox as sandbox
+    from mcp_lab.servers.serving import serve as serve
+    from mcp_lab.tokens.inspector import inspect_token as inspect_token
+    from mcp_lab.tokens.keys import KeyRing as KeyRing
+    from mcp_lab.tokens.keys import key_id as key_id
+    from mcp_lab.tokens.lab_codecs import EnvelopeCodec as EnvelopeCodec
+    from mcp_lab.tokens.lab_codecs import HMACSignOnlyCodec as HMACSignOnlyCodec
+    from mcp_lab.tokens.lab_codecs import use_codec as use_codec
+    from mcp_lab.tokens.principal import header_principal as header_principal
+    from mcp_lab.tokens.principal import lab_principal as lab_principal
+    from mcp_lab.tokens.principal import set_principal as set_principal
+    from mcp_lab.tokens.report import TokenReport as TokenReport
+    from mcp_lab.tokens.tamper import TamperReport as TamperReport
+    from mcp_lab.tokens.tamper import tamper_lab as tamper_lab
 
 __version__ = "0.1.0"
 
