@@ -9,63 +9,87 @@ The names in `__all__` are imported on first use (PEP 562 `__getattr__`): `impor
 replay and widget modules a notebook may never touch (bench/startup.py measures this).
 """
 
-from __future__ import annotations
-
-import importlib
-import sys
-import types
-from typing import TYPE_CHECKING, Any
+import importlib as _importlib
+import sys as _sys
+import types as _types
+import typing as _typing
 
 # The SDK validates tool results with jsonschema, imported lazily on the first call. jsonschema then
 # imports rfc3987_syntax when installed (jupyterlab pulls it in), whose grammar takes ~2.5 s to build
 # (sdk-notes §3, §7) -- all on the kernel's loop, in the first call. It only adds the rarely used
 # "iri" formats, so the kernel goes without it; jsonschema skips those formats on ImportError.
-if "jsonschema" not in sys.modules:
-    sys.modules.setdefault("rfc3987_syntax", None)  # type: ignore[arg-type]
+if "jsonschema" not in _sys.modules:
+    _sys.modules.setdefault("rfc3987_syntax", None)  # type: ignore[arg-type]
 
-if TYPE_CHECKING:
-    from mcp_lab import forms
-    from mcp_lab.audit import audit
-    from mcp_lab.audit.report import AuditReport
-    from mcp_lab.errors import ConnectionFailed, FlowError, FlowInterrupted, LabError
-    from mcp_lab.exercise import ExerciseIncomplete, exercise_needs
-    from mcp_lab.flow.answers import (
-        AnswerContext,
-        Answerer,
-        CallbackAnswerer,
-        ChainAnswerer,
-        ScriptedAnswerer,
-        Unanswered,
-        cancel,
-        decline,
-    )
-    from mcp_lab.flow.calls import call, flows, get_prompt, last, read_resource, resume, start
-    from mcp_lab.flow.flow import Flow, Round
-    from mcp_lab.headers.labs import list_first_lab, mismatch_lab, schema_lookup_lab
-    from mcp_lab.headers.params import header, header_table
-    from mcp_lab.replay.collection import load_flows, save_flows
-    from mcp_lab.replay.run import ReplayReport, replay
-    from mcp_lab.rotation.fleet import Fleet
-    from mcp_lab.rotation.load import LoadReport, run_rotation_load
-    from mcp_lab.rotation.stepper import RotationMatrix, RotationStepper
-    from mcp_lab.rotation.widget import StepperWidget
-    from mcp_lab.servers.access import auth_headers, client_transport
-    from mcp_lab.servers.adopt import adopt
-    from mcp_lab.servers.connect import OutsideServer, connect, disconnect
-    from mcp_lab.servers.describe import describe
-    from mcp_lab.servers.log_book import server_log
-    from mcp_lab.servers.sandbox import sandbox
-    from mcp_lab.servers.serving import serve
-    from mcp_lab.tokens.inspector import inspect_token
-    from mcp_lab.tokens.keys import KeyRing, key_id
-    from mcp_lab.tokens.lab_codecs import EnvelopeCodec, HMACSignOnlyCodec, use_codec
-    from mcp_lab.tokens.principal import header_principal, lab_principal, set_principal
-    from mcp_lab.tokens.report import TokenReport
-    from mcp_lab.tokens.tamper import TamperReport, tamper_lab
+if _typing.TYPE_CHECKING:  # `name as name`: an explicit re-export for type checkers (the table is the source)
+    from mcp_lab import forms as forms
+    from mcp_lab.audit import audit as audit
+    from mcp_lab.audit.report import AuditReport as AuditReport
+    from mcp_lab.errors import ConnectionFailed as ConnectionFailed
+    from mcp_lab.errors import FlowError as FlowError
+    from mcp_lab.errors import FlowInterrupted as FlowInterrupted
+    from mcp_lab.errors import LabError as LabError
+    from mcp_lab.exercise import ExerciseIncomplete as ExerciseIncomplete
+    from mcp_lab.exercise import exercise_needs as exercise_needs
+    from mcp_lab.flow.answers import AnswerContext as AnswerContext
+    from mcp_lab.flow.answers import Answerer as Answerer
+    from mcp_lab.flow.answers import CallbackAnswerer as CallbackAnswerer
+    from mcp_lab.flow.answers import ChainAnswerer as ChainAnswerer
+    from mcp_lab.flow.answers import ScriptedAnswerer as ScriptedAnswerer
+    from mcp_lab.flow.answers import Unanswered as Unanswered
+    from mcp_lab.flow.answers import cancel as cancel
+    from mcp_lab.flow.answers import decline as decline
+    from mcp_lab.flow.calls import call as call
+    from mcp_lab.flow.calls import flows as flows
+    from mcp_lab.flow.calls import get_prompt as get_prompt
+    from mcp_lab.flow.calls import last as last
+    from mcp_lab.flow.calls import read_resource as read_resource
+    from mcp_lab.flow.calls import resume as resume
+    from mcp_lab.flow.calls import start as start
+    from mcp_lab.flow.flow import Flow as Flow
+    from mcp_lab.flow.flow import Round as Round
+    from mcp_lab.headers.labs import list_first_lab as list_first_lab
+    from mcp_lab.headers.labs import mismatch_lab as mismatch_lab
+    from mcp_lab.headers.labs import schema_lookup_lab as schema_lookup_lab
+    from mcp_lab.headers.params import header as header
+    from mcp_lab.headers.params import header_table as header_table
+    from mcp_lab.replay.collection import load_flows as load_flows
+    from mcp_lab.replay.collection import save_flows as save_flows
+    from mcp_lab.replay.run import ReplayReport as ReplayReport
+    from mcp_lab.replay.run import replay as replay
+    from mcp_lab.rotation.fleet import Fleet as Fleet
+    from mcp_lab.rotation.load import LoadReport as LoadReport
+    from mcp_lab.rotation.load import run_rotation_load as run_rotation_load
+    from mcp_lab.rotation.stepper import RotationMatrix as RotationMatrix
+    from mcp_lab.rotation.stepper import RotationStepper as RotationStepper
+    from mcp_lab.rotation.widget import StepperWidget as StepperWidget
+    from mcp_lab.servers.access import auth_headers as auth_headers
+    from mcp_lab.servers.access import client_transport as client_transport
+    from mcp_lab.servers.adopt import adopt as adopt
+    from mcp_lab.servers.connect import OutsideServer as OutsideServer
+    from mcp_lab.servers.connect import connect as connect
+    from mcp_lab.servers.connect import disconnect as disconnect
+    from mcp_lab.servers.describe import describe as describe
+    from mcp_lab.servers.log_book import server_log as server_log
+    from mcp_lab.servers.sandbox import sandbox as sandbox
+    from mcp_lab.servers.serving import serve as serve
+    from mcp_lab.tokens.inspector import inspect_token as inspect_token
+    from mcp_lab.tokens.keys import KeyRing as KeyRing
+    from mcp_lab.tokens.keys import key_id as key_id
+    from mcp_lab.tokens.lab_codecs import EnvelopeCodec as EnvelopeCodec
+    from mcp_lab.tokens.lab_codecs import HMACSignOnlyCodec as HMACSignOnlyCodec
+    from mcp_lab.tokens.lab_codecs import use_codec as use_codec
+    from mcp_lab.tokens.principal import header_principal as header_principal
+    from mcp_lab.tokens.principal import lab_principal as lab_principal
+    from mcp_lab.tokens.principal import set_principal as set_principal
+    from mcp_lab.tokens.report import TokenReport as TokenReport
+    from mcp_lab.tokens.tamper import TamperReport as TamperReport
+    from mcp_lab.tokens.tamper import tamper_lab as tamper_lab
 
 __version__ = "0.1.0"
 
-# Public name -> the module that defines it ("" : the name is a subpackage of its own).
+# Every public name, declared once: name -> the module that defines it ("": the name is a subpackage of its
+# own). `__all__` and the lazy `__getattr__` derive from it.
 _SOURCES = {
     "AnswerContext": "mcp_lab.flow.answers",
     "AuditReport": "mcp_lab.audit.report",
@@ -132,83 +156,22 @@ _SOURCES = {
     "use_codec": "mcp_lab.tokens.lab_codecs",
 }
 
-__all__ = [
-    "AnswerContext",
-    "Answerer",
-    "AuditReport",
-    "CallbackAnswerer",
-    "ChainAnswerer",
-    "ConnectionFailed",
-    "EnvelopeCodec",
-    "ExerciseIncomplete",
-    "Fleet",
-    "Flow",
-    "FlowError",
-    "FlowInterrupted",
-    "HMACSignOnlyCodec",
-    "KeyRing",
-    "LabError",
-    "LoadReport",
-    "OutsideServer",
-    "ReplayReport",
-    "RotationMatrix",
-    "RotationStepper",
-    "Round",
-    "ScriptedAnswerer",
-    "StepperWidget",
-    "TamperReport",
-    "TokenReport",
-    "Unanswered",
-    "__version__",
-    "adopt",
-    "audit",
-    "auth_headers",
-    "call",
-    "cancel",
-    "client_transport",
-    "connect",
-    "decline",
-    "describe",
-    "disconnect",
-    "exercise_needs",
-    "flows",
-    "forms",
-    "get_prompt",
-    "header",
-    "header_principal",
-    "header_table",
-    "inspect_token",
-    "key_id",
-    "lab_principal",
-    "last",
-    "list_first_lab",
-    "load_flows",
-    "load_ipython_extension",
-    "mismatch_lab",
-    "read_resource",
-    "replay",
-    "resume",
-    "run_rotation_load",
-    "sandbox",
-    "save_flows",
-    "schema_lookup_lab",
-    "serve",
-    "server_log",
-    "set_principal",
-    "start",
-    "tamper_lab",
-    "use_codec",
-]
+_EXTENSION = ["load_ipython_extension", "unload_ipython_extension", "__version__"]
+"""Public names this module defines itself."""
+
+__all__ = sorted([*_SOURCES, *_EXTENSION], key=str.casefold)
+"""Derived from the table above: a public name is declared once (tests/test_public_api.py checks the
+TYPE_CHECKING imports against the table)."""
 
 
-if not TYPE_CHECKING:  # type checkers see the imports above; a module __getattr__ would hide typos from them
+if not _typing.TYPE_CHECKING:  # type checkers see the imports above; a module __getattr__ would hide typos from them
 
-    def __getattr__(name: str) -> Any:
+    def __getattr__(name: str) -> _typing.Any:
         """Import a public name's module on first access and keep the name (later lookups are plain)."""
         source = _SOURCES.get(name)
         if source is None:
             raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-        module = importlib.import_module(source or f"{__name__}.{name}")
+        module = _importlib.import_module(source or f"{__name__}.{name}")
         value = getattr(module, name) if source else module
         globals()[name] = value
         return value
@@ -218,7 +181,7 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(__all__))
 
 
-class _Package(types.ModuleType):
+class _Package(_types.ModuleType):
     """`mcp_lab.replay` and `mcp_lab.audit` are public functions named like their features' packages.
 
     Importing a submodule sets it as an attribute of its package; for such a name that would hide the
@@ -226,13 +189,13 @@ class _Package(types.ModuleType):
     reachable through `sys.modules` and `from`-imports.
     """
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        if isinstance(value, types.ModuleType) and _SOURCES.get(name):
+    def __setattr__(self, name: str, value: _typing.Any) -> None:
+        if isinstance(value, _types.ModuleType) and _SOURCES.get(name):
             return
         super().__setattr__(name, value)
 
 
-sys.modules[__name__].__class__ = _Package
+_sys.modules[__name__].__class__ = _Package
 
 
 def _jupyter_labextension_paths() -> list[dict[str, str]]:
@@ -240,7 +203,7 @@ def _jupyter_labextension_paths() -> list[dict[str, str]]:
     return [{"src": "labextension", "dest": "mcp-lab"}]
 
 
-def load_ipython_extension(ipython: Any) -> None:
+def load_ipython_extension(ipython: _typing.Any) -> None:
     """`%load_ext mcp_lab`: register the magics and the form fallback -- the flow engine and the SDK load now,
     everything else on first use."""
     from mcp_lab.forms import install
@@ -250,7 +213,7 @@ def load_ipython_extension(ipython: Any) -> None:
     install(ipython)  # in a kernel only: a person answers what no script covers
 
 
-def unload_ipython_extension(ipython: Any) -> None:
+def unload_ipython_extension(ipython: _typing.Any) -> None:
     from mcp_lab.forms import uninstall
     from mcp_lab.magics.servers import await_magic_transformer
 
