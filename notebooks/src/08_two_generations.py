@@ -264,13 +264,14 @@ for legacy in (False, True):
 # %% [markdown]
 # **The back channel is gone in 2026-07-28.** `ctx.elicit()` sends a server-to-client request. On a
 # 2025-11-25 session that still works -- through the same `elicitation_callback`. On 2026-07-28 there is
-# no channel to send it on, and the call fails with `-32600`. Use a dependency (`Resolve(Elicit)`) or a
-# hand-made `InputRequiredResult` instead.
+# no channel to send it on, and the call fails with `-32600`; the flow's note says what to do. Use a
+# dependency (`Resolve(Elicit)`) or a hand-made `InputRequiredResult` instead.
 
 # %% id=ctx-elicit
 for legacy in (True, False):
     flow = await mcp_lab.call("Warehouse", "old_style", {"name": "orders"}, answers=callbacks, legacy=legacy)
     print(outcome(flow))
+print("note:", flow.notes[0])
 
 # %% [markdown]
 # That is the whole story: `InputRequiredResult` is the mechanism that replaces server-initiated sampling,
