@@ -13,6 +13,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from mcp.server.mcpserver import RequestStateBoundary, RequestStateSecurity
 
 import mcp_lab
 from mcp_lab.errors import LabError
@@ -130,3 +131,33 @@ async def test_the_tamper_lab_and_the_audit_work_on_an_adopted_server_with_its_o
     flows = [await mcp_lab.call("shop", "book", {"city": "Oslo"}, answers=BOOK)]
     report = await mcp_lab.audit("shop", flows)
     assert report.exit_code == 0 and report.failed() == [], report.text()
+
+
+class ReversingCodec:
+    """A codec of the server's own (a stand-in for a KMS): the lab holds no key it could read."""
+
+    def seal(self, payload: bytes) -> str:
+        return "rev." + payload.decode()[::-1]
+
+    def unseal(self, token: str) -> bytes:
+        from mcp.server.mcpserver import InvalidRequestState
+
+        if not token.startswith("rev."):
+            raise InvalidRequestState("malformed")
+        return token[4:][::-1].encode()
+
+
+async def test_a_server_with_a_codec_of_its_own_is_opened_only_through_that_codec() -> None:
+    server = build()
+    chain = server._lowlevel_server.middleware
+    chain[:] = [m for m in chain if not isinstance(m, RequestStateBoundary)]
+    chain.append(RequestStateBoundary(RequestStateSecurity(codec=ReversingCodec()), default_audience="booking"))
+    entry = mcp_lab.adopt(server)
+    assert _row("booking")[0] == "its own codec (ReversingCodec)" and _row("booking")[1] == []
+    assert "keeps its own codec (ReversingCodec)" in adoption_note(entry) and "cannot read its keys" in adoption_note(
+        entry
+    )
+    waiting = await mcp_lab.start("booking", "tools/call", "book", {"city": "Rome"})
+    await waiting.step()
+    report = mcp_lab.inspect_token(waiting)
+    assert report.verdict == "ok" and "opaque to the lab, its unseal() decides" in report.can_open

@@ -90,7 +90,7 @@ def adoption_note(entry: LabServer) -> str:
             "in this kernel, so inspect_token opens its tokens (take_keys=True / --lab-keys hands the ring to the lab)"
         )
     return (
-        f"{entry.name!r} keeps its own codec ({described.removeprefix('its own codec ')}){audience}: the lab cannot "
+        f"{entry.name!r} keeps {described}{audience}: the lab cannot "
         "read its keys, so it opens tokens only through that codec's unseal()"
     )
 

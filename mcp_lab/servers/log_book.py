@@ -82,8 +82,9 @@ class _Router(logging.Handler):
     def emit(self, record: logging.LogRecord) -> None:
         name = _leg_server()
         if name is None and record.levelno >= self.level_before:
-            if not self.handlers_before and logging.lastResort is not None:
-                logging.lastResort.handle(record)  # printed before the server touched logging: still printed
+            last = logging.lastResort
+            if not self.handlers_before and last is not None and record.levelno >= last.level:
+                last.handle(record)  # printed before the server touched logging: still printed
             return
         name = name or self.owner
         if name is not None:
@@ -112,10 +113,11 @@ def _take(name: str, added: list[logging.Handler], level_before: int, level_afte
     for handler in added:
         root.removeHandler(handler)
     router = _router(level_before)
-    router.owner = name
     root.setLevel(min(level_after, level_before))
-    if not announce:
+    if not announce:  # the lab's own MCPServer(...): it asked for nothing, so it owns no one's records
+        router.owner = router.owner or name
         return
+    router.owner = name
     what = f"{len(added)} handler(s)" if added else "no handler"
     note(
         name,
@@ -144,7 +146,9 @@ def contained(name: str, *, announce: bool = True) -> Iterator[None]:
             logging.Logger.addHandler(root, handler)
             return
         taken.append(handler)
-        _router(before).owner = name
+        router = _router(before)  # in place at once: records the code logs while it still runs go to its log
+        if announce or router.owner is None:
+            router.owner = name
 
     setattr(root, "addHandler", intercept)  # noqa: B010 - an instance attribute shadows the method, undone below
     try:
