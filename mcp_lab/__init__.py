@@ -63,12 +63,12 @@ if _typing.TYPE_CHECKING:  # `name as name`: an explicit re-export for type chec
     from mcp_lab.rotation.stepper import RotationMatrix as RotationMatrix
     from mcp_lab.rotation.stepper import RotationStepper as RotationStepper
     from mcp_lab.rotation.widget import StepperWidget as StepperWidget
-    from mcp_lab.servers.access import auth_headers as auth_headers
-    from mcp_lab.servers.access import client_transport as client_transport
-    from mcp_lab.servers.connect import OutsideServer as OutsideServer
     from mcp_lab.servers.connect import connect as connect
     from mcp_lab.servers.connect import disconnect as disconnect
+    from mcp_lab.servers.outside import OutsideServer as OutsideServer
     from mcp_lab.servers.sandbox import sandbox as sandbox
+    from mcp_lab.servers.serving import auth_headers as auth_headers
+    from mcp_lab.servers.serving import client_transport as client_transport
     from mcp_lab.servers.serving import serve as serve
     from mcp_lab.tokens.inspector import inspect_token as inspect_token
     from mcp_lab.tokens.keys import KeyRing as KeyRing
@@ -104,7 +104,7 @@ _SOURCES = {
     "KeyRing": "mcp_lab.tokens.keys",
     "LabError": "mcp_lab.errors",
     "LoadReport": "mcp_lab.rotation.load",
-    "OutsideServer": "mcp_lab.servers.connect",
+    "OutsideServer": "mcp_lab.servers.outside",
     "ReplayReport": "mcp_lab.replay.run",
     "RotationMatrix": "mcp_lab.rotation.stepper",
     "RotationStepper": "mcp_lab.rotation.stepper",
@@ -115,10 +115,10 @@ _SOURCES = {
     "TokenReport": "mcp_lab.tokens.report",
     "Unanswered": "mcp_lab.flow.answers",
     "audit": "mcp_lab.audit",
-    "auth_headers": "mcp_lab.servers.access",
+    "auth_headers": "mcp_lab.servers.serving",
     "call": "mcp_lab.flow.calls",
     "cancel": "mcp_lab.flow.answers",
-    "client_transport": "mcp_lab.servers.access",
+    "client_transport": "mcp_lab.servers.serving",
     "connect": "mcp_lab.servers.connect",
     "decline": "mcp_lab.flow.answers",
     "disconnect": "mcp_lab.servers.connect",

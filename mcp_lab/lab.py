@@ -58,7 +58,7 @@ class Lab:
         self.servers: dict[str, Any] = {}
         """Name -> every server the kernel started (LabServer) or connected to (OutsideServer)."""
         self.servings: set[Any] = set()
-        """HTTP servings (servers.serving.HttpServing) whose thread has not ended yet."""
+        """HTTP servings (servers.loopback.HttpServing) whose thread has not ended yet."""
         self.stdio_pids: set[int] = set()
         """Processes of connected stdio servers, reaped when the kernel shuts down."""
         self.stdio_logs: dict[str, Path] = {}

@@ -13,7 +13,8 @@ from mcp.server.mcpserver import Context, Elicit, ListRoots, Resolve, Sample
 from pydantic import BaseModel
 
 import mcp_lab
-from mcp_lab.servers.sandbox import LabServer, sandbox
+from mcp_lab.servers.lab_server import LabServer
+from mcp_lab.servers.sandbox import sandbox
 
 
 class Region(BaseModel):

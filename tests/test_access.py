@@ -21,7 +21,8 @@ from IPython.core.interactiveshell import InteractiveShell
 
 import mcp_lab
 from mcp_lab.servers.access import AccessSecret, OpenServerWarning
-from mcp_lab.servers.sandbox import LabServer, sandbox
+from mcp_lab.servers.lab_server import LabServer
+from mcp_lab.servers.sandbox import sandbox
 from mcp_lab.servers.serving import serve
 from mcp_lab.servers.view import ServerList
 from tests.conftest import build_demo

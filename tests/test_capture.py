@@ -15,7 +15,7 @@ import mcp_lab
 from mcp_lab.exchanges.record import BODY_CAP, decode_body
 from mcp_lab.exchanges.recorder import http_hooks, leg_scope
 from mcp_lab.flow.flow import LegCapture
-from mcp_lab.servers.sandbox import LabServer
+from mcp_lab.servers.lab_server import LabServer
 
 
 def test_bodies_decode_as_json_sse_events_or_text() -> None:

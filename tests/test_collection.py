@@ -12,7 +12,7 @@ from mcp_lab import Flow, Round
 from mcp_lab.errors import LabError
 from mcp_lab.flow.view import token_brief
 from mcp_lab.replay.collection import SEALED_MARKER, TOKEN_MARKER, load_collection, scrub_flow
-from mcp_lab.servers.sandbox import LabServer
+from mcp_lab.servers.lab_server import LabServer
 
 
 async def test_saved_flows_keep_answers_and_results_but_no_token(demo: LabServer, tmp_path: Path) -> None:

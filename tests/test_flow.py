@@ -11,7 +11,7 @@ from mcp.client import ClientRequestContext
 import mcp_lab
 from mcp_lab import Flow
 from mcp_lab.lab import lab
-from mcp_lab.servers.sandbox import LabServer
+from mcp_lab.servers.lab_server import LabServer
 
 
 async def test_dependent_resolvers_take_three_rounds(demo: LabServer) -> None:

@@ -10,7 +10,8 @@ from mcp.server.mcpserver import Elicit, MCPServer, Resolve
 from pydantic import BaseModel
 
 import mcp_lab
-from mcp_lab.servers.sandbox import LabServer, sandbox
+from mcp_lab.servers.lab_server import LabServer
+from mcp_lab.servers.sandbox import sandbox
 from tests.http_records import sent_headers
 
 

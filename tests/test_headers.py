@@ -15,7 +15,8 @@ from mcp.shared.inbound import encode_header_value
 from pydantic import BaseModel, WithJsonSchema
 
 import mcp_lab
-from mcp_lab.servers.sandbox import LabServer, sandbox
+from mcp_lab.servers.lab_server import LabServer
+from mcp_lab.servers.sandbox import sandbox
 from mcp_lab.servers.serving import serve
 
 

@@ -81,7 +81,7 @@ async def test_replacing_a_served_server_on_the_same_port(shell: InteractiveShel
     shell.run_cell_magic("mcp_server", f"shop --replace --http --port {port}", BODY)
     flow = await mcp_lab.call("shop", "forecast", {"region": "again"})
     assert flow.text == "sunny in again" and flow.rounds[0].http
-    assert [s.port for s in live_servings() if not s._server.should_exit] == [port]
+    assert [s.port for s in live_servings() if not s.stopping] == [port]
 
 
 async def test_port_errors_are_one_line(shell: InteractiveShell) -> None:

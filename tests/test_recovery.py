@@ -13,7 +13,8 @@ from mcp.server.mcpserver import Elicit, Resolve
 from pydantic import BaseModel
 
 import mcp_lab
-from mcp_lab.servers.sandbox import LabServer, sandbox
+from mcp_lab.servers.lab_server import LabServer
+from mcp_lab.servers.sandbox import sandbox
 from mcp_lab.servers.serving import serve
 from tests.servers.booking import build
 from tests.servers.loopback import LoopbackServer

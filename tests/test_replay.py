@@ -11,7 +11,8 @@ import pytest
 
 import mcp_lab
 from mcp_lab.replay.run import ReplayReport, replay_flow
-from mcp_lab.servers.sandbox import LabServer, sandbox
+from mcp_lab.servers.lab_server import LabServer
+from mcp_lab.servers.sandbox import sandbox
 from tests.servers.booking import build
 from tests.servers.loopback import LoopbackServer
 

@@ -9,7 +9,8 @@ import psutil
 import pytest
 
 import mcp_lab
-from mcp_lab.servers.sandbox import LabServer, sandbox
+from mcp_lab.servers.lab_server import LabServer
+from mcp_lab.servers.sandbox import sandbox
 from mcp_lab.servers.serving import HOST, live_servings, serve
 from tests.conftest import build_demo
 from tests.http_records import request_json, response_messages, sent_headers

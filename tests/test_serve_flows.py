@@ -10,7 +10,8 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from mcp_lab.servers.sandbox import LabServer, sandbox
+from mcp_lab.servers.lab_server import LabServer
+from mcp_lab.servers.sandbox import sandbox
 from mcp_lab.servers.serving import serve
 from tests import test_flow
 from tests.conftest import build_demo

@@ -283,7 +283,7 @@ class FormAnswerer:
         from mcp_lab.flow import calls as api
 
         try:
-            await api._run(flow, None)
+            await api.run_flow(flow, None)
         except Exception as exc:  # one line in the notebook, never a traceback from a background task
             sink.append_stdout(f"flow {flow.id} could not continue: {type(exc).__name__}: {exc}\n")
             return

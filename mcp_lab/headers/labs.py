@@ -30,7 +30,8 @@ from mcp_lab.flow.answers import AnswerContext, ScriptedAnswerer
 from mcp_lab.flow.flow import LEGACY, MODERN, Flow, LegCapture
 from mcp_lab.headers.lab_results import ListFirstLab, MismatchLab, Probe, Scenario, SchemaLookupLab
 from mcp_lab.headers.params import raw_tool_listing
-from mcp_lab.servers.sandbox import LabServer, _backchannel_callbacks, sandbox
+from mcp_lab.servers.lab_server import LabServer, backchannel_callbacks
+from mcp_lab.servers.sandbox import sandbox
 from mcp_lab.servers.serving import HttpServing, serve
 
 __all__ = ["list_first_lab", "mismatch_lab", "schema_lookup_lab"]
@@ -194,7 +195,7 @@ def _answer_fn(entry: LabServer, tool: str, answers: Mapping[str, Any] | None) -
     async def answer(key: str, request: T.InputRequest) -> Any:
         return await scripted.answer(key, request, AnswerContext(entry.name, "tools/call", tool, 0))
 
-    return _backchannel_callbacks(answer)
+    return backchannel_callbacks(answer)
 
 
 async def _sdk_scenario(

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from pydantic import GetJsonSchemaHandler
     from pydantic_core import CoreSchema
 
-    from mcp_lab.servers.sandbox import LabServer
+    from mcp_lab.servers.lab_server import LabServer
 
 __all__ = ["HeaderParam", "header", "header_table", "raw_tool_listing"]
 
@@ -103,7 +103,8 @@ async def raw_tool_listing(server: Any) -> tuple[str, str, list[dict[str, Any]]]
     from mcp import Client
     from mcp.server import MCPServer, Server
 
-    from mcp_lab.servers.sandbox import LabServer, sandbox
+    from mcp_lab.servers.lab_server import LabServer
+    from mcp_lab.servers.sandbox import sandbox
 
     entry: LabServer | None = sandbox.lab_server(server) if isinstance(server, str) else None
     if isinstance(server, LabServer):

@@ -20,7 +20,7 @@ from mcp_lab.errors import LabError
 from mcp_lab.servers.sandbox import sandbox
 
 if TYPE_CHECKING:  # connect.py (transports, stdio) is imported by the first %mcp_connect, not at %load_ext
-    from mcp_lab.servers.connect import OutsideServer
+    from mcp_lab.servers.outside import OutsideServer
 
 __all__ = ["ConnectMagics", "Pending"]
 
@@ -146,7 +146,7 @@ class ConnectMagics(Magics):
         name = line.strip()
         if not name or " " in name:
             raise LabError("usage: %mcp_disconnect NAME")
-        from mcp_lab.servers.connect import OutsideServer
+        from mcp_lab.servers.outside import OutsideServer
 
         entry = sandbox.get(name)
         if not isinstance(entry, OutsideServer):

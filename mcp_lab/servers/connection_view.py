@@ -14,7 +14,7 @@ from mcp_lab.markup import code, e, wrap
 from mcp_lab.servers.record import ConnectionLogRecord, ConnectionRecord
 
 if TYPE_CHECKING:
-    from mcp_lab.servers.connect import OutsideServer
+    from mcp_lab.servers.outside import OutsideServer
 
 __all__ = ["CONNECTION_MIME", "LOG_MIME", "ConnectionLog", "connection_bundle"]
 

@@ -17,10 +17,12 @@ from mcp.server.mcpserver import AESGCMRequestStateCodec, RequestStateBoundary, 
 
 from mcp_lab.errors import LabError
 from mcp_lab.flow.flow import Flow, Round
-from mcp_lab.servers.sandbox import LabServer, sandbox
-from mcp_lab.tokens.claims import UNKNOWN, question_texts, request_identity
+from mcp_lab.servers.lab_server import LabServer
+from mcp_lab.servers.sandbox import sandbox
+from mcp_lab.tokens.claims import UNKNOWN, request_identity
 from mcp_lab.tokens.keys import KeyRing
 from mcp_lab.tokens.principal import current_principal
+from mcp_lab.tokens.rows import question_texts
 
 __all__ = ["INFER", "Context", "boundary_of", "from_flow", "resolve_context"]
 

@@ -13,7 +13,8 @@ from mcp.server.mcpserver import Context
 
 import mcp_lab
 from mcp_lab.forms import FormAnswerer, Panel, clear_prearranged, current
-from mcp_lab.servers.sandbox import LabServer, sandbox
+from mcp_lab.servers.lab_server import LabServer
+from mcp_lab.servers.sandbox import sandbox
 
 
 class Probe:

@@ -11,7 +11,7 @@ import mcp_lab
 from mcp_lab.forms import FormAnswerer, current, detect_mode, install, installed, last, prearrange, prearranged
 from mcp_lab.forms import answerer as answerer_module
 from mcp_lab.lab import lab
-from mcp_lab.servers.sandbox import LabServer
+from mcp_lab.servers.lab_server import LabServer
 from tests.forms.conftest import Probe, ask_with_form, obj
 
 NAME = obj("name", name={"type": "string", "title": "Name", "minLength": 2})

@@ -17,7 +17,7 @@ import pytest
 
 import mcp_lab
 from mcp_lab.forms import FormAnswerer, current, prearrange
-from mcp_lab.servers.sandbox import LabServer
+from mcp_lab.servers.lab_server import LabServer
 from tests.forms.conftest import Probe, ask_with_form, next_panel, obj
 
 

@@ -11,7 +11,7 @@ import mcp_lab
 from mcp_lab.forms import FormAnswerer, Panel, current, echo_model, prearrange
 from mcp_lab.forms.roots import RootsForm
 from mcp_lab.forms.sampling import REJECTED, SamplingForm, model_reply
-from mcp_lab.servers.sandbox import LabServer
+from mcp_lab.servers.lab_server import LabServer
 from tests.forms.conftest import next_panel
 
 

@@ -11,7 +11,7 @@ from mcp.server.request_state import compact_json
 
 from mcp_lab import Flow, Round
 from mcp_lab.flow.legs import send_leg
-from mcp_lab.servers.sandbox import LabServer
+from mcp_lab.servers.lab_server import LabServer
 from mcp_lab.tokens.claims import request_identity
 
 

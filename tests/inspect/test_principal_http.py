@@ -18,7 +18,8 @@ from mcp import Client, MCPError
 from mcp.client.streamable_http import streamable_http_client
 
 import mcp_lab
-from mcp_lab.servers.sandbox import LabServer, sandbox
+from mcp_lab.servers.lab_server import LabServer
+from mcp_lab.servers.sandbox import sandbox
 from tests.conftest import build_demo
 
 CALL = ("tools/call", "handmade", {"x": 1})

@@ -10,7 +10,8 @@ import pytest
 
 import mcp_lab
 from mcp_lab import EnvelopeCodec, tamper_lab, use_codec
-from mcp_lab.servers.sandbox import LabServer, sandbox
+from mcp_lab.servers.lab_server import LabServer
+from mcp_lab.servers.sandbox import sandbox
 from mcp_lab.tokens.tamper import REPLAY_NOTE, flip_byte
 
 

@@ -7,7 +7,7 @@ import json
 import mcp_lab
 from mcp_lab.flow.record import FlowRecord
 from mcp_lab.flow.view import FLOW_MIME, token_brief
-from mcp_lab.servers.sandbox import LabServer
+from mcp_lab.servers.lab_server import LabServer
 
 
 async def test_bundle_has_three_renderings_and_no_times_in_text(demo: LabServer) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import mcp_lab
 from mcp_lab.exchanges.record import HttpExchange
 from mcp_lab.exchanges.view import exchange_html, exchange_lines, mcp_headers
-from mcp_lab.servers.sandbox import LabServer
+from mcp_lab.servers.lab_server import LabServer
 
 
 async def _call(region: str) -> HttpExchange:

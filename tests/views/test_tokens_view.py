@@ -15,7 +15,8 @@ from mcp.server.request_state import _derive_key
 
 import mcp_lab
 from mcp_lab import EnvelopeCodec, HMACSignOnlyCodec, inspect_token, tamper_lab, use_codec
-from mcp_lab.servers.sandbox import LabServer, sandbox
+from mcp_lab.servers.lab_server import LabServer
+from mcp_lab.servers.sandbox import sandbox
 from mcp_lab.tokens.tamper import flip_byte
 from mcp_lab.tokens.view import OWNER_NOTE, TOKEN_MIME
 from tests.conftest import build_demo
