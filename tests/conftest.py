@@ -148,8 +148,8 @@ async def served_shop() -> AsyncIterator[LabServer]:
 
 @pytest.fixture
 async def own_recording(tmp_path: Path) -> AsyncIterator[dict[str, Path]]:
-    """The own servers (tests/servers/own) recorded in-process: one saved collection per server."""
-    from tests.servers.changes import record
+    """The own servers (tests/sample_servers/own) recorded in-process: one saved collection per server."""
+    from tests.sample_servers.changes import record
 
     try:
         yield await record(tmp_path)

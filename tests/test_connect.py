@@ -22,10 +22,10 @@ from mcp_lab.servers.connect import OutsideServer, connection_log, open_connecti
 from mcp_lab.servers.sandbox import sandbox
 from mcp_lab.servers.transports import LegRecorder
 from tests.http_records import request_json, response_messages, sent_headers
-from tests.servers.booking import build
-from tests.servers.loopback import LoopbackServer, legacy_only
+from tests.sample_servers.booking import build
+from tests.sample_servers.loopback import LoopbackServer, legacy_only
 
-RESOLVER = "tests.servers.booking:ask_region"
+RESOLVER = "tests.sample_servers.booking:ask_region"
 
 
 @pytest.fixture

@@ -22,7 +22,7 @@ from mcp_lab.servers.connect import OutsideServer, connection_log
 from mcp_lab.servers.sandbox import sandbox
 from mcp_lab.servers.transports import alive
 from mcp_lab.servers.view import ServerList
-from tests.servers.booking import command
+from tests.sample_servers.booking import command
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 

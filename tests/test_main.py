@@ -16,8 +16,8 @@ import pytest
 import mcp_lab
 from mcp_lab.__main__ import main
 from mcp_lab.servers.sandbox import sandbox
-from tests.servers.booking import build, command
-from tests.servers.loopback import LoopbackServer
+from tests.sample_servers.booking import build, command
+from tests.sample_servers.loopback import LoopbackServer
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -61,7 +61,7 @@ async def test_same_server_exits_0_and_a_changed_one_exits_1_with_the_diff(recor
     assert out.splitlines() == [
         f"replay against {url_b!r}: 2 flow(s), 1 different, 1 stopped",
         '  DIFFERENT  tools/call book {"city": "Oslo"}',
-        "      - $.rounds[0].inputRequests['tests.servers.booking:ask_region'].params.message:"
+        "      - $.rounds[0].inputRequests['tests.sample_servers.booking:ask_region'].params.message:"
         " 'Which region for Oslo?' -> 'In which region is Oslo?'",
         "      - $.result.content[0].text: 'Booked Oslo in north' -> 'Booked Oslo (north)'",
         "      - $.result.structuredContent.result: 'Booked Oslo in north' -> 'Booked Oslo (north)'",
@@ -77,9 +77,9 @@ async def test_stdio_target_and_json_output(recording: tuple[Path, str, str]) ->
     report = json.loads(out)
     assert report["ok"] is False and [e["status"] for e in report["entries"]] == ["different", "stopped"]
     # Run as a script, the server names its resolver `__main__:ask_region`: the same resolver as the recording's
-    # `tests.servers.booking:ask_region` (only the module differs), so it is answered and compared as that one.
+    # `tests.sample_servers.booking:ask_region` (only the module differs), so it is answered and compared as that one.
     assert [d["where"] for d in report["entries"][0]["differences"]] == [
-        "$.rounds[0].inputRequests['tests.servers.booking:ask_region'].params.message",
+        "$.rounds[0].inputRequests['tests.sample_servers.booking:ask_region'].params.message",
         "$.result.content[0].text",
         "$.result.structuredContent.result",
     ]

@@ -16,8 +16,8 @@ import mcp_lab
 from mcp_lab.servers.lab_server import LabServer
 from mcp_lab.servers.sandbox import sandbox
 from mcp_lab.servers.serving import serve
-from tests.servers.booking import build
-from tests.servers.loopback import LoopbackServer
+from tests.sample_servers.booking import build
+from tests.sample_servers.loopback import LoopbackServer
 
 
 def _answer_then_stop(entry: LabServer, asked: list[str]) -> Any:

@@ -13,10 +13,10 @@ import mcp_lab
 from mcp_lab.replay.run import ReplayReport, replay_flow
 from mcp_lab.servers.lab_server import LabServer
 from mcp_lab.servers.sandbox import sandbox
-from tests.servers.booking import build
-from tests.servers.loopback import LoopbackServer
+from tests.sample_servers.booking import build
+from tests.sample_servers.loopback import LoopbackServer
 
-RESOLVER = "tests.servers.booking:ask_region"
+RESOLVER = "tests.sample_servers.booking:ask_region"
 
 
 @pytest.fixture

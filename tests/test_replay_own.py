@@ -1,6 +1,6 @@
 """Replay against a user's own servers, in-process: each deliberately changed copy is caught, by its path.
 
-The recording is made against the originals (tests/servers/own, imported as `tests.servers.own.*`); each
+The recording is made against the originals (tests/sample_servers/own, imported as `tests.sample_servers.own.*`); each
 changed copy is imported under another module name, so its resolver keys differ in the module part only
 -- as between a notebook and the same file run as a script -- and must still be matched.
 """
@@ -16,8 +16,8 @@ import pytest
 import mcp_lab
 from mcp_lab.replay.collection import load_collection
 from mcp_lab.servers.sandbox import sandbox
-from tests.servers.changes import CHANGES, FINER, Change, changed_copy, import_copy
-from tests.servers.own import desk, shop
+from tests.sample_servers.changes import CHANGES, FINER, Change, changed_copy, import_copy
+from tests.sample_servers.own import desk, shop
 
 
 async def test_the_collection_keeps_the_called_tools_schemas_and_header_maps(own_recording: dict[str, Path]) -> None:

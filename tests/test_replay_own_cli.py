@@ -1,7 +1,7 @@
 """`python -m mcp_lab replay` against a user's own servers over HTTP and stdio, as a CI job would run it.
 
 The collection is recorded in-process against the originals; the servers then run as the user runs them
--- `python -m tests.servers.own.shop --http PORT` in a subprocess, or started by the CLI over stdio --
+-- `python -m tests.sample_servers.own.shop --http PORT` in a subprocess, or started by the CLI over stdio --
 where their resolvers are `__main__:...`. The originals exit 0; each deliberately changed copy exits 1 and
 the printed report names exactly the paths of its change.
 """
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.servers.changes import CHANGES, ROOT, Change, changed_copy, named_paths, replay_cli, served
+from tests.sample_servers.changes import CHANGES, ROOT, Change, changed_copy, named_paths, replay_cli, served
 
 SERVERS = ("shop", "desk")
 
@@ -31,7 +31,7 @@ async def _over_stdio(collection: Path, *command: str) -> tuple[int, str, str]:
 
 @pytest.mark.parametrize("server", SERVERS)
 async def test_the_originals_run_as_scripts_exit_0(server: str, own_recording: dict[str, Path]) -> None:
-    module = ("-m", f"tests.servers.own.{server}")
+    module = ("-m", f"tests.sample_servers.own.{server}")
     runs = await asyncio.gather(_over_http(own_recording[server], *module), _over_stdio(own_recording[server], *module))
     for code, out, err in runs:
         assert code == 0, out + err

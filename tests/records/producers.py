@@ -28,8 +28,8 @@ from mcp_lab.servers.sandbox import sandbox
 from mcp_lab.servers.serving import serve
 from mcp_lab.servers.view import ServerList
 from tests.conftest import build_demo
-from tests.servers.booking import build, command
-from tests.servers.loopback import LoopbackServer
+from tests.sample_servers.booking import build, command
+from tests.sample_servers.loopback import LoopbackServer
 
 ANSWERS = {"ask_region": {"region": "eu-west"}, "ask_ok": {"ok": True}}
 

@@ -3,8 +3,8 @@
 The server seals its own request_state (the SDK's `RequestStateBoundary`, as its docs advise for a lowlevel
 server) and answers `get_tool_input_schema`, so header checks need no internal listing.
 
-    python -m tests.servers.own.desk              # stdio
-    python -m tests.servers.own.desk --http 8000  # Streamable HTTP on 127.0.0.1:8000/mcp
+    python -m tests.sample_servers.own.desk              # stdio
+    python -m tests.sample_servers.own.desk --http 8000  # Streamable HTTP on 127.0.0.1:8000/mcp
 """
 
 from __future__ import annotations

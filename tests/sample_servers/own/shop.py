@@ -1,7 +1,7 @@
 """A travel shop, written as a user writes an MCPServer: resolvers, a header parameter, structured output.
 
-python -m tests.servers.own.shop              # stdio
-python -m tests.servers.own.shop --http 8000  # Streamable HTTP on 127.0.0.1:8000/mcp
+python -m tests.sample_servers.own.shop              # stdio
+python -m tests.sample_servers.own.shop --http 8000  # Streamable HTTP on 127.0.0.1:8000/mcp
 """
 
 from __future__ import annotations

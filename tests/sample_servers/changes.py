@@ -1,4 +1,4 @@
-"""Deliberately changed copies of the own servers (tests/servers/own), one change per kind replay must catch.
+"""Deliberately changed copies of the own servers (tests/sample_servers/own), one change per kind replay must catch.
 
 A change is what a developer's edit does to a server file: `changed_copy` copies `shop.py` or `desk.py`
 with one passage rewritten (the passage must occur exactly once), so the copy runs as the original does --
@@ -22,11 +22,11 @@ from types import ModuleType
 import mcp_lab
 from mcp_lab.flow.flow import Flow
 from mcp_lab.servers.sandbox import sandbox
-from tests.servers.own import desk, shop
+from tests.sample_servers.own import desk, shop
 
 ROOT = Path(__file__).resolve().parents[2]
 OWN = Path(__file__).resolve().parent / "own"
-SHOP_KEY = "tests.servers.own.shop"
+SHOP_KEY = "tests.sample_servers.own.shop"
 """The module part of the recorded resolver keys (the recording imports the package)."""
 
 

@@ -2,7 +2,7 @@
 
 Variant A asks "Which region for CITY?" and answers "Booked CITY in REGION"; variant B rewords the question
 and changes the result, so a replay of a recording made against A reports exactly those two differences.
-`python tests/servers/booking.py [--variant B]` serves it over stdio (its pid goes to
+`python tests/sample_servers/booking.py [--variant B]` serves it over stdio (its pid goes to
 stderr first, so tests can check it is reaped); tests import `build()` to serve it over HTTP.
 """
 
