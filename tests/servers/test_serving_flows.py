@@ -1,4 +1,4 @@
-"""Every flow test of tests/test_flow.py again, with the demo server served over loopback Streamable HTTP.
+"""Every flow test of tests/flow/test_flow.py again, with the demo server served over loopback Streamable HTTP.
 
 The flow engine, answerers, step mode, resume, both protocol eras: the same assertions must hold when
 the lab's client reaches the server through uvicorn and httpx2 instead of in-process.
@@ -13,8 +13,8 @@ import pytest
 from mcp_lab.servers.lab_server import LabServer
 from mcp_lab.servers.sandbox import sandbox
 from mcp_lab.servers.serving import serve
-from tests import test_flow
 from tests.conftest import build_demo
+from tests.flow import test_flow
 
 
 @pytest.fixture

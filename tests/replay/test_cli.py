@@ -19,7 +19,7 @@ from mcp_lab.servers.sandbox import sandbox
 from tests.sample_servers.booking import build, command
 from tests.sample_servers.loopback import LoopbackServer
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 async def _cli(*args: str) -> tuple[int, str, str]:

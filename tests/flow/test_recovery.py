@@ -115,8 +115,8 @@ async def test_a_scripted_answer_finds_a_nested_resolver_by_its_bare_name(demo: 
     assert flow.status == "done" and flow.text == "L in red", flow.summary()
     keys = set(flow.rounds[0].input_requests or {})
     assert keys == {
-        "tests.test_recovery:make_server.<locals>.ask_size",
-        "tests.test_recovery:make_server.<locals>.ask_color",
+        "tests.flow.test_recovery:make_server.<locals>.ask_size",
+        "tests.flow.test_recovery:make_server.<locals>.ask_color",
     }
     assert flow.rounds[1].answered_by == {k: "script" for k in keys} and flow.notes == []
     by_qualname = await mcp_lab.call(
@@ -131,8 +131,8 @@ async def test_an_answer_no_question_matched_is_reported_however_the_flow_stops(
     stopped = await mcp_lab.call("shop", "order", answers=typo)  # the size is never answered: the flow waits
     assert stopped.status == "input_required" and "no answer for" in (stopped.stop_reason or ""), stopped.summary()
     assert stopped.notes == [
-        "answers given for keys never asked: ask_sise (asked: tests.test_recovery:make_server.<locals>.ask_color, "
-        "tests.test_recovery:make_server.<locals>.ask_size)"
+        "answers given for keys never asked: ask_sise (asked: tests.flow.test_recovery:make_server.<locals>.ask_color, "
+        "tests.flow.test_recovery:make_server.<locals>.ask_size)"
     ]
     failed = await mcp_lab.call("demo", "handmade", {"x": 1}, answers={"q1": {"n": "not a number"}, "q9": {}})
     assert failed.done and any("never asked: q9" in note for note in failed.notes), (failed.summary(), failed.notes)

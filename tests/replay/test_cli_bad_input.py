@@ -20,7 +20,7 @@ from mcp_lab.replay.collection import FORMAT
 from mcp_lab.servers.sandbox import sandbox
 from mcp_lab.servers.serving import serve
 from tests.conftest import build_demo
-from tests.test_main import _cli
+from tests.replay.test_cli import _cli
 
 GOOD_FLOW: dict[str, Any] = {
     "server": "demo",

@@ -27,7 +27,7 @@ from mcp_lab.servers.serving import serve
 from mcp_lab.servers.view import ServerList
 from tests.conftest import build_demo
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 ENVELOPE = {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}
 
 OUTSIDER = """
