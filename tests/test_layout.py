@@ -15,6 +15,7 @@ Rules, each checked over every `import` statement in mcp_lab/ -- module level, i
 6. No private reach-ins across modules: `x._name` (x not `self`/`cls`) only where this module defines
    `_name` itself, and no `from mcp_lab... import _name` -- other modules get public, named attributes.
 7. bench/: no script shadows a stdlib module when run as a script, and none imports from tests/.
+8. Tests mirror the package: every feature package has its tests/<package>/.
 """
 
 from __future__ import annotations
@@ -277,3 +278,10 @@ def test_bench_scripts_shadow_no_stdlib_module_and_import_nothing_from_tests() -
                 modules = [node.module or ""]
             from_tests += [f"{path.name}:{node.lineno}" for m in modules if m == "tests" or m.startswith("tests.")]
     assert not from_tests, from_tests
+
+
+def test_tests_mirror_the_feature_packages() -> None:
+    tests = ROOT.parent / "tests"
+    packages = sorted(p.name for p in ROOT.iterdir() if (p / "__init__.py").is_file())
+    missing = [name for name in packages if not list((tests / name).glob("test_*.py"))]
+    assert not missing, f"no tests/<package>/test_*.py for {missing}"

@@ -209,6 +209,7 @@ class FormAnswerer:
         panel.revealed = True
         for form in panel.forms:
             _autofill(form)  # pre-arranged answers first: a headless notebook then shows only the record
+        lab.round_shown(panel)
         if not _shell_ready():
             return
         from IPython.display import display
