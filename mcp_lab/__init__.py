@@ -63,15 +63,15 @@ if _typing.TYPE_CHECKING:  # `name as name`: an explicit re-export for type chec
     from mcp_lab.rotation.stepper import RotationMatrix as RotationMatrix
     from mcp_lab.rotation.stepper import RotationStepper as RotationStepper
     from mcp_lab.rotation.widget import StepperWidget as StepperWidget
-    from mcp_lab.servers.access import auth_headers as auth_headers
-    from mcp_lab.servers.access import client_transport as client_transport
     from mcp_lab.servers.adopt import adopt as adopt
-    from mcp_lab.servers.connect import OutsideServer as OutsideServer
     from mcp_lab.servers.connect import connect as connect
     from mcp_lab.servers.connect import disconnect as disconnect
+    from mcp_lab.servers.connection_view import server_log as server_log
     from mcp_lab.servers.describe import describe as describe
-    from mcp_lab.servers.log_book import server_log as server_log
+    from mcp_lab.servers.outside import OutsideServer as OutsideServer
     from mcp_lab.servers.sandbox import sandbox as sandbox
+    from mcp_lab.servers.serving import auth_headers as auth_headers
+    from mcp_lab.servers.serving import client_transport as client_transport
     from mcp_lab.servers.serving import serve as serve
     from mcp_lab.tokens.inspector import inspect_token as inspect_token
     from mcp_lab.tokens.keys import KeyRing as KeyRing
@@ -107,7 +107,7 @@ _SOURCES = {
     "KeyRing": "mcp_lab.tokens.keys",
     "LabError": "mcp_lab.errors",
     "LoadReport": "mcp_lab.rotation.load",
-    "OutsideServer": "mcp_lab.servers.connect",
+    "OutsideServer": "mcp_lab.servers.outside",
     "ReplayReport": "mcp_lab.replay.run",
     "RotationMatrix": "mcp_lab.rotation.stepper",
     "RotationStepper": "mcp_lab.rotation.stepper",
@@ -119,10 +119,10 @@ _SOURCES = {
     "Unanswered": "mcp_lab.flow.answers",
     "audit": "mcp_lab.audit",
     "adopt": "mcp_lab.servers.adopt",
-    "auth_headers": "mcp_lab.servers.access",
+    "auth_headers": "mcp_lab.servers.serving",
     "call": "mcp_lab.flow.calls",
     "cancel": "mcp_lab.flow.answers",
-    "client_transport": "mcp_lab.servers.access",
+    "client_transport": "mcp_lab.servers.serving",
     "connect": "mcp_lab.servers.connect",
     "decline": "mcp_lab.flow.answers",
     "describe": "mcp_lab.servers.describe",
@@ -149,7 +149,7 @@ _SOURCES = {
     "save_flows": "mcp_lab.replay.collection",
     "schema_lookup_lab": "mcp_lab.headers.labs",
     "serve": "mcp_lab.servers.serving",
-    "server_log": "mcp_lab.servers.log_book",
+    "server_log": "mcp_lab.servers.connection_view",
     "set_principal": "mcp_lab.tokens.principal",
     "start": "mcp_lab.flow.calls",
     "tamper_lab": "mcp_lab.tokens.tamper",

@@ -58,7 +58,7 @@ class Lab:
         self.servers: dict[str, Any] = {}
         """Name -> every server the kernel started (LabServer) or connected to (OutsideServer)."""
         self.servings: set[Any] = set()
-        """HTTP servings (servers.serving.HttpServing) whose thread has not ended yet."""
+        """HTTP servings (servers.loopback.HttpServing) whose thread has not ended yet."""
         self.stdio_pids: set[int] = set()
         """Processes of connected stdio servers, reaped when the kernel shuts down."""
         self.stdio_logs: dict[str, Path] = {}
@@ -90,6 +90,7 @@ class Lab:
         self.background: set[asyncio.Task[Any]] = set()
         """Tasks nobody awaits (clients closing, a restart, a flow continuing after its form): held until done."""
         self._waiting_listeners: list[Callable[[], None]] = []
+        self._shown_listeners: list[Callable[[Any], None]] = []
 
     # ---- flows ---------------------------------------------------------------------------------------------
     def remember(self, flow: Flow, *, new: bool = False) -> Flow:
@@ -156,6 +157,21 @@ class Lab:
     def waiting_changed(self) -> None:
         for listener in list(self._waiting_listeners):
             listener()
+
+    def on_round_shown(self, listener: Callable[[Any], None]) -> Callable[[], None]:
+        """Call `listener(panel)` when a round of forms is shown -- every question of the round has joined its
+        panel, pre-arranged answers applied -- with or without a page to show it on; returns the unsubscriber."""
+        self._shown_listeners.append(listener)
+
+        def unsubscribe() -> None:
+            if listener in self._shown_listeners:
+                self._shown_listeners.remove(listener)
+
+        return unsubscribe
+
+    def round_shown(self, panel: Any) -> None:
+        for listener in list(self._shown_listeners):
+            listener(panel)
 
     def reset(self) -> None:
         """Forget every flow, waiting round and shown form (tests; a fresh start). Servers, servings, tasks

@@ -13,7 +13,8 @@ from mcp.server.mcpserver import Context, Elicit, ListRoots, Resolve, Sample
 from pydantic import BaseModel
 
 import mcp_lab
-from mcp_lab.servers.sandbox import LabServer, sandbox
+from mcp_lab.servers.lab_server import LabServer
+from mcp_lab.servers.sandbox import sandbox
 
 
 class Region(BaseModel):
@@ -147,8 +148,8 @@ async def served_shop() -> AsyncIterator[LabServer]:
 
 @pytest.fixture
 async def own_recording(tmp_path: Path) -> AsyncIterator[dict[str, Path]]:
-    """The own servers (tests/servers/own) recorded in-process: one saved collection per server."""
-    from tests.servers.changes import record
+    """The own servers (tests/sample_servers/own) recorded in-process: one saved collection per server."""
+    from tests.sample_servers.changes import record
 
     try:
         yield await record(tmp_path)

@@ -21,7 +21,7 @@ from typing import Any
 
 from mcp.shared.inbound import find_invalid_x_mcp_header, mcp_param_headers, x_mcp_header_map
 
-from mcp_lab.audit.checks_mrtr import MAX_TARGETS, _exchanges
+from mcp_lab.audit.checks_mrtr import MAX_TARGETS, exchange_records
 from mcp_lab.audit.context import Context, check, label, not_applicable, probe, status_of
 from mcp_lab.audit.legs import Leg, same_outcome
 from mcp_lab.audit.model import AuditCheck, AuditProbe, Verdict
@@ -65,7 +65,7 @@ async def header_annotations(ctx: Context) -> AuditCheck:
     if not probes:
         return not_applicable("header-annotations", "no tool marks an argument with x-mcp-header")
     if any(p.verdict == "fail" for p in probes):  # the listing as sent is the evidence of an invalid mark
-        probes[0].exchanges = _exchanges(ctx.tools_http)
+        probes[0].exchanges = exchange_records(ctx.tools_http)
     bad = [p.name for p in probes if p.verdict == "fail"]
     summary = f"invalid x-mcp-header on {', '.join(bad)}" if bad else f"{len(probes)} marked tool(s), every mark valid"
     return check("header-annotations", probes, summary)
@@ -284,5 +284,5 @@ async def origin(ctx: Context) -> AuditCheck:
         note += f" (server logged: {logged[-1]})"
     sent = f"tools/list with Origin: {BAD_ORIGIN} (and the connection's own credentials)"
     record = probe("invalid Origin", sent, rnd, verdict, note)
-    record.exchanges = _exchanges(rnd.http)
+    record.exchanges = exchange_records(rnd.http)
     return check("origin", [record], note)

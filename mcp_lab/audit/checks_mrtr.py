@@ -25,6 +25,7 @@ __all__ = [
     "answers_missing",
     "answers_unasked",
     "capabilities",
+    "exchange_records",
     "ir_methods",
     "ir_nonempty",
     "ir_request_kinds",
@@ -60,7 +61,7 @@ async def ir_methods(ctx: Context) -> AuditCheck:
         if rnd.outcome == "result":
             record.came_back = _listing(method, rnd.result or {}, record.came_back)
         if verdict != "pass":  # a listing that broke the rule keeps its exchange as evidence
-            record.exchanges = _exchanges(rnd.http)
+            record.exchanges = exchange_records(rnd.http)
         probes.append(record)
     failed = [p.name for p in probes if p.verdict == "fail"]
     summary = (
@@ -78,7 +79,7 @@ def _listing(method: str, result: dict[str, Any], fallback: str) -> str:
     return f"result: {len(items)} {key}" if isinstance(items, list) else fallback
 
 
-def _exchanges(raw: list[dict[str, Any]]) -> list[Any]:
+def exchange_records(raw: list[dict[str, Any]]) -> list[Any]:
     from mcp_lab.exchanges.record import HttpExchange
 
     kept = []

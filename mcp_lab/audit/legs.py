@@ -91,7 +91,7 @@ def outcome(rnd: Round | None) -> tuple[Any, ...]:
     if rnd is None:
         return ("nothing",)
     if rnd.outcome == "result":
-        from mcp_lab.flow.record import result_texts
+        from mcp_lab.flow.round import result_texts
 
         data = rnd.result or {}
         return ("result", tuple(result_texts(data)), bool(data.get("isError")))

@@ -22,7 +22,7 @@ from mcp_lab.lab import lab
 from mcp_lab.magics.call_line import check_max_rounds, check_timeout
 from mcp_lab.servers.sandbox import sandbox
 
-__all__ = ["call", "flows", "get_prompt", "last", "read_resource", "resume", "start"]
+__all__ = ["call", "flows", "get_prompt", "last", "read_resource", "resume", "run_flow", "start"]
 
 flows = lab.flows
 """Every flow this kernel started or resumed, newest last (kept even when `f = await ...` never assigned)."""
@@ -107,13 +107,13 @@ async def start(
         max_rounds=max_rounds,
     )
     answerer, scripted = _answerer(answers)
-    flow.bind(connection, answerer)
-    flow._scripted = scripted  # type: ignore[attr-defined, assignment]
+    flow.bind(connection, answerer, scripted)
     lab.remember(flow, new=True)
     return flow
 
 
-async def _run(flow: Flow, timeout: float | None) -> Flow:
+async def run_flow(flow: Flow, timeout: float | None) -> Flow:
+    """Run `flow` until it ends or stops (interruptible; unused scripted answers are named afterwards)."""
     timeout = check_timeout(timeout)
     try:
         await run_interruptibly(flow, lambda: flow.run(timeout=timeout))
@@ -148,7 +148,7 @@ async def call(
     """Call `tool` on a sandbox server, answering its questions; returns the recorded `Flow`."""
     timeout = check_timeout(timeout)
     flow = await start(server, "tools/call", tool, arguments, answers=answers, legacy=legacy, max_rounds=max_rounds)
-    return await _run(flow, timeout)
+    return await run_flow(flow, timeout)
 
 
 async def get_prompt(
@@ -164,7 +164,7 @@ async def get_prompt(
     """`prompts/get`, which may ask like a tool does."""
     timeout = check_timeout(timeout)
     flow = await start(server, "prompts/get", prompt, arguments, answers=answers, legacy=legacy, max_rounds=max_rounds)
-    return await _run(flow, timeout)
+    return await run_flow(flow, timeout)
 
 
 async def read_resource(
@@ -179,7 +179,7 @@ async def read_resource(
     """`resources/read`: template resources may ask; static resources cannot."""
     timeout = check_timeout(timeout)
     flow = await start(server, "resources/read", uri, None, answers=answers, legacy=legacy, max_rounds=max_rounds)
-    return await _run(flow, timeout)
+    return await run_flow(flow, timeout)
 
 
 async def resume(
@@ -206,8 +206,7 @@ async def resume(
     if flow.done:
         raise LabError(f"flow {flow.id} already ended ({flow.status}); nothing to resume")
     answerer, scripted = _answerer(answers)
-    flow.bind(_connection(server if server is not None else flow.server), answerer)
-    flow._scripted = scripted  # type: ignore[attr-defined, assignment]
+    flow.bind(_connection(server if server is not None else flow.server), answerer, scripted)
     if flow.status in ("stopped", "interrupted"):
         flow.status = "input_required" if flow.request_state is not None else "new"
         flow.stop_reason = None
@@ -215,4 +214,4 @@ async def resume(
         lab.remember(flow)
         await flow.step()
         return flow
-    return await _run(flow, timeout)
+    return await run_flow(flow, timeout)

@@ -16,21 +16,20 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Awaitable, Callable, Mapping
-from contextlib import AbstractAsyncContextManager, AbstractContextManager
-from dataclasses import asdict, dataclass, field
-from typing import Any, Literal, Protocol
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
 
 import anyio
 import mcp.types as T
-from mcp.client.session import ClientSession
 
 from mcp_lab.errors import FlowError, LabError
 from mcp_lab.flow.answers import AnswerContext, Answerer, ChainAnswerer, InputResponse, ScriptedAnswerer, Unanswered
 from mcp_lab.flow.asking import answer_round, missing_answer_message
-from mcp_lab.flow.legs import BACKCHANNEL_HINT, send_leg, wire
+from mcp_lab.flow.legs import BACKCHANNEL_HINT, backchannel_hint, send_leg, wire
+from mcp_lab.flow.round import LEGACY, METHODS, MODERN, Connection, LegCapture, Round, result_texts
 
-__all__ = ["DEFAULT_MAX_ROUNDS", "Connection", "Flow", "LegCapture", "Round"]
+__all__ = ["DEFAULT_MAX_ROUNDS", "LEGACY", "METHODS", "MODERN", "Connection", "Flow", "LegCapture", "Round"]
 
 DEFAULT_MAX_ROUNDS = 10
 """As the SDK's `Client(input_required_max_rounds=10)`."""
@@ -39,114 +38,8 @@ _BACKOFF_INITIAL = 0.05
 _BACKOFF_CAP = 0.25
 """State-only rounds back off 50 ms doubling to 250 ms, as the SDK's driver does."""
 
-INVALID_PARAMS = -32602
 _STATUS_AFTER: dict[str, Any] = {"input_required": "input_required", "result": "done", "error": "error"}
 """The flow's status after a leg with this outcome."""
-
-Method = Literal["tools/call", "prompts/get", "resources/read"]
-METHODS: tuple[str, ...] = ("tools/call", "prompts/get", "resources/read")
-MODERN = "2026-07-28"
-LEGACY = "2025-11-25"
-
-
-@dataclass
-class LegCapture:
-    """What a connection observed during one leg besides the JSON-RPC result."""
-
-    http: list[dict[str, Any]] = field(default_factory=list)
-    """HTTP exchanges (Streamable HTTP connections only)."""
-    server_log: list[str] = field(default_factory=list)
-    """The server's logged reasons (e.g. why requestState was rejected), for servers the lab owns."""
-    served_by: str | None = None
-    """Which instance handled the leg, when the connection is a fleet behind a router."""
-
-
-class Connection(Protocol):
-    """How a flow reaches its server: the sandbox (or an outside connection) implements this."""
-
-    name: str
-
-    async def session(self, era: str) -> ClientSession: ...
-
-    def capture(self) -> AbstractContextManager[LegCapture]: ...
-
-    def legacy_session(
-        self, answer: Callable[[str, T.InputRequest], Awaitable[InputResponse | T.ErrorData]]
-    ) -> AbstractAsyncContextManager[ClientSession]:
-        """A 2025-11-25 session whose back-channel requests go to `answer` (one per leg)."""
-        ...
-
-
-@dataclass
-class Round:
-    """One leg: what the client sent and what came back."""
-
-    index: int
-    sent_input_responses: dict[str, Any] | None = None
-    """Wire form of the answers sent with this leg (to the previous leg's input_requests)."""
-    sent_request_state: str | None = None
-    """The token echoed exactly as it was on the wire."""
-    answered_by: dict[str, str] = field(default_factory=dict)
-    """Which answerer produced each answer (script, callback, form, ...)."""
-    outcome: Literal["input_required", "result", "error"] = "result"
-    input_requests: dict[str, Any] | None = None
-    request_state: str | None = None
-    result: dict[str, Any] | None = None
-    error: dict[str, Any] | None = None
-    backoff: float = 0.0
-    """Seconds slept before this leg because the previous one carried state only."""
-    started: float = 0.0
-    elapsed: float = 0.0
-    relisted: bool = False
-    """The server answered -32020 (header mismatch); tools were re-listed and the leg resent once."""
-    started_over: bool = False
-    """The previous leg's state was rejected, so this leg sent the original request afresh (the seeds'
-    advice: on the frozen -32602 a client starts the flow over)."""
-    served_by: str | None = None
-    http: list[dict[str, Any]] = field(default_factory=list)
-    server_log: list[str] = field(default_factory=list)
-    backchannel: list[dict[str, Any]] = field(default_factory=list)
-    """Pre-2026 era only: server-to-client requests sent during the leg, with the answers given."""
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-    @property
-    def state_rejected(self) -> bool:
-        """The server refused the echoed request_state (the one frozen wire error for every reason)."""
-        return (
-            self.outcome == "error"
-            and (self.error or {}).get("code") == INVALID_PARAMS
-            and ((self.error or {}).get("message") == "Invalid or expired requestState")
-        )
-
-    @property
-    def transport_failed(self) -> bool:
-        """The leg never got an answer (connection refused or closed): the flow is retryable from here."""
-        return self.outcome == "error" and (self.error or {}).get("where") == "transport"
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Round:
-        from mcp_lab.flow.check import checked_round
-
-        return cls(**checked_round(data))
-
-    def requests(self) -> dict[str, T.InputRequest]:
-        """This leg's input requests as SDK models (kept from the wire when this process received them)."""
-        models: dict[str, T.InputRequest] | None = self.__dict__.get("_request_models")
-        if models is not None:
-            return models
-        if not self.input_requests:
-            return {}
-        parsed = T.InputRequiredResult.model_validate(
-            {"inputRequests": self.input_requests, "resultType": "input_required"}
-        )
-        return dict(parsed.input_requests or {})
-
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
-        from mcp_lab.flow.view import round_bundle
-
-        return round_bundle(self)
 
 
 @dataclass
@@ -260,14 +153,7 @@ class Flow:
     def text(self) -> str:
         """The text parts of the final result, joined (handy in tutorials)."""
         data = self.last.result if self.last is not None and self.last.outcome == "result" else None
-        if not data:
-            return ""
-        parts: list[str] = []
-        for item in data.get("content", []) + [c for m in data.get("messages", []) for c in [m.get("content", {})]]:
-            if isinstance(item, dict) and item.get("type") == "text":
-                parts.append(item["text"])
-        parts += [c["text"] for c in data.get("contents", []) if isinstance(c, dict) and "text" in c]
-        return "\n".join(parts)
+        return "\n".join(result_texts(data))
 
     def raise_for_status(self) -> Flow:
         """Raise `FlowError` with the one-line reason unless the flow ended with a result (a tool's
@@ -284,10 +170,16 @@ class Flow:
         return flow_summary(self)
 
     # ---- driving -----------------------------------------------------------------------------------
-    def bind(self, connection: Connection, answerer: Answerer | None = None) -> Flow:
+    def bind(
+        self, connection: Connection, answerer: Answerer | None = None, scripted: ScriptedAnswerer | None = None
+    ) -> Flow:
+        """Attach what this process drives the flow with (not part of the record): its connection, its
+        answerer, and the scripted answers among them (so unused ones can be named afterwards)."""
         self._connection = connection
         if answerer is not None:
             self._answerer = answerer
+        if scripted is not None:
+            self._scripted = scripted
         return self
 
     def on_round(self, listener: Any) -> None:
@@ -361,7 +253,7 @@ class Flow:
                     self._fail_locally(rnd, failure)
                     return rnd
                 rnd.sent_input_responses = {k: wire(v) for k, v in responses[0].items()}
-                rnd.__dict__["_response_models"] = responses[0]  # sent as is; the wire form is the record
+                rnd.keep_response_models(responses[0])  # sent as is; the wire form is the record
                 rnd.answered_by = responses[1]
             else:
                 rnd.backoff = self._backoff
@@ -376,6 +268,9 @@ class Flow:
             )
             return None
         rounds.append(rnd)
+        hint = backchannel_hint(self.era, rnd)
+        if hint is not None and hint not in self.notes:
+            self.notes.append(hint)
         if rnd.transport_failed:
             message = (rnd.error or {}).get("message")
             self.interrupt(f"leg {rnd.index + 1} failed: {message}; resume retries it with the last good token")

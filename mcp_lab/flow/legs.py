@@ -28,7 +28,7 @@ from mcp_lab.errors import ConnectionFailed, LabError
 from mcp_lab.flow.answers import AnswerContext, Answerer, CallbackRefused, InputResponse, Unanswered, request_kind
 
 if TYPE_CHECKING:
-    from mcp_lab.flow.flow import Connection, Flow, Round
+    from mcp_lab.flow.round import Connection, Request, Round
 
 __all__ = ["BACKCHANNEL_HINT", "backchannel_hint", "parse_response", "rejection_reason", "send_leg"]
 
@@ -66,10 +66,10 @@ def parse_response(data: Mapping[str, Any]) -> InputResponse:
         return T.CreateMessageResultWithTools.model_validate(data)
 
 
-async def send_leg(flow: Flow, rnd: Round, connection: Connection, answerer: Answerer | None) -> None:
+async def send_leg(flow: Request, rnd: Round, connection: Connection, answerer: Answerer | None) -> None:
     """Send `rnd` (its answers and echoed token are already filled in) and record the outcome in it."""
     capture_cm = connection.capture() if hasattr(connection, "capture") else nullcontext(None)
-    responses = rnd.__dict__.get("_response_models")
+    responses = rnd.response_models()
     if responses is None and rnd.sent_input_responses is not None:
         responses = {k: parse_response(v) for k, v in rnd.sent_input_responses.items()}
     rnd.started = time.time()
@@ -101,7 +101,7 @@ async def send_leg(flow: Flow, rnd: Round, connection: Connection, answerer: Ans
                 rnd.outcome = "input_required"
                 requests = result.input_requests
                 rnd.input_requests = {k: wire(v) for k, v in requests.items()} if requests else None
-                rnd.__dict__["_request_models"] = dict(requests or {})
+                rnd.keep_request_models(requests or {})
                 rnd.request_state = result.request_state
             else:
                 rnd.outcome = "result"
@@ -113,9 +113,6 @@ async def send_leg(flow: Flow, rnd: Round, connection: Connection, answerer: Ans
         rnd.served_by = capture.served_by
         if rnd.error is not None and capture.server_log:
             rnd.error["reason"] = rejection_reason(capture.server_log) or capture.server_log[-1]
-    hint = backchannel_hint(flow.era, rnd)
-    if hint is not None and hint not in flow.notes:
-        flow.notes.append(hint)
 
 
 def backchannel_hint(era: str, rnd: Round) -> str | None:
@@ -165,7 +162,7 @@ def _first_leaf(group: BaseExceptionGroup[Any]) -> BaseException:
 
 @asynccontextmanager
 async def _legacy_session(
-    flow: Flow, rnd: Round, connection: Connection, answerer: Answerer | None
+    flow: Request, rnd: Round, connection: Connection, answerer: Answerer | None
 ) -> AsyncIterator[ClientSession]:
     # The open 2025-11-25 session, so SDK-style callbacks (CallbackAnswerer) get a live context here too:
     # one set of callbacks serves both generations.
@@ -201,7 +198,7 @@ async def _legacy_session(
         yield session
 
 
-async def _call(flow: Flow, session: ClientSession, responses: Any, state: str | None) -> Any:
+async def _call(flow: Request, session: ClientSession, responses: Any, state: str | None) -> Any:
     if flow.method == "tools/call":
         return await session.call_tool(
             flow.target,

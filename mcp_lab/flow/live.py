@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
-from collections.abc import Coroutine, Generator
+from collections.abc import Coroutine
 from typing import Any
 
 from mcp_lab.flow.flow import Flow
+from mcp_lab.shown_task import ShownTask
 
 __all__ = ["LIVE_AREA", "FlowRun", "LiveArea"]
 
@@ -32,28 +33,21 @@ class LiveArea:
 LIVE_AREA: contextvars.ContextVar[LiveArea | None] = contextvars.ContextVar("mcp_lab_live_area", default=None)
 
 
-class FlowRun:
+class FlowRun(ShownTask[Flow]):
     """A flow running as a task: await it for the `Flow`, or display it to watch it live."""
 
     def __init__(self, flow_factory: Coroutine[Any, Any, Flow], label: str) -> None:
-        self.label = label
         self.flow: Flow | None = None
         self.area = LiveArea()
         token = LIVE_AREA.set(self.area)  # the task copies this context: its forms will find the area
         try:
-            self._task: asyncio.Task[Flow] = asyncio.get_running_loop().create_task(flow_factory)
+            super().__init__(flow_factory, label)
         finally:
             LIVE_AREA.reset(token)
 
     def attach(self, flow: Flow) -> None:
         self.flow = flow
         flow.on_round(self._redraw)
-
-    def __await__(self) -> Generator[Any, None, Flow]:
-        return self._task.__await__()
-
-    def done(self) -> bool:
-        return self._task.done()
 
     def _redraw(self, flow: Any) -> None:
         view = self.area.view
@@ -64,8 +58,9 @@ class FlowRun:
     def _ipython_display_(self) -> None:
         from IPython.display import display
 
-        if self._task.done() and not self._task.cancelled() and self._task.exception() is None:
-            display(self._task.result())
+        ending, value = self.ending()
+        if ending == "done":
+            display(value)
             return
         import ipywidgets as W
 
@@ -75,19 +70,17 @@ class FlowRun:
         else:
             self.area.view.append_stdout(f"{self.label}: starting...\n")
         display(W.VBox([self.area.view, self.area.forms]))
-        self._task.add_done_callback(self._finished)
+        self.task.add_done_callback(self._finished)
 
-    def _finished(self, task: asyncio.Task[Flow]) -> None:
+    def _finished(self, _: asyncio.Task[Flow]) -> None:
         view = self.area.view
         if view is None:
             return
-        if task.cancelled():
+        ending, value = self.ending()
+        if ending == "cancelled":
             view.append_stdout(f"{self.label}: cancelled\n")
-        elif task.exception() is not None:
+        elif ending == "failed":
             view.outputs = ()
-            view.append_stdout(f"{self.label}: {task.exception()}\n")
+            view.append_stdout(f"{self.label}: {value}\n")
         else:
-            self._redraw(task.result())
-
-    def __repr__(self) -> str:
-        return f"<FlowRun {self.label}: {'finished' if self._task.done() else 'running'}>"
+            self._redraw(value)

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import ValidationError
 
 from mcp_lab.exchanges.record import HttpExchange
+from mcp_lab.flow.round import result_texts
 from mcp_lab.records.base import Clipped, Model, Record, clip, clip_json
 
 if TYPE_CHECKING:
@@ -32,7 +33,6 @@ __all__ = [
     "RoundRecord",
     "SchemaField",
     "TokenBrief",
-    "result_texts",
 ]
 
 STATUS_TEXT = {
@@ -201,18 +201,6 @@ class ResultRecord(Model):
     is_error: bool = False
     structured: Any = None
     wire: Any = None
-
-
-def result_texts(data: Any) -> list[str]:
-    """The readable parts of a final result: tool content, prompt messages, resource contents."""
-    if not isinstance(data, dict):
-        return []
-    texts = [c.get("text", "") for c in data.get("content", []) if isinstance(c, dict) and c.get("type") == "text"]
-    for message in data.get("messages", []):
-        if isinstance(message, dict) and isinstance(message.get("content"), dict):
-            texts.append(str(message["content"].get("text", "")))
-    texts += [str(c["text"]) for c in data.get("contents", []) if isinstance(c, dict) and "text" in c]
-    return texts
 
 
 class ErrorRecord(Model):

@@ -209,6 +209,7 @@ class FormAnswerer:
         panel.revealed = True
         for form in panel.forms:
             _autofill(form)  # pre-arranged answers first: a headless notebook then shows only the record
+        lab.round_shown(panel)
         if not _shell_ready():
             return
         from IPython.display import display
@@ -283,7 +284,7 @@ class FormAnswerer:
         from mcp_lab.flow import calls as api
 
         try:
-            await api._run(flow, None)
+            await api.run_flow(flow, None)
         except Exception as exc:  # one line in the notebook, never a traceback from a background task
             sink.append_stdout(f"flow {flow.id} could not continue: {type(exc).__name__}: {exc}\n")
             return

@@ -157,13 +157,13 @@ class Form:
         if errors or response is None:
             self._changed()
             return False
-        return self._settle("accepted", response=response)
+        return self.settle("accepted", response=response)
 
     def decline(self) -> bool:
-        return self._settle("declined")
+        return self.settle("declined")
 
     def cancel(self) -> bool:
-        return self._settle("cancelled")
+        return self.settle("cancelled")
 
     def keep_draft(self, values: Mapping[str, Any]) -> None:
         """What the person has typed so far (not validated, not sent): shown again if the page reloads."""
@@ -191,9 +191,11 @@ class Form:
         for listener in list(self._changes):
             listener(self)
 
-    def _settle(
+    def settle(
         self, state: State, *, response: InputResponse | None = None, failure: BaseException | None = None
     ) -> bool:
+        """End this form in `state` (once: later calls return False); the panel settles a round's forms
+        together after checking them all."""
         with self._lock:
             if self.state != "open":
                 return False
@@ -213,13 +215,13 @@ class Form:
             listener(self)
 
     def expire(self) -> bool:
-        return self._settle("timed out")
+        return self.settle("timed out")
 
     def abandon(self) -> bool:
-        return self._settle("abandoned")
+        return self.settle("abandoned")
 
     def fail(self, error: BaseException) -> bool:
-        return self._settle("failed", failure=error)
+        return self.settle("failed", failure=error)
 
     def outcome(self) -> InputResponse:
         """The InputResponse to send, or the refusal the flow records (never while open)."""

@@ -194,7 +194,7 @@ class Panel:
         if any(form.errors for form in waiting):
             self.refresh()
             return False
-        return all(form._settle("accepted", response=response) for form, response in checks)
+        return all(form.settle("accepted", response=response) for form, response in checks)
 
     # ---- views -------------------------------------------------------------------------------------------
     def summary(self) -> str:

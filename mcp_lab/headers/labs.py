@@ -31,8 +31,9 @@ from mcp_lab.flow.answers import AnswerContext, ScriptedAnswerer
 from mcp_lab.flow.flow import LEGACY, MODERN, Flow, LegCapture
 from mcp_lab.headers.lab_results import ListFirstLab, MismatchLab, Probe, Scenario, SchemaLookupLab
 from mcp_lab.headers.params import raw_tool_listing
-from mcp_lab.servers.connect import OutsideServer
-from mcp_lab.servers.sandbox import LabServer, _backchannel_callbacks, sandbox
+from mcp_lab.servers.lab_server import LabServer, backchannel_callbacks
+from mcp_lab.servers.outside import OutsideServer
+from mcp_lab.servers.sandbox import sandbox
 from mcp_lab.servers.serving import serve
 from mcp_lab.servers.transports import http_transport
 
@@ -71,7 +72,7 @@ def _http_of(entry: LabServer | OutsideServer, notes: list[str]) -> _Http:
             )
         if entry.legacy_only:
             raise LabError(f"{entry.name!r} was connected with --legacy (2025-11-25): it sends no Mcp-Param-* headers")
-        book, headers = entry._book, dict(entry.headers)
+        book, headers = entry.schema_book, dict(entry.headers)
         return _Http(url, headers, book, lambda: http_transport(url, book, headers), tag=False)
     if entry.http is None:
         serve(entry)
@@ -232,7 +233,7 @@ def _answer_fn(entry: LabServer | OutsideServer, tool: str, answers: Mapping[str
     async def answer(key: str, request: T.InputRequest) -> Any:
         return await scripted.answer(key, request, AnswerContext(entry.name, "tools/call", tool, 0))
 
-    return _backchannel_callbacks(answer)
+    return backchannel_callbacks(answer)
 
 
 async def _sdk_scenario(

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from pydantic import GetJsonSchemaHandler
     from pydantic_core import CoreSchema
 
-    from mcp_lab.servers.sandbox import LabServer
+    from mcp_lab.servers.lab_server import LabServer
 
 __all__ = ["HeaderParam", "header", "header_table", "raw_tool_listing"]
 
@@ -104,8 +104,9 @@ async def raw_tool_listing(server: Any) -> tuple[str, str, list[dict[str, Any]]]
     from mcp import Client
     from mcp.server import MCPServer, Server
 
-    from mcp_lab.servers.connect import OutsideServer
-    from mcp_lab.servers.sandbox import LabServer, sandbox
+    from mcp_lab.servers.lab_server import LabServer
+    from mcp_lab.servers.outside import OutsideServer
+    from mcp_lab.servers.sandbox import sandbox
 
     entry: LabServer | OutsideServer | None = sandbox.get(server) if isinstance(server, str) else None
     if isinstance(server, LabServer | OutsideServer):

@@ -9,7 +9,7 @@ one line), a bare `%mcp_connect ...` shows "connecting..." and then the connecti
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Coroutine, Generator
+from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
 from IPython.core.magic import Magics, line_magic, magics_class
@@ -18,9 +18,10 @@ from IPython.display import display
 
 from mcp_lab.errors import LabError
 from mcp_lab.servers.sandbox import sandbox
+from mcp_lab.shown_task import ShownTask
 
 if TYPE_CHECKING:  # connect.py (transports, stdio) is imported by the first %mcp_connect, not at %load_ext
-    from mcp_lab.servers.connect import OutsideServer
+    from mcp_lab.servers.outside import OutsideServer
 
 __all__ = ["ConnectMagics", "Pending"]
 
@@ -29,43 +30,37 @@ USAGE = (
 )
 
 
-class Pending:
+class Pending(ShownTask[Any]):
     """A task started by a magic: await it for its value, or display it to see it finish in place."""
 
     def __init__(self, work: Coroutine[Any, Any, Any], label: str, shown: Callable[[Any], Any]) -> None:
-        self.label = label
+        super().__init__(work, label)
         self._shown = shown
         self._handle: Any = None
-        self._task: asyncio.Task[Any] = asyncio.get_running_loop().create_task(work)
-        self._task.add_done_callback(self._finished)
-
-    def __await__(self) -> Generator[Any, None, Any]:
-        return self._task.__await__()
+        self.task.add_done_callback(self._finished)
 
     def _ipython_display_(self) -> None:
-        if self._task.done():
-            _show(self._outcome(self._task))
+        if self.task.done():
+            _show(self._outcome())
             return
         self._handle = _show(f"{self.label}...", display_id=True)
 
-    def _outcome(self, task: asyncio.Task[Any]) -> Any:
-        if task.cancelled():
+    def _outcome(self) -> Any:
+        ending, value = self.ending()  # also marks a failure as retrieved when nobody awaits it
+        if ending == "cancelled":
             return f"{self.label}: cancelled"
-        if task.exception() is not None:
-            return str(task.exception())
-        return self._shown(task.result())
+        if ending == "failed":
+            return str(value)
+        return self._shown(value)
 
-    def _finished(self, task: asyncio.Task[Any]) -> None:
-        outcome = self._outcome(task)  # also marks a failure as retrieved when nobody awaits it
+    def _finished(self, _: asyncio.Task[Any]) -> None:
+        outcome = self._outcome()
         if self._handle is not None:
             # A live frontend replaces the display in place (nbclient only sees updates sent during its cell).
             if isinstance(outcome, str):
                 self._handle.update({"text/plain": outcome}, raw=True)
             else:
                 self._handle.update(outcome)
-
-    def __repr__(self) -> str:
-        return f"<Pending {self.label}: {'finished' if self._task.done() else 'running'}>"
 
 
 def _show(value: Any, display_id: bool = False) -> Any:
@@ -146,7 +141,7 @@ class ConnectMagics(Magics):
         name = line.strip()
         if not name or " " in name:
             raise LabError("usage: %mcp_disconnect NAME")
-        from mcp_lab.servers.connect import OutsideServer
+        from mcp_lab.servers.outside import OutsideServer
 
         entry = sandbox.get(name)
         if not isinstance(entry, OutsideServer):

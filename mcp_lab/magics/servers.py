@@ -202,12 +202,11 @@ class LabMagics(Magics):
 
     def _serve(self, name: str, port: str | None, rules: dict[str, Any]) -> None:
         from mcp_lab.servers.access import Access, authenticates_itself, no_auth_warning
-        from mcp_lab.servers.serving import serve_with
 
         entry = sandbox.lab_server(name)
         access = Access.make(**rules, own_auth=authenticates_itself(entry.server))
         try:
-            url = serve_with(entry, port, access)
+            url = entry.serve_on(port, access)
         except LabError as exc:
             raise LabError(f"{name!r} is defined (in-process) but not served: {exc}") from None
         if access.open:
@@ -278,7 +277,7 @@ class LabMagics(Magics):
         if command == "log":
             if not target:
                 raise LabError("usage: %mcp_server log NAME")
-            from mcp_lab.servers.log_book import server_log
+            from mcp_lab.servers.connection_view import server_log
 
             return server_log(target)
         if command == "url":
@@ -327,7 +326,7 @@ class LabMagics(Magics):
             if call.step:
                 await flow.step()
                 return flow
-            return await api._run(flow, call.timeout)
+            return await api.run_flow(flow, call.timeout)
 
         run = FlowRun(go(), f"{method} {call.target}")
         run_holder.append(run)

@@ -24,6 +24,7 @@ from mcp_lab.errors import LabError
 from mcp_lab.flow.answers import AnswerContext, InputResponse, Unanswered, request_kind
 from mcp_lab.flow.flow import LEGACY, MODERN, Connection, Flow
 from mcp_lab.flow.legs import parse_response, wire
+from mcp_lab.flow.round import result_texts
 from mcp_lab.records.base import clip_json
 from mcp_lab.replay.collection import Collection, ToolListing, called_tools, load_collection, tool_entry
 from mcp_lab.replay.diff import (
@@ -166,9 +167,7 @@ def flow_label(flow: Flow) -> str:
 
 
 def _result_text(result: dict[str, Any]) -> str:
-    texts = [c.get("text", "") for c in result.get("content", []) if isinstance(c, dict) and c.get("type") == "text"]
-    texts += [m.get("content", {}).get("text", "") for m in result.get("messages", []) if isinstance(m, dict)]
-    texts += [c.get("text", "") for c in result.get("contents", []) if isinstance(c, dict) and "text" in c]
+    texts = result_texts(result)
     shown = " | ".join(repr(t) for t in texts if t) or json.dumps(result, sort_keys=True)[:200]
     return shown + (" (isError)" if result.get("isError") else "")
 

@@ -26,7 +26,8 @@ from mcp.server.mcpserver import Context, MCPServer
 
 from mcp_lab.errors import LabError
 from mcp_lab.flow.flow import LegCapture
-from mcp_lab.servers.sandbox import AnswerFn, LabServer, sandbox
+from mcp_lab.servers.lab_server import AnswerFn, LabServer
+from mcp_lab.servers.sandbox import sandbox
 from mcp_lab.tokens.keys import KeyRing
 
 __all__ = ["PROBE_TOOL", "Fleet", "add_probe_tool"]

@@ -22,7 +22,8 @@ from mcp import MCPError
 from mcp_lab.flow.flow import MODERN, Flow
 from mcp_lab.rotation.fleet import PROBE_TOOL, Fleet, add_probe_tool
 from mcp_lab.rotation.record import CellRecord, RotationRecord
-from mcp_lab.servers.sandbox import LabServer, sandbox
+from mcp_lab.servers.lab_server import LabServer
+from mcp_lab.servers.sandbox import sandbox
 from mcp_lab.tokens.keys import KeyRing
 
 __all__ = ["PHASES", "Cell", "RotationMatrix", "RotationStepper", "mint_token", "phase_ring", "verify_token"]

@@ -44,10 +44,8 @@ __all__ = [
     "AccessSecret",
     "OpenServerWarning",
     "SecretVerifier",
-    "auth_headers",
     "authenticates_itself",
     "check_origin",
-    "client_transport",
     "no_auth_warning",
 ]
 
@@ -229,28 +227,6 @@ def authenticates_itself(server: Any) -> bool:
     return getattr(getattr(server, "settings", None), "auth", None) is not None or (
         getattr(server, "_token_verifier", None) is not None
     )
-
-
-def _served(server: Any) -> Any:
-    from mcp_lab.servers.serving import _lab_server
-
-    entry = _lab_server(server)
-    if entry.http is None or not entry.http.alive:
-        raise LabError(f"{entry.name!r} is not served over HTTP; serve it first (mcp_lab.serve({entry.name!r}))")
-    return entry.http
-
-
-def auth_headers(server: Any) -> dict[str, str]:
-    """The headers a client of a served lab server must send (`{}` when served with --no-auth): for your
-    own code in this kernel (raw httpx2); never print them into a notebook you share."""
-    headers: dict[str, str] = _served(server).access.headers()
-    return headers
-
-
-def client_transport(server: Any) -> Any:
-    """The SDK's Streamable HTTP transport to a served lab server, its secret attached:
-    `async with Client(mcp_lab.client_transport("demo")) as client: ...`."""
-    return _served(server).transport()
 
 
 def header_file(name: str) -> Path:

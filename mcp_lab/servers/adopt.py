@@ -18,14 +18,15 @@ import sys
 from typing import Any, Literal
 
 from mcp.server import Server
-from mcp.server.mcpserver import AESGCMRequestStateCodec, MCPServer
+from mcp.server.mcpserver import MCPServer
 
 from mcp_lab.errors import LabError
+from mcp_lab.servers.lab_server import LabServer, check_name
 from mcp_lab.servers.log_book import contained, take_sdk_handlers
-from mcp_lab.servers.sandbox import LabServer, _check_name, sandbox
-from mcp_lab.tokens.keys import KeyRing
+from mcp_lab.servers.sandbox import sandbox
+from mcp_lab.tokens.keys import KeyRing, codec_key_ids
 
-__all__ = ["adopt", "adoption_note", "codec_key_ids", "is_server", "load_server", "offers_nothing", "sealing_of"]
+__all__ = ["adopt", "adoption_note", "is_server", "load_server", "offers_nothing", "sealing_of"]
 
 
 def is_server(value: Any) -> bool:
@@ -33,20 +34,16 @@ def is_server(value: Any) -> bool:
 
 
 def offers_nothing(server: Any) -> bool:
-    """An MCPServer with no tool, prompt, resource or template registered (private managers, mcp==2.3.0)."""
+    """An MCPServer with no tool, prompt, resource or template registered (its managers: private, mcp==2.3.0)."""
     if not isinstance(server, MCPServer):
         return False
     resources = server._resource_manager
     return not (
-        server._tool_manager._tools or server._prompt_manager._prompts or resources._resources or resources._templates
+        server._tool_manager.list_tools()
+        or server._prompt_manager.list_prompts()
+        or resources.list_resources()
+        or resources.list_templates()
     )
-
-
-def codec_key_ids(codec: Any) -> list[str]:
-    """The key ids (public 4-byte fingerprints, hex) of an SDK AES-GCM codec's ring, slot 0 first; [] else."""
-    if isinstance(codec, AESGCMRequestStateCodec):
-        return [kid.hex() for kid in codec._ring]  # private, pinned to mcp==2.3.0
-    return []
 
 
 def _boundary(entry: LabServer) -> Any:
@@ -154,7 +151,7 @@ def adopt(
     if not is_server(server):
         raise LabError(f"adopt() takes an MCPServer, a lowlevel Server or a zero-argument factory, not {server!r}")
     label = str(name or server.name)
-    _check_name(label)
+    check_name(label)
     if ttl is not None and not (take_keys or keys is not None):
         raise LabError("ttl= changes how the server seals: it needs take_keys=True or keys= (the lab's ring)")
     kind: Literal["mcpserver", "lowlevel"] = "mcpserver" if isinstance(server, MCPServer) else "lowlevel"

@@ -1,4 +1,5 @@
-"""A connection to an outside server, and its stdio server's stderr log, as text, HTML and plain data.
+"""A connection to an outside server, its stdio server's stderr log, and any server's own log (`server_log`),
+as text, HTML and plain data.
 
 Spec context: a server reached over Streamable HTTP or stdio that the lab did not start. The view says where
 it is, which protocol era was negotiated, and -- because the lab holds no keys for it -- that its sealed
@@ -14,9 +15,9 @@ from mcp_lab.markup import code, e, wrap
 from mcp_lab.servers.record import ConnectionLogRecord, ConnectionRecord
 
 if TYPE_CHECKING:
-    from mcp_lab.servers.connect import OutsideServer
+    from mcp_lab.servers.outside import OutsideServer
 
-__all__ = ["CONNECTION_MIME", "LOG_MIME", "ConnectionLog", "connection_bundle"]
+__all__ = ["CONNECTION_MIME", "LOG_MIME", "ConnectionLog", "connection_bundle", "server_log"]
 
 CONNECTION_MIME = "application/vnd.mcp-lab.connection+json"
 LOG_MIME = "application/vnd.mcp-lab.connection-log+json"
@@ -93,3 +94,22 @@ class ConnectionLog:
         record = self.record()
         shown = record.text if record.text.strip() else (self.empty or f"({self.name!r} wrote nothing to stderr)")
         return record.bundle(shown.rstrip("\n"), wrap(f"<pre class='mcp-lab-log'>{e(shown)}</pre>", "mcp-lab-log"))
+
+
+def server_log(name: str) -> ConnectionLog:
+    """What server `name` logged while the lab ran it (and, for a stdio connection, what it wrote to stderr)."""
+    from mcp_lab.servers.connect import connection_log
+    from mcp_lab.servers.log_book import log_lines
+    from mcp_lab.servers.outside import OutsideServer
+    from mcp_lab.servers.sandbox import sandbox
+
+    entry = sandbox.servers.get(name)
+    lines = log_lines(name)
+    if entry is None and not lines:
+        sandbox.get(name)  # the one-line "no server named ..." error
+    text = ""
+    if isinstance(entry, OutsideServer) and entry.transport == "stdio":
+        text = connection_log(name)
+    if lines:
+        text += ("\n" if text and not text.endswith("\n") else "") + "\n".join(lines) + "\n"
+    return ConnectionLog(name, text, empty=f"({name!r} has logged nothing the lab kept)")

@@ -19,6 +19,7 @@ from mcp.shared.inbound import find_invalid_x_mcp_header, x_mcp_header_map
 
 from mcp_lab.errors import LabError
 from mcp_lab.headers.params import raw_tool_listing
+from mcp_lab.servers.lab_server import LabServer
 from mcp_lab.servers.record import (
     PromptArgumentDescription,
     PromptDescription,
@@ -26,7 +27,7 @@ from mcp_lab.servers.record import (
     ServerDescriptionRecord,
     ToolDescription,
 )
-from mcp_lab.servers.sandbox import LabServer, sandbox
+from mcp_lab.servers.sandbox import sandbox
 
 __all__ = ["ServerDescription", "describe", "signature"]
 
@@ -59,7 +60,7 @@ class ServerDescription:
 
 async def describe(server: str | Any) -> ServerDescription:
     """Describe a server in the lab (one it started, adopted or connected to) by name. `await` it."""
-    from mcp_lab.servers.connect import OutsideServer
+    from mcp_lab.servers.outside import OutsideServer
 
     entry = sandbox.get(server) if isinstance(server, str) else server
     if not isinstance(entry, LabServer | OutsideServer):

@@ -23,7 +23,7 @@ from typing import Any
 from mcp_lab.exchanges.recorder import current_capture
 from mcp_lab.lab import lab
 
-__all__ = ["contained", "leg_began", "leg_ended", "log_lines", "note", "server_log", "take_sdk_handlers"]
+__all__ = ["contained", "leg_began", "leg_ended", "log_lines", "note", "take_sdk_handlers"]
 
 MAX_LINES = 2000
 """Each server keeps its latest lines; older ones are dropped (a chatty server must not fill the kernel)."""
@@ -35,24 +35,6 @@ def note(name: str, line: str) -> None:
 
 def log_lines(name: str) -> list[str]:
     return list(lab.server_logs.get(name, ()))
-
-
-def server_log(name: str) -> Any:
-    """What server `name` logged while the lab ran it (and, for a stdio connection, what it wrote to stderr)."""
-    from mcp_lab.servers.connect import OutsideServer, connection_log
-    from mcp_lab.servers.connection_view import ConnectionLog
-    from mcp_lab.servers.sandbox import sandbox
-
-    entry = sandbox.servers.get(name)
-    if entry is None and name not in lab.server_logs:
-        sandbox.get(name)  # the one-line "no server named ..." error
-    text = ""
-    if isinstance(entry, OutsideServer) and entry.transport == "stdio":
-        text = connection_log(name)
-    lines = log_lines(name)
-    if lines:
-        text += ("\n" if text and not text.endswith("\n") else "") + "\n".join(lines) + "\n"
-    return ConnectionLog(name, text, empty=f"({name!r} has logged nothing the lab kept)")
 
 
 def leg_began(capture: Any, name: str) -> None:

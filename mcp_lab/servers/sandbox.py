@@ -1,313 +1,34 @@
-"""The kernel's registry of servers and the clients that talk to them.
+"""The kernel's registry of servers by name: those it started (`LabServer`) and those it connected to
+(`OutsideServer`), kept in the kernel's Lab.
 
-Spec context: a 2026-07-28 server seals `request_state` under its key ring; the same server name is the
-token's audience. The sandbox starts every server with a ring it made (or was given), so the notebook --
-the servers' owner -- can later open what they sealed, and it keeps one client per server and protocol era.
-
-Each `Client` is entered and exited by one background task (`ClientOwner`): ipykernel runs every cell in
-its own task, and an anyio cancel scope entered in one task cannot be exited in another (sdk-notes §6.1).
-Nothing here blocks the event loop.
+Spec context: a 2026-07-28 server's name is the audience of the tokens it seals; a notebook names its
+servers (`%%mcp_server NAME`, `%mcp_connect NAME`) and every call, inspector and lab finds them here.
+Re-running the cell that defines a server replaces it (the old one stops); stopping and restarting go
+through the server itself (`LabServer.stop_http`, `close_clients`), so there is one way to stop each.
 """
 
 from __future__ import annotations
 
 import asyncio
-import logging
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-import mcp.types as T
-from mcp import Client
-from mcp.client import ClientRequestContext
-from mcp.client.session import ClientSession
 from mcp.server import Server
-from mcp.server.mcpserver import MCPServer, RequestStateBoundary, RequestStateSecurity
+from mcp.server.mcpserver import MCPServer, RequestStateSecurity
 
-from mcp_lab.errors import ConnectionFailed, LabError
-from mcp_lab.exchanges.recorder import current_capture, leg_scope
-from mcp_lab.flow.flow import LegCapture
-from mcp_lab.flow.legs import rejection_reason
+from mcp_lab.errors import LabError
 from mcp_lab.lab import lab
-from mcp_lab.servers.log_book import contained, leg_began, leg_ended
-from mcp_lab.servers.server_log import HandlerErrorFilter
+from mcp_lab.servers.access import forget_header_file
+from mcp_lab.servers.lab_server import LabServer, check_name
+from mcp_lab.servers.log_book import contained
 from mcp_lab.tokens.keys import KeyRing
 
 if TYPE_CHECKING:
-    from mcp_lab.servers.connect import OutsideServer
-    from mcp_lab.servers.serving import HttpServing
+    from mcp_lab.servers.outside import OutsideServer
 
-__all__ = ["ClientOwner", "LabServer", "Sandbox", "rejection_reason", "sandbox"]
-
-REQUEST_STATE_LOGGER = "mcp.server.request_state"
-"""The boundary logs "requestState rejected on <method>: <reason>" (mcp 2.3.0 `_reject`)."""
-
+__all__ = ["Sandbox", "sandbox"]
 
 _Entry = TypeVar("_Entry", bound="LabServer | OutsideServer")
-
-AnswerFn = Callable[[str, T.InputRequest], Awaitable[Any]]
-
-
-async def _not_expected(*_: Any) -> T.ErrorData:
-    # The modern client only declares capabilities with these; embedded requests are answered by flows.
-    return T.ErrorData(code=-32603, message="mcp_lab answers input requests through flows, not client callbacks")
-
-
-class ClientOwner:
-    """One task that enters a `Client`, keeps it open, and exits it in the same task."""
-
-    def __init__(self, make: Callable[[], Client]) -> None:
-        self._make = make
-        self._ready: asyncio.Event | None = None
-        self._stop: asyncio.Event | None = None
-        self._task: asyncio.Task[None] | None = None
-        self._error: BaseException | None = None
-        self.client: Client | None = None
-        self.loop: asyncio.AbstractEventLoop | None = None
-
-    async def start(self) -> Client:
-        self.begin()
-        return await self.wait()
-
-    def begin(self) -> None:
-        """Start connecting (synchronously, so concurrent callers can share this owner at once)."""
-        self.loop = asyncio.get_running_loop()
-        self._ready, self._stop = asyncio.Event(), asyncio.Event()
-        self._task = self.loop.create_task(self._main(), name="mcp_lab client owner")
-
-    async def wait(self) -> Client:
-        """The connected client, once the owner task has entered it."""
-        assert self._ready is not None
-        await self._ready.wait()
-        if self._error is not None or self.client is None:
-            raise ConnectionFailed(f"could not connect: {type(self._error).__name__}: {self._error}")
-        return self.client
-
-    def ready_on_running_loop(self) -> bool:
-        """Connected (not failed, not closed) on the running loop: `wait()` would return at once."""
-        settled = self._ready is not None and self._ready.is_set() and self._error is None
-        return settled and self._task is not None and self.loop is asyncio.get_running_loop()
-
-    @property
-    def usable(self) -> bool:
-        """Connected or connecting on the running loop (not failed, not closed)."""
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            return False
-        if self._task is None or self.loop is not loop or self._ready is None:
-            return False
-        return not self._ready.is_set() or self.client is not None
-
-    async def _main(self) -> None:
-        assert self._ready is not None and self._stop is not None
-        try:
-            async with self._make() as client:
-                self.client = client
-                self._ready.set()
-                await self._stop.wait()
-        except BaseException as exc:  # reported to whoever awaits start(); the task itself ends quietly
-            self._error = exc
-            self.client = None
-        finally:
-            self._ready.set()
-
-    async def close(self) -> None:
-        if self._task is None or self._stop is None:
-            return
-        if self.loop is asyncio.get_running_loop():
-            self._stop.set()
-            await asyncio.gather(self._task, return_exceptions=True)
-        else:  # another loop (a test that ended): nothing to await there any more
-            self._task.cancel()
-        self._task = None
-        self.client = None
-
-
-@dataclass(eq=False)
-class LabServer:
-    """A server the lab started: the object, its ring, its clients."""
-
-    name: str
-    server: MCPServer | Server[Any]
-    kind: Literal["mcpserver", "lowlevel"]
-    ring: KeyRing | None
-    """None for a lowlevel server without the sealing boundary (its state travels in plaintext)."""
-    ttl: float = 600.0
-    started: float = field(default_factory=time.time)
-    generation: int = 0
-    url: str | None = None
-    http: HttpServing | None = field(default=None, repr=False)
-    """The `mcp_lab.servers.serving.HttpServing` while served over loopback HTTP (then `url` is its address)."""
-    policy: dict[str, Any] = field(default_factory=dict, repr=False)
-    """RequestStateSecurity options besides keys and ttl (e.g. bind_principal), kept across key swaps."""
-    _owners: dict[str, ClientOwner] = field(default_factory=dict, repr=False)
-    _tools: set[str] = field(default_factory=set, repr=False)
-    tool_schemas: dict[str, Any] = field(default_factory=dict, repr=False)
-    """Input schemas by tool from the latest listing (a saved collection keeps the called tools')."""
-
-    @property
-    def lowlevel(self) -> Server[Any]:
-        return self.server._lowlevel_server if isinstance(self.server, MCPServer) else self.server
-
-    @property
-    def sealed(self) -> bool:
-        """Its request_state is sealed: by a lab-held ring, or by its own RequestStateBoundary (adopted)."""
-        return self.ring is not None or any(isinstance(m, RequestStateBoundary) for m in self.lowlevel.middleware)
-
-    def install_ring(self, ring: KeyRing, *, ttl: float | None = None, **policy: Any) -> None:
-        """Swap the server's RequestStateBoundary for one under `ring` (a restart or a rotation step).
-
-        `policy` (`bind_principal=`, `audience=`) is kept for later swaps, so a restart keeps it.
-        """
-        self.ring = ring
-        if ttl is not None:
-            self.ttl = ttl
-        if policy:
-            self.policy = dict(policy)
-        boundary = RequestStateBoundary(ring.security(ttl=self.ttl, **self.policy), default_audience=self.name)
-        chain = self.lowlevel.middleware
-        for i, mw in enumerate(chain):
-            if isinstance(mw, RequestStateBoundary):
-                chain[i] = boundary
-                return
-        chain.append(boundary)
-
-    # ---- Connection protocol (flow.py) --------------------------------------------------------------
-    async def session(self, era: str) -> ClientSession:
-        owner = self._owners.get(era)
-        if owner is not None and owner.client is not None and owner.ready_on_running_loop():
-            return owner.client.session  # connected: the case of every leg after the first
-        if owner is None or not owner.usable:
-            stale = owner
-            # Registered before any await: flows starting concurrently share this connection.
-            owner = ClientOwner(lambda: self._make_client(era))
-            owner.begin()
-            self._owners[era] = owner
-            if stale is not None:
-                await stale.close()
-        client = await owner.wait()
-        return client.session
-
-    def _make_client(self, era: str, answer: AnswerFn | None = None) -> Client:
-        callbacks: dict[str, Any]
-        if answer is None:
-            callbacks = dict(
-                elicitation_callback=_not_expected, sampling_callback=_not_expected, list_roots_callback=_not_expected
-            )
-        else:
-            callbacks = _backchannel_callbacks(answer)
-        target: Any = self.url if self.url is not None else self.server
-        if self.http is not None:  # the lab's own serving: a transport that records every exchange
-            target = self.http.transport()
-        mode: Any = "legacy" if era == "2025-11-25" else "auto"
-        return Client(target, mode=mode, cache=None, **callbacks)
-
-    def capture(self) -> _Capturing:
-        """Collect what the server logs, and what crosses the wire over HTTP, during one leg."""
-        return _Capturing(LegCapture(), self.name)
-
-    def stop_http(self) -> Any:
-        """Stop serving over HTTP (the server stays, reached in-process); await the result for the port."""
-        if self.http is None:
-            return None
-        from mcp_lab.servers.serving import stop_serving
-
-        return stop_serving(self)
-
-    @asynccontextmanager
-    async def legacy_session(self, answer: AnswerFn) -> AsyncIterator[ClientSession]:
-        async with self._make_client("2025-11-25", answer) as client:
-            yield client.session
-
-    async def tool_names(self, refresh: bool = False) -> set[str]:
-        if refresh or not self._tools:
-            session = await self.session("2026-07-28")
-            listing = await session.list_tools()
-            self._tools = {t.name for t in listing.tools}
-            self.tool_schemas = {t.name: dict(t.input_schema) for t in listing.tools}
-        return self._tools
-
-    async def drop_session(self, era: str) -> None:
-        """Forget a connection that broke (a leg failed in transit): the next leg connects afresh."""
-        owner = self._owners.pop(era, None)
-        if owner is not None:
-            await owner.close()
-
-    async def close_clients(self) -> None:
-        owners, self._owners = list(self._owners.values()), {}
-        for owner in owners:
-            await owner.close()
-        self._tools = set()
-
-
-def _backchannel_callbacks(answer: AnswerFn) -> dict[str, Any]:
-    async def elicit(ctx: ClientRequestContext, params: T.ElicitRequestParams) -> Any:
-        return await answer(str(ctx.request_id), T.ElicitRequest(params=params))
-
-    async def sample(ctx: ClientRequestContext, params: T.CreateMessageRequestParams) -> Any:
-        return await answer(str(ctx.request_id), T.CreateMessageRequest(params=params))
-
-    async def roots(ctx: ClientRequestContext) -> Any:
-        return await answer(str(ctx.request_id), T.ListRootsRequest())
-
-    return dict(elicitation_callback=elicit, sampling_callback=sample, list_roots_callback=roots)
-
-
-class _Capturing:
-    """One leg's capture: the server's log records and (leg_scope) its HTTP exchanges land in it."""
-
-    __slots__ = ("capture", "name", "scope")
-
-    def __init__(self, capture: LegCapture, name: str) -> None:
-        self.capture = capture
-        self.name = name
-        self.scope = leg_scope(capture)
-
-    def __enter__(self) -> LegCapture:
-        _LOG_SINK.active.append(self.capture)
-        leg_began(self.capture, self.name)
-        return self.scope.__enter__()
-
-    def __exit__(self, *exc: Any) -> None:
-        try:
-            self.scope.__exit__(*exc)
-        finally:
-            leg_ended(self.capture)
-            # By identity: LegCaptures are dataclasses, and two empty ones compare equal.
-            active = _LOG_SINK.active
-            for i in range(len(active) - 1, -1, -1):
-                if active[i] is self.capture:
-                    del active[i]
-
-
-class _LogSink(logging.Handler):
-    """Routes the server's request_state rejection reasons to the legs running now."""
-
-    def __init__(self) -> None:
-        super().__init__(logging.WARNING)
-        self.active: list[LegCapture] = []
-
-    def legs(self) -> list[LegCapture]:
-        """The legs a server log record belongs to: the one whose request the server is handling, when the
-        context says so, else every leg running now."""
-        own = current_capture()
-        return [own] if own is not None and any(c is own for c in self.active) else list(self.active)
-
-    def emit(self, record: logging.LogRecord) -> None:
-        message = record.getMessage()
-        for capture in self.legs():
-            capture.server_log.append(message)
-
-
-_LOG_SINK = _LogSink()
-_state_logger = logging.getLogger(REQUEST_STATE_LOGGER)
-_state_logger.addHandler(_LOG_SINK)
-# The lab shows these reasons in the flow view; without this they would also print to the cell's stderr.
-_state_logger.propagate = False
-HandlerErrorFilter(_LOG_SINK.legs).install()
 
 
 class Sandbox:
@@ -335,7 +56,7 @@ class Sandbox:
 
     def new_mcpserver(self, name: str, *, keys: Any = None, ttl: float = 600.0, **kwargs: Any) -> LabServer:
         """An `MCPServer` sealing under a ring the lab holds; not registered until `register`."""
-        _check_name(name)
+        check_name(name)
         ring = KeyRing.fresh() if keys is None else KeyRing.coerce(keys)
         security: RequestStateSecurity = ring.security(ttl=ttl)
         kwargs.setdefault("log_level", "WARNING")  # INFO would configure the root logger (sdk-notes §8.8)
@@ -347,7 +68,7 @@ class Sandbox:
         self, name: str, handlers: dict[str, Any], *, seal: bool = False, keys: Any = None, ttl: float = 600.0
     ) -> LabServer:
         """A lowlevel `Server`; `seal=True` appends the RequestStateBoundary it lacks by default."""
-        _check_name(name)
+        check_name(name)
         try:
             server: Server[Any] = Server(name, **handlers)
         except TypeError as exc:
@@ -375,12 +96,9 @@ class Sandbox:
         """Forget `entry` now; its HTTP serving stops and its clients close in the background."""
         if self.servers.get(entry.name) is entry:
             del self.servers[entry.name]
-            from mcp_lab.servers.access import forget_header_file
-
             forget_header_file(entry.name)
-        stop_http = getattr(entry, "stop_http", None)
-        if callable(stop_http):
-            stop_http()
+        if isinstance(entry, LabServer):
+            entry.stop_http()
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
@@ -390,7 +108,7 @@ class Sandbox:
     def add(self, server: MCPServer | Server[Any], *, keys: Any = None, name: str | None = None) -> LabServer:
         """Adopt a server built in Python. MCPServers get a lab-held ring swapped in."""
         label = name or server.name
-        _check_name(label)
+        check_name(label)
         if isinstance(server, MCPServer):
             entry = LabServer(name=label, server=server, kind="mcpserver", ring=None)
             entry.install_ring(KeyRing.fresh() if keys is None else KeyRing.coerce(keys))
@@ -403,9 +121,8 @@ class Sandbox:
     async def stop(self, name: str) -> None:
         entry = self.get(name)
         await entry.close_clients()
-        stop_http = getattr(entry, "stop_http", None)
-        if callable(stop_http):
-            stopped = stop_http()
+        if isinstance(entry, LabServer):
+            stopped = entry.stop_http()
             if stopped is not None:
                 await stopped  # the serving thread has ended and the port is free
         del self.servers[name]
@@ -424,9 +141,7 @@ class Sandbox:
         if (
             isinstance(entry, LabServer) and entry.http is not None
         ):  # a fresh app on the same port, as a restarted process would have
-            from mcp_lab.servers.serving import restart_serving
-
-            restart_serving(entry, keep_secret=keep_secret)
+            entry.restart_http(keep_secret=keep_secret)
         entry.generation += 1
         entry.started = time.time()
         return entry
@@ -434,11 +149,6 @@ class Sandbox:
     async def stop_all(self) -> None:
         for name in list(self.servers):
             await self.stop(name)
-
-
-def _check_name(name: str) -> None:
-    if not name or not name.replace("-", "").replace("_", "").replace(".", "").isalnum():
-        raise LabError(f"server names are letters, digits, '-', '_' and '.', not {name!r}")
 
 
 sandbox = Sandbox()

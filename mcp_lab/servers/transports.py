@@ -30,8 +30,8 @@ from mcp.client.streamable_http import streamable_http_client
 
 from mcp_lab.exchanges.recorder import SchemaBook, http_hooks, leg_scope
 from mcp_lab.flow.flow import LegCapture
+from mcp_lab.servers.lab_server import ClientOwner
 from mcp_lab.servers.log_book import leg_began, leg_ended
-from mcp_lab.servers.sandbox import ClientOwner
 
 __all__ = [
     "ConnectionOwner",

@@ -32,7 +32,7 @@ class ServerList:
     @classmethod
     def from_sandbox(cls, sandbox: Sandbox) -> ServerList:
         from mcp_lab.servers.adopt import sealing_of
-        from mcp_lab.servers.connect import KEYLESS_NOTE, OutsideServer
+        from mcp_lab.servers.outside import KEYLESS_NOTE, OutsideServer
 
         rows = []
         for entry in sandbox.servers.values():

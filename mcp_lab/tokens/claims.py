@@ -17,25 +17,20 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
-import math
 from collections.abc import Mapping
-from datetime import UTC, datetime
 from math import isfinite
 from typing import Any
 
 from mcp.server.request_state import _principal_matches  # private, pinned to mcp==2.3.0
 
-from mcp_lab.tokens.report import Check, ClaimRow, QuestionRow, TokenReport
+from mcp_lab.tokens.report import TokenReport
+from mcp_lab.tokens.rows import Check
 
 __all__ = [
     "FUTURE_SKEW",
     "UNKNOWN",
     "check_claims",
-    "claim_rows",
-    "decode_inner",
-    "question_texts",
     "request_identity",
-    "when",
 ]
 
 FUTURE_SKEW = 60.0
@@ -49,7 +44,6 @@ _EXPIRY_OK = Check("expiry", "pass", None, "now < exp")
 _BINDING_OK = Check("request binding", "pass", None, "same method, target and arguments digest")
 _BINDING_UNKNOWN = Check("request binding", "unknown", None, "pass call= (the flow, or method/target/args)")
 _AUDIENCE_UNKNOWN = Check("audience", "unknown", None, "pass server= or audience=")
-RESOLVER_STATE_VERSION = 3
 
 
 class _Unknown:
@@ -71,15 +65,6 @@ def request_identity(method: str, target: str, arguments: Mapping[str, Any] | No
     args = {} if method == "resources/read" else (arguments or {})
     digest = hashlib.sha256(_CANONICAL.encode(args).encode()).digest()[:16]
     return str(target), base64.urlsafe_b64encode(digest).decode().rstrip("=")
-
-
-def when(value: Any) -> str | None:
-    if not isinstance(value, int | float) or isinstance(value, bool) or not math.isfinite(value):
-        return None
-    try:
-        return datetime.fromtimestamp(value, tz=UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-    except (OverflowError, OSError, ValueError):
-        return None
 
 
 def passed(step: str, detail: str) -> Check:
@@ -180,97 +165,3 @@ def _check_principal(
         report.checks.append(passed("principal", f"tag matches {principal!r} ({note})"))
         return
     report.checks.append(passed("principal", f"no principal on either side ({note})"))
-
-
-_MEANINGS = {
-    "v": "envelope version",
-    "iat": "issued at",
-    "exp": "expires at (iat + the server's ttl)",
-    "m": "method it was minted for",
-    "t": "tool / prompt name or resource URI",
-    "a": "digest of the arguments (first 16 bytes of SHA-256, base64url)",
-    "aud": "audience: the minting server's name",
-    "p": "salted tag of the principal (never the name itself)",
-    "s": "the inner state the handler wrote",
-}
-
-
-def claim_rows(claims: dict[str, Any], expected: dict[str, Any]) -> list[ClaimRow]:
-    """One row per claim: what it means and whether it fits what the server expects (`expected`)."""
-    rows = []
-    for name in ("v", "iat", "exp", "m", "t", "a", "aud", "p", "s"):
-        if name not in claims:
-            if name in ("aud", "p"):
-                rows.append(ClaimRow(name, None, _MEANINGS[name], "info", "absent"))
-            continue
-        value = claims[name]
-        row = ClaimRow(name, value, _MEANINGS[name])
-        if name in ("m", "t", "a", "aud"):
-            if name not in expected:
-                row.status, row.note = "unknown", "server not given" if name == "aud" else "call not given"
-            elif value == expected[name]:
-                row.status, row.note = "ok", "this server's audience" if name == "aud" else "matches the call"
-            else:
-                row.status = "mismatch"
-                row.note = (
-                    f"the server expects {expected[name]!r}" if name == "aud" else f"the call gives {expected[name]!r}"
-                )
-        elif name in ("iat", "exp"):
-            row.note = when(value) or "not a time"
-        rows.append(row)
-    for name in claims:
-        if name not in _MEANINGS:
-            rows.append(ClaimRow(name, claims[name], "not an SDK claim (ignored by the boundary)"))
-    return rows
-
-
-def decode_inner(inner: str | None, texts: Mapping[str, str]) -> tuple[str | None, list[QuestionRow]]:
-    """Classify the inner state; resolver state becomes one row per question (text from the flow)."""
-    if inner is None:
-        return None, []
-    try:
-        state = json.loads(inner)
-    except (ValueError, RecursionError):
-        state = None
-    if not (isinstance(state, dict) and state.get("v") == RESOLVER_STATE_VERSION):
-        return "handmade", []
-    outcomes, asked = state.get("outcomes", {}), state.get("asked", {})
-    if not isinstance(outcomes, dict) or not isinstance(asked, dict):
-        return "handmade", []
-    rows = []
-    for key in [*outcomes, *(k for k in asked if k not in outcomes)]:
-        row = QuestionRow(key=str(key), question=texts.get(str(key)))
-        entry = outcomes.get(key)
-        if isinstance(entry, dict):
-            row.answered, row.action, row.data = True, entry.get("action"), entry.get("data")
-            row.pinned = entry.get("q") if isinstance(entry.get("q"), str) else None
-        digest = asked.get(key)
-        row.asked = digest if isinstance(digest, str) else None
-        rows.append(row)
-    return "resolver", rows
-
-
-def question_texts(rounds: Any) -> dict[str, str]:
-    """Key -> question text for every input request a flow's rounds carried (the latest wins).
-
-    Matched by key, not digest: the server digests its own rendering, and the client's parsed copy may
-    drop fields (a schema's "title"), so the digest cannot be recomputed from what the client kept.
-    """
-    found: dict[str, str] = {}
-    if not rounds:
-        return found
-    for rnd in rounds:
-        for key, request in (getattr(rnd, "input_requests", None) or {}).items():
-            if isinstance(request, dict):
-                found[str(key)] = _question_text(request)
-    return found
-
-
-def _question_text(request: dict[str, Any]) -> str:
-    params = request.get("params") or {}
-    method = request.get("method", "")
-    if method == "elicitation/create":
-        return str(params.get("message") or params.get("url") or "elicitation")
-    if method == "sampling/createMessage":
-        return f"sampling: {len(params.get('messages', []))} message(s)"
-    return "list roots"

@@ -17,10 +17,12 @@ from mcp.server.mcpserver import AESGCMRequestStateCodec, RequestStateBoundary, 
 
 from mcp_lab.errors import LabError
 from mcp_lab.flow.flow import Flow, Round
-from mcp_lab.servers.sandbox import LabServer, sandbox
-from mcp_lab.tokens.claims import UNKNOWN, question_texts, request_identity
-from mcp_lab.tokens.keys import KeyRing
+from mcp_lab.servers.lab_server import LabServer
+from mcp_lab.servers.sandbox import sandbox
+from mcp_lab.tokens.claims import UNKNOWN, request_identity
+from mcp_lab.tokens.keys import KeyRing, codec_key_ids
 from mcp_lab.tokens.principal import current_principal
+from mcp_lab.tokens.rows import question_texts
 
 __all__ = ["INFER", "Context", "boundary_of", "from_flow", "resolve_context"]
 
@@ -106,8 +108,6 @@ def _ring_opener(ring: KeyRing) -> tuple[AESGCMRequestStateCodec, RingFacts]:
 
 def _own_ring(codec: AESGCMRequestStateCodec) -> RingFacts:
     """An adopted server's own AES-GCM ring: its ids, and that the lab opens with it in this kernel."""
-    from mcp_lab.servers.adopt import codec_key_ids
-
     facts = RingFacts(codec_key_ids(codec))
     facts.can_open = (
         f"the server's own {len(facts.ids)} key(s) [{', '.join(facts.ids)}]: it runs in this kernel, so the lab "
@@ -125,7 +125,7 @@ def boundary_of(entry: Any) -> RequestStateBoundary | None:
 
 
 def _lab_server(server: Any) -> Any:
-    from mcp_lab.servers.connect import OutsideServer
+    from mcp_lab.servers.outside import OutsideServer
 
     if isinstance(server, str):
         return sandbox.get(server)

@@ -18,11 +18,11 @@ from typing import Any
 
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
-from mcp.server.mcpserver import RequestStateSecurity
+from mcp.server.mcpserver import AESGCMRequestStateCodec, RequestStateSecurity
 
 from mcp_lab.errors import LabError
 
-__all__ = ["KeyRing", "key_id"]
+__all__ = ["KeyRing", "codec_key_ids", "key_id"]
 
 _KDF_INFO = b"mcp/request-state/v1/aes-256-gcm"
 _KID_INFO = b"mcp/request-state/v1/kid:"
@@ -102,3 +102,10 @@ class KeyRing:
 
     def __getstate__(self) -> None:
         raise TypeError("a KeyRing holds secrets and cannot be pickled or saved")
+
+
+def codec_key_ids(codec: Any) -> list[str]:
+    """The key ids (public 4-byte fingerprints, hex) of an SDK AES-GCM codec's ring, slot 0 first; [] else."""
+    if isinstance(codec, AESGCMRequestStateCodec):
+        return [kid.hex() for kid in codec._ring]  # private, pinned to mcp==2.3.0
+    return []

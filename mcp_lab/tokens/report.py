@@ -17,8 +17,9 @@ from typing import Any, Literal
 from mcp_lab.records.base import clip, clip_json
 from mcp_lab.tokens.anatomy import Anatomy, Segment, keyless_anatomy
 from mcp_lab.tokens.record import CheckRecord, ClaimRowRecord, QuestionRecord, SegmentRecord, TokenRecord
+from mcp_lab.tokens.rows import Check, ClaimRow, QuestionRow, Status, claim_rows, decode_inner, when
 
-__all__ = ["REASONS", "STEPS", "Check", "ClaimRow", "QuestionRow", "TokenReport", "plain"]
+__all__ = ["REASONS", "STEPS", "Check", "ClaimRow", "QuestionRow", "Status", "TokenReport", "plain"]
 
 STEPS = ("codec", "version", "issued-at", "expiry", "request binding", "audience", "principal")
 """The boundary's checks, in the order it makes them."""
@@ -35,46 +36,6 @@ REASONS = (
     "principal",
 )
 """The reasons `mcp.server.request_state` logs ("requestState rejected on <method>: <reason>")."""
-
-Status = Literal["pass", "fail", "unknown", "not reached", "skipped"]
-
-
-@dataclass(frozen=True, slots=True)
-class Check:
-    """One step of the server's boundary check."""
-
-    step: str
-    status: Status
-    reason: str | None = None
-    """The exact reason the server logs when this step fails."""
-    detail: str = ""
-
-
-@dataclass
-class ClaimRow:
-    """One claim of the sealed envelope, what it means, and whether it fits."""
-
-    claim: str
-    value: Any
-    meaning: str
-    status: Literal["ok", "mismatch", "unknown", "info"] = "info"
-    note: str = ""
-
-
-@dataclass
-class QuestionRow:
-    """One resolver question recorded in the SDK's inner state (v3)."""
-
-    key: str
-    asked: str | None = None
-    """Digest of the question asked last round and still awaiting its answer."""
-    answered: bool = False
-    action: str | None = None
-    data: Any = None
-    pinned: str | None = None
-    """Digest of the exact question the recorded answer belongs to."""
-    question: str | None = None
-    """The question's text, when the flow that carried it is known."""
 
 
 @dataclass
@@ -137,14 +98,10 @@ class TokenReport:
 
     @cached_property
     def claim_rows(self) -> list[ClaimRow]:
-        from mcp_lab.tokens.claims import claim_rows
-
         return claim_rows(self.claims, self.expected) if isinstance(self.claims, dict) else []
 
     @cached_property
     def _inner(self) -> tuple[str | None, list[QuestionRow]]:
-        from mcp_lab.tokens.claims import decode_inner
-
         return decode_inner(self.inner_state, self.question_texts)
 
     @property
@@ -158,14 +115,10 @@ class TokenReport:
 
     @property
     def issued_at(self) -> str | None:
-        from mcp_lab.tokens.claims import when
-
         return when(self.claims.get("iat")) if isinstance(self.claims, dict) else None
 
     @property
     def expires_at(self) -> str | None:
-        from mcp_lab.tokens.claims import when
-
         return when(self.claims.get("exp")) if isinstance(self.claims, dict) else None
 
     def check(self, step: str) -> Check | None:

@@ -13,7 +13,9 @@ from mcp.server.mcpserver import Context
 
 import mcp_lab
 from mcp_lab.forms import FormAnswerer, Panel, clear_prearranged, current
-from mcp_lab.servers.sandbox import LabServer, sandbox
+from mcp_lab.lab import lab
+from mcp_lab.servers.lab_server import LabServer
+from mcp_lab.servers.sandbox import sandbox
 
 
 class Probe:
@@ -73,13 +75,35 @@ async def probe() -> AsyncIterator[Probe]:
 
 
 async def next_panel(before: Panel | None) -> Panel:
-    """Wait (cooperatively) until a new round of forms is shown."""
-    for _ in range(1000):
-        panel = current()
-        if panel is not None and panel is not before:
-            return panel
-        await asyncio.sleep(0.002)
-    raise AssertionError("no form was shown")
+    """The next round of forms shown (every question of it joined), once the lab says it is shown."""
+    panel = current()
+    if panel is not None and panel is not before and panel.revealed:
+        return panel
+    shown: asyncio.Future[Panel] = asyncio.get_running_loop().create_future()
+
+    def on_shown(panel: Panel) -> None:
+        if panel is not before and not shown.done():
+            shown.set_result(panel)
+
+    unsubscribe = lab.on_round_shown(on_shown)
+    try:
+        return await asyncio.wait_for(shown, 60)  # a bound against a hang, not a timing claim
+    finally:
+        unsubscribe()
+
+
+async def finished(flow: mcp_lab.Flow) -> mcp_lab.Flow:
+    """`flow` once it has ended (a flow continuing in the background notifies after every leg)."""
+    if flow.done:
+        return flow
+    ended: asyncio.Future[mcp_lab.Flow] = asyncio.get_running_loop().create_future()
+
+    def on_leg(flow: mcp_lab.Flow) -> None:
+        if flow.done and not ended.done():
+            ended.set_result(flow)
+
+    flow.on_round(on_leg)
+    return await asyncio.wait_for(ended, 60)  # a bound against a hang, not a timing claim
 
 
 async def ask_with_form(spec: dict[str, Any], **options: Any) -> tuple[asyncio.Future[mcp_lab.Flow], Panel]:

@@ -11,8 +11,8 @@ import mcp_lab
 from mcp_lab.forms import FormAnswerer, current, detect_mode, install, installed, last, prearrange, prearranged
 from mcp_lab.forms import answerer as answerer_module
 from mcp_lab.lab import lab
-from mcp_lab.servers.sandbox import LabServer
-from tests.forms.conftest import Probe, ask_with_form, obj
+from mcp_lab.servers.lab_server import LabServer
+from tests.forms.conftest import Probe, ask_with_form, finished, obj
 
 NAME = obj("name", name={"type": "string", "title": "Name", "minLength": 2})
 
@@ -90,13 +90,11 @@ async def test_deferred_mode_returns_at_once_and_continues_after_the_answer(prob
     assert panel is not None and panel.notice is not None and "cannot deliver widget events" in panel.notice
     sink = answerer._sinks[flow.id]
     assert not panel.fill(name="x").submit()  # still validated: nothing continues
-    await asyncio.sleep(0.02)
+    # The flow continues only from a settled round (FormAnswerer starts it then), and this one is not.
+    assert not panel.settled and all(form.open for form in panel)
     assert flow.status == "input_required" and probe.seen == []
     assert panel.fill(name="Ada").submit()
-    for _ in range(200):
-        if flow.done:
-            break
-        await asyncio.sleep(0.01)
+    await finished(flow)
     assert json.loads(flow.text) == {"action": "accept", "content": {"name": "Ada"}}
     assert flow.rounds[-1].answered_by == {"q": "form"}
     text = "".join(o.get("text", "") for o in sink.outputs)
@@ -106,10 +104,7 @@ async def test_deferred_mode_returns_at_once_and_continues_after_the_answer(prob
 async def test_deferred_mode_with_a_prearranged_answer_finishes_by_itself(probe: Probe) -> None:
     prearrange({"name": "Cy"})
     flow = await mcp_lab.call("probe", "ask", {"spec": NAME}, answers=FormAnswerer(mode="deferred"))
-    for _ in range(200):
-        if flow.done:
-            break
-        await asyncio.sleep(0.01)
+    await finished(flow)
     assert json.loads(flow.text)["content"] == {"name": "Cy"}
 
 

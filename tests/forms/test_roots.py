@@ -8,7 +8,7 @@ from pathlib import Path
 import mcp_lab
 from mcp_lab.forms import FormAnswerer, Panel, current, prearrange
 from mcp_lab.forms.roots import REFUSED, RootsForm, default_roots
-from mcp_lab.servers.sandbox import LabServer
+from mcp_lab.servers.lab_server import LabServer
 from tests.forms.conftest import next_panel
 
 

@@ -11,7 +11,7 @@ import mcp_lab
 from mcp_lab.forms import FormAnswerer, Panel, current, echo_model, prearrange
 from mcp_lab.forms.roots import RootsForm
 from mcp_lab.forms.sampling import REJECTED, SamplingForm, model_reply
-from mcp_lab.servers.sandbox import LabServer
+from mcp_lab.servers.lab_server import LabServer
 from tests.forms.conftest import next_panel
 
 
@@ -22,8 +22,7 @@ async def poem(**options: object) -> tuple[asyncio.Future[mcp_lab.Flow], Panel]:
 
 
 async def test_two_questions_of_one_round_share_one_panel_and_are_sent_together(demo: LabServer) -> None:
-    task, panel = await poem()
-    await asyncio.sleep(0.01)
+    task, panel = await poem()  # shown once every question of the round has joined the panel
     assert [type(f).__name__ for f in panel] == ["SamplingForm", "RootsForm"]
     assert panel.summary().startswith("round 1 from 'demo':")
     with pytest.raises(mcp_lab.LabError, match="2 open forms"):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from tests.kernel.harness import errors_of, run_cells, text_of
 
-ADOPT = "%mcp_server shop --from tests.servers.own.shop:mcp"
+ADOPT = "%mcp_server shop --from tests.sample_servers.own.shop:mcp"
 
 CALL = """flow = await %mcp_call shop book city=Oslo --answers '{"ask_traveller": {"name": "Ada", "seats": 2}}'
 report = mcp_lab.inspect_token(flow)
@@ -40,13 +40,13 @@ def test_adopt_from_a_module_rebinding_and_describe_in_a_kernel() -> None:
         "flow = await %mcp_call deploy deploy env=prod\nprint(flow.text)",
         EMPTY,
         "%mcp_describe shop",
-        "%mcp_server broken --from tests.servers.own.shop:nothing",
-        "%mcp_server desk --from tests.servers.own.desk:server\n%mcp_server list",
+        "%mcp_server broken --from tests.sample_servers.own.shop:nothing",
+        "%mcp_server desk --from tests.sample_servers.own.desk:server\n%mcp_server list",
         "%mcp_server log deploy",
     )
     assert [len(errors_of(c)) for c in cells] == [0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0]
     adopted = text_of(cells[1])
-    assert adopted.startswith("adopted 'shop' (mcpserver from tests.servers.own.shop:mcp)")
+    assert adopted.startswith("adopted 'shop' (mcpserver from tests.sample_servers.own.shop:mcp)")
     assert "keeps its own request_state keys [" in adopted and "audience 'shop'" in adopted
     assert text_of(cells[2]).strip() == "Booked 2 seat(s) to Oslo for Ada ok True"
     assert "shop: mcpserver, its own keys [" in text_of(cells[3])

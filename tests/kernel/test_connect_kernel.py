@@ -8,7 +8,7 @@ from pathlib import Path
 
 from mcp_lab.servers.transports import alive
 from tests.kernel.harness import errors_of, run_cells, text_of
-from tests.servers.booking import command
+from tests.sample_servers.booking import command
 
 CALL = """f = await %mcp_call bk book city=Oslo --answers '{"ask_region": {"region": "north"}}'\nprint(f.text)"""
 

@@ -29,8 +29,8 @@ from mcp_lab.servers.sandbox import sandbox
 from mcp_lab.servers.serving import serve
 from mcp_lab.servers.view import ServerList
 from tests.conftest import build_demo
-from tests.servers.booking import build, command
-from tests.servers.loopback import LoopbackServer
+from tests.sample_servers.booking import build, command
+from tests.sample_servers.loopback import LoopbackServer
 
 ANSWERS = {"ask_region": {"region": "eu-west"}, "ask_ok": {"ok": True}}
 
@@ -149,7 +149,7 @@ async def _headers(out: list[Produced]) -> None:
         )
     )
     out.append(Produced("schema-lookups", "schema lookup lab", _bundle(await mcp_lab.schema_lookup_lab(calls=2))))
-    from tests.servers.own import desk, shop
+    from tests.sample_servers.own import desk, shop
 
     mcp_lab.adopt(shop.mcp, name="own-shop")
     mcp_lab.adopt(desk.server, name="own-desk")

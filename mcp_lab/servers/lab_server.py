@@ -1,0 +1,367 @@
+"""A server the lab started (`LabServer`): the server object, its key ring, its clients, its HTTP serving.
+
+Spec context: a 2026-07-28 server seals `request_state` under its key ring; the same server name is the
+token's audience. The lab starts every server with a ring it made (or was given), so the notebook -- the
+servers' owner -- can later open what they sealed, and it keeps one client per server and protocol era.
+Serving over loopback HTTP starts, stops and restarts here, in one place (the thread is loopback.py's).
+
+Each `Client` is entered and exited by one background task (`ClientOwner`): ipykernel runs every cell in
+its own task, and an anyio cancel scope entered in one task cannot be exited in another (sdk-notes §6.1).
+Nothing here blocks the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+import mcp.types as T
+from mcp import Client
+from mcp.client import ClientRequestContext
+from mcp.client.session import ClientSession
+from mcp.server import Server
+from mcp.server.mcpserver import MCPServer, RequestStateBoundary
+
+from mcp_lab.errors import ConnectionFailed, LabError
+from mcp_lab.exchanges.recorder import current_capture, leg_scope
+from mcp_lab.flow.flow import LegCapture
+from mcp_lab.flow.legs import rejection_reason
+from mcp_lab.lab import lab
+from mcp_lab.servers.log_book import leg_began, leg_ended
+from mcp_lab.servers.loopback import HttpServing, Stopped, check_port, register_exit_hook, stopping_on
+from mcp_lab.servers.server_log import HandlerErrorFilter
+from mcp_lab.tokens.keys import KeyRing
+
+if TYPE_CHECKING:
+    from mcp_lab.servers.access import Access
+
+__all__ = ["ClientOwner", "LabServer", "backchannel_callbacks", "check_name", "rejection_reason"]
+
+REQUEST_STATE_LOGGER = "mcp.server.request_state"
+"""The boundary logs "requestState rejected on <method>: <reason>" (mcp 2.3.0 `_reject`)."""
+
+
+AnswerFn = Callable[[str, T.InputRequest], Awaitable[Any]]
+
+
+async def _not_expected(*_: Any) -> T.ErrorData:
+    # The modern client only declares capabilities with these; embedded requests are answered by flows.
+    return T.ErrorData(code=-32603, message="mcp_lab answers input requests through flows, not client callbacks")
+
+
+class ClientOwner:
+    """One task that enters a `Client`, keeps it open, and exits it in the same task."""
+
+    def __init__(self, make: Callable[[], Client]) -> None:
+        self._make = make
+        self._ready: asyncio.Event | None = None
+        self._stop: asyncio.Event | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._error: BaseException | None = None
+        self.client: Client | None = None
+        self.loop: asyncio.AbstractEventLoop | None = None
+
+    async def start(self) -> Client:
+        self.begin()
+        return await self.wait()
+
+    def begin(self) -> None:
+        """Start connecting (synchronously, so concurrent callers can share this owner at once)."""
+        self.loop = asyncio.get_running_loop()
+        self._ready, self._stop = asyncio.Event(), asyncio.Event()
+        self._task = self.loop.create_task(self._main(), name="mcp_lab client owner")
+
+    async def wait(self) -> Client:
+        """The connected client, once the owner task has entered it."""
+        assert self._ready is not None
+        await self._ready.wait()
+        if self._error is not None or self.client is None:
+            raise ConnectionFailed(f"could not connect: {type(self._error).__name__}: {self._error}")
+        return self.client
+
+    def ready_on_running_loop(self) -> bool:
+        """Connected (not failed, not closed) on the running loop: `wait()` would return at once."""
+        settled = self._ready is not None and self._ready.is_set() and self._error is None
+        return settled and self._task is not None and self.loop is asyncio.get_running_loop()
+
+    @property
+    def usable(self) -> bool:
+        """Connected or connecting on the running loop (not failed, not closed)."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return False
+        if self._task is None or self.loop is not loop or self._ready is None:
+            return False
+        return not self._ready.is_set() or self.client is not None
+
+    async def _main(self) -> None:
+        assert self._ready is not None and self._stop is not None
+        try:
+            async with self._make() as client:
+                self.client = client
+                self._ready.set()
+                await self._stop.wait()
+        except BaseException as exc:  # reported to whoever awaits start(); the task itself ends quietly
+            self._error = exc
+            self.client = None
+        finally:
+            self._ready.set()
+
+    async def close(self) -> None:
+        if self._task is None or self._stop is None:
+            return
+        if self.loop is asyncio.get_running_loop():
+            self._stop.set()
+            await asyncio.gather(self._task, return_exceptions=True)
+        else:  # another loop (a test that ended): nothing to await there any more
+            self._task.cancel()
+        self._task = None
+        self.client = None
+
+
+@dataclass(eq=False)
+class LabServer:
+    """A server the lab started: the object, its ring, its clients."""
+
+    name: str
+    server: MCPServer | Server[Any]
+    kind: Literal["mcpserver", "lowlevel"]
+    ring: KeyRing | None
+    """None for a lowlevel server without the sealing boundary (its state travels in plaintext)."""
+    ttl: float = 600.0
+    started: float = field(default_factory=time.time)
+    generation: int = 0
+    url: str | None = None
+    http: HttpServing | None = field(default=None, repr=False)
+    """The `HttpServing` while served over loopback HTTP (then `url` is its address)."""
+    policy: dict[str, Any] = field(default_factory=dict, repr=False)
+    """RequestStateSecurity options besides keys and ttl (e.g. bind_principal), kept across key swaps."""
+    _owners: dict[str, ClientOwner] = field(default_factory=dict, repr=False)
+    _tools: set[str] = field(default_factory=set, repr=False)
+    tool_schemas: dict[str, Any] = field(default_factory=dict, repr=False)
+    """Input schemas by tool from the latest listing (a saved collection keeps the called tools')."""
+
+    @property
+    def lowlevel(self) -> Server[Any]:
+        return self.server._lowlevel_server if isinstance(self.server, MCPServer) else self.server
+
+    @property
+    def sealed(self) -> bool:
+        """Its request_state is sealed: by a lab-held ring, or by its own RequestStateBoundary (adopted)."""
+        return self.ring is not None or any(isinstance(m, RequestStateBoundary) for m in self.lowlevel.middleware)
+
+    def install_ring(self, ring: KeyRing, *, ttl: float | None = None, **policy: Any) -> None:
+        """Swap the server's RequestStateBoundary for one under `ring` (a restart or a rotation step).
+
+        `policy` (`bind_principal=`, `audience=`) is kept for later swaps, so a restart keeps it.
+        """
+        self.ring = ring
+        if ttl is not None:
+            self.ttl = ttl
+        if policy:
+            self.policy = dict(policy)
+        boundary = RequestStateBoundary(ring.security(ttl=self.ttl, **self.policy), default_audience=self.name)
+        chain = self.lowlevel.middleware
+        for i, mw in enumerate(chain):
+            if isinstance(mw, RequestStateBoundary):
+                chain[i] = boundary
+                return
+        chain.append(boundary)
+
+    # ---- Connection protocol (flow.py) --------------------------------------------------------------
+    async def session(self, era: str) -> ClientSession:
+        owner = self._owners.get(era)
+        if owner is not None and owner.client is not None and owner.ready_on_running_loop():
+            return owner.client.session  # connected: the case of every leg after the first
+        if owner is None or not owner.usable:
+            stale = owner
+            # Registered before any await: flows starting concurrently share this connection.
+            owner = ClientOwner(lambda: self._make_client(era))
+            owner.begin()
+            self._owners[era] = owner
+            if stale is not None:
+                await stale.close()
+        client = await owner.wait()
+        return client.session
+
+    def _make_client(self, era: str, answer: AnswerFn | None = None) -> Client:
+        callbacks: dict[str, Any]
+        if answer is None:
+            callbacks = dict(
+                elicitation_callback=_not_expected, sampling_callback=_not_expected, list_roots_callback=_not_expected
+            )
+        else:
+            callbacks = backchannel_callbacks(answer)
+        target: Any = self.url if self.url is not None else self.server
+        if self.http is not None:  # the lab's own serving: a transport that records every exchange
+            target = self.http.transport()
+        mode: Any = "legacy" if era == "2025-11-25" else "auto"
+        return Client(target, mode=mode, cache=None, **callbacks)
+
+    def capture(self) -> _Capturing:
+        """Collect what the server logs, and what crosses the wire over HTTP, during one leg."""
+        return _Capturing(LegCapture(), self.name)
+
+    # ---- serving over loopback HTTP ------------------------------------------------------------------
+    def serve_on(self, port: int | str | None, access: Access, app: Any = None) -> str:
+        """Serve over Streamable HTTP on 127.0.0.1:`port` under `access`; the URL (`servers.serving.serve`)."""
+        wanted = check_port(port)
+        current = self.http
+        if current is not None and current.alive and not current.stopping:
+            if app is not None:
+                raise LabError(f"{self.name!r} is already served at {current.url}; stop it first to serve your app")
+            if wanted not in (0, current.port):
+                raise LabError(f"{self.name!r} is already served at {current.url}; stop it first to move it")
+            if not current.access.same_rules(access):
+                raise LabError(
+                    f"{self.name!r} is already served at {current.url} ({current.access.describe()}); "
+                    "stop serving it first (await entry.stop_http()) to change who may call it"
+                )
+            return current.url
+        serving = HttpServing(self.name, self.server, wanted, app, access)
+        serving.start(after=stopping_on(wanted) if wanted else None)
+        self.detach_clients()
+        self.http = serving
+        self.url = serving.url
+        register_exit_hook()
+        return serving.url
+
+    def stop_http(self) -> Stopped | None:
+        """Stop serving over HTTP (the server stays, reached in-process); await the result for the port.
+
+        The one way a served server stops serving: `%mcp_server stop`, `Sandbox.stop`/`retire` and a restart
+        all come here."""
+        serving = self.http
+        if serving is None:
+            return None
+        self.http = None
+        self.url = None
+        self.detach_clients()
+        return serving.stop()
+
+    def restart_http(self, *, keep_secret: bool = False) -> str | None:
+        """A fresh app on the same port, as a restarted process would have, with a new secret unless
+        `keep_secret`. Returns at once: the new thread binds when the old one has ended, and clients wait for
+        that (`HttpServing.ready`)."""
+        serving = self.http
+        if serving is None:
+            return None
+        port = serving.port
+        access = serving.access if keep_secret else serving.access.renewed()
+        self.stop_http()
+        return self.serve_on(port, access)
+
+    def detach_clients(self) -> None:
+        """Clients made for the old address are closed in the background; the next call connects afresh."""
+        owners, self._owners = list(self._owners.values()), {}
+        self._tools = set()
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        for owner in owners:
+            if owner.loop is loop:
+                lab.keep(loop.create_task(owner.close()))
+
+    @asynccontextmanager
+    async def legacy_session(self, answer: AnswerFn) -> AsyncIterator[ClientSession]:
+        async with self._make_client("2025-11-25", answer) as client:
+            yield client.session
+
+    async def tool_names(self, refresh: bool = False) -> set[str]:
+        if refresh or not self._tools:
+            session = await self.session("2026-07-28")
+            listing = await session.list_tools()
+            self._tools = {t.name for t in listing.tools}
+            self.tool_schemas = {t.name: dict(t.input_schema) for t in listing.tools}
+        return self._tools
+
+    async def drop_session(self, era: str) -> None:
+        """Forget a connection that broke (a leg failed in transit): the next leg connects afresh."""
+        owner = self._owners.pop(era, None)
+        if owner is not None:
+            await owner.close()
+
+    async def close_clients(self) -> None:
+        owners, self._owners = list(self._owners.values()), {}
+        for owner in owners:
+            await owner.close()
+        self._tools = set()
+
+
+def backchannel_callbacks(answer: AnswerFn) -> dict[str, Any]:
+    async def elicit(ctx: ClientRequestContext, params: T.ElicitRequestParams) -> Any:
+        return await answer(str(ctx.request_id), T.ElicitRequest(params=params))
+
+    async def sample(ctx: ClientRequestContext, params: T.CreateMessageRequestParams) -> Any:
+        return await answer(str(ctx.request_id), T.CreateMessageRequest(params=params))
+
+    async def roots(ctx: ClientRequestContext) -> Any:
+        return await answer(str(ctx.request_id), T.ListRootsRequest())
+
+    return dict(elicitation_callback=elicit, sampling_callback=sample, list_roots_callback=roots)
+
+
+class _Capturing:
+    """One leg's capture: the server's log records and (leg_scope) its HTTP exchanges land in it."""
+
+    __slots__ = ("capture", "name", "scope")
+
+    def __init__(self, capture: LegCapture, name: str) -> None:
+        self.capture = capture
+        self.name = name
+        self.scope = leg_scope(capture)
+
+    def __enter__(self) -> LegCapture:
+        _LOG_SINK.active.append(self.capture)
+        leg_began(self.capture, self.name)
+        return self.scope.__enter__()
+
+    def __exit__(self, *exc: Any) -> None:
+        try:
+            self.scope.__exit__(*exc)
+        finally:
+            leg_ended(self.capture)
+            # By identity: LegCaptures are dataclasses, and two empty ones compare equal.
+            active = _LOG_SINK.active
+            for i in range(len(active) - 1, -1, -1):
+                if active[i] is self.capture:
+                    del active[i]
+
+
+class _LogSink(logging.Handler):
+    """Routes the server's request_state rejection reasons to the legs running now."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.active: list[LegCapture] = []
+
+    def legs(self) -> list[LegCapture]:
+        """The legs a server log record belongs to: the one whose request the server is handling, when the
+        context says so, else every leg running now."""
+        own = current_capture()
+        return [own] if own is not None and any(c is own for c in self.active) else list(self.active)
+
+    def emit(self, record: logging.LogRecord) -> None:
+        message = record.getMessage()
+        for capture in self.legs():
+            capture.server_log.append(message)
+
+
+_LOG_SINK = _LogSink()
+_state_logger = logging.getLogger(REQUEST_STATE_LOGGER)
+_state_logger.addHandler(_LOG_SINK)
+# The lab shows these reasons in the flow view; without this they would also print to the cell's stderr.
+_state_logger.propagate = False
+HandlerErrorFilter(_LOG_SINK.legs).install()
+
+
+def check_name(name: str) -> None:
+    if not name or not name.replace("-", "").replace("_", "").replace(".", "").isalnum():
+        raise LabError(f"server names are letters, digits, '-', '_' and '.', not {name!r}")

@@ -1,0 +1,346 @@
+"""A server the kernel did not start (`OutsideServer`): a Streamable HTTP URL or a stdio command.
+
+Spec context: any MCP server, reached over either standard transport; the client negotiates the protocol era
+(`server/discover` for 2026-07-28, else the 2025-11-25 `initialize` handshake). An `OutsideServer`
+implements the flow engine's `Connection` protocol exactly as `sandbox.LabServer` does, so `%mcp_call`,
+step mode, prompts, resources, live forms and replays work with it unchanged. What differs is ownership:
+the lab holds no keys for such a server, so its sealed `request_state` tokens get the keyless anatomy only
+(`ring` is None, and the views say so).
+
+Each `Client` is entered and exited by one owner task (sdk-notes §6.1). The connection registers at once
+and connects in the background, so a notebook run top to bottom can call it in the next cell: every
+session request waits for the connect. Failures become one `LabError` line, with nothing left running.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import contextlib
+import os
+import shlex
+import shutil
+import tempfile
+import time
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+from urllib.parse import urlsplit
+
+import httpx2
+import mcp.types as T
+from mcp import Client, MCPError, StdioServerParameters
+from mcp.client.session import ClientSession
+from mcp.client.stdio import stdio_client
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+from mcp_lab.errors import ConnectionFailed, LabError
+from mcp_lab.exchanges.recorder import SchemaBook
+from mcp_lab.flow.flow import LEGACY, MODERN
+from mcp_lab.lab import lab
+from mcp_lab.servers.lab_server import backchannel_callbacks
+from mcp_lab.servers.transports import (
+    ConnectionOwner,
+    LegRecorder,
+    alive,
+    child_pids,
+    env_pair,
+    http_transport,
+    log_sink,
+    read_log,
+    reap,
+    refuse,
+    route_stdio_client_log,
+)
+
+__all__ = ["KEYLESS_NOTE", "OutsideServer", "stdio_log_path"]
+
+KEYLESS_NOTE = "not ours: keyless view only"
+"""The lab holds no keys for a server it did not start: its tokens show format, key id and size only."""
+
+AnswerFn = Callable[[str, T.InputRequest], Awaitable[Any]]
+
+
+@dataclass(eq=False)
+class OutsideServer:
+    """A connection to a server outside the kernel, registered in the sandbox under `name`."""
+
+    name: str
+    transport: Literal["http", "stdio"]
+    url: str | None = None
+    command: list[str] | None = None
+    legacy_only: bool = False
+    """`--legacy`: speak 2025-11-25 only (flows use the back channel)."""
+    env: dict[str, str] = field(default_factory=dict, repr=False)
+    """Extra environment for a stdio server (never shown: it may hold the server's own secrets)."""
+    headers: dict[str, str] = field(default_factory=dict, repr=False)
+    """Extra HTTP headers sent with every request, e.g. a bearer secret (never shown or recorded)."""
+    cwd: str | None = None
+    timeout: float = 30.0
+    ring: None = None
+    ttl: float | None = None
+    started: float = field(default_factory=time.time)
+    generation: int = 0
+    protocol_version: str | None = None
+    log_path: Path | None = None
+    _owners: dict[str, ConnectionOwner] = field(default_factory=dict, repr=False)
+    _starting: dict[str, asyncio.Task[ConnectionOwner]] = field(default_factory=dict, repr=False)
+    _ready: asyncio.Task[None] | None = field(default=None, repr=False)
+    _book: SchemaBook = field(default_factory=SchemaBook, repr=False)
+    _last_status: int | None = field(default=None, repr=False)
+    """The latest HTTP status this connection saw, in a leg or not: a 401 explains a failed connect."""
+    """Tool input schemas learnt from this connection's listings (which argument went into which header)."""
+    _legacy_lock: asyncio.Lock | None = field(default=None, repr=False)
+    _answer: AnswerFn | None = field(default=None, repr=False)
+    _tools: set[str] = field(default_factory=set, repr=False)
+    tool_schemas: dict[str, Any] = field(default_factory=dict, repr=False)
+    """Input schemas by tool from the latest listing (a saved collection keeps the called tools')."""
+
+    @property
+    def schema_book(self) -> SchemaBook:
+        """The tool input schemas this connection learnt from its listings (which argument went into which
+        header): the header labs record their own probes against it."""
+        return self._book
+
+    @property
+    def kind(self) -> str:
+        return f"outside {self.transport}"
+
+    @property
+    def where(self) -> str:
+        """The URL (without any user:password@) or the command, for views."""
+        if self.url is not None:
+            parts = urlsplit(self.url)
+            return self.url if "@" not in parts.netloc else parts._replace(netloc=parts.netloc.split("@")[-1]).geturl()
+        return "stdio: " + shlex.join(self.command or [])
+
+    @property
+    def pids(self) -> list[int]:
+        return [pid for owner in self._owners.values() for pid in owner.pids]
+
+    def install_ring(self, *_: Any, **__: Any) -> None:
+        raise LabError(f"{self.name!r} is not a server the lab started: it holds no keys for it")
+
+    def log(self) -> str:
+        """Everything the server process wrote to stderr (stdio connections)."""
+        return read_log(self.log_path)[0]
+
+    # ---- Connection protocol (flow.py) --------------------------------------------------------------
+    def begin_connect(self) -> None:
+        """Connect in the background (needs a running loop); every session waits for it (`ready`)."""
+        loop = asyncio.get_running_loop()
+        self._ready = loop.create_task(self._first_connect(), name=f"mcp_lab connect {self.name}")
+
+    async def _first_connect(self) -> None:
+        try:
+            await self._owner(LEGACY if self.legacy_only else MODERN)
+        except Exception:  # a failed connect leaves nothing behind; a cancel belongs to whoever cancelled
+            if lab.servers.get(self.name) is self:
+                del lab.servers[self.name]
+            raise
+
+    async def ready(self) -> None:
+        """Wait for the first connect (started by `open_connection`); raises its LabError."""
+        if self._ready is not None:
+            await asyncio.shield(self._ready)
+
+    async def session(self, era: str) -> ClientSession:
+        await self.ready()
+        if lab.servers.get(self.name) is not self:  # never respawn a server after a disconnect
+            raise ConnectionFailed(f"{self.name!r} was disconnected; connect again with %mcp_connect {self.name} ...")
+        owner: ConnectionOwner = await self._owner(LEGACY if self.legacy_only or era == LEGACY else MODERN)
+        assert owner.client is not None
+        return owner.client.session
+
+    def capture(self) -> LegRecorder:
+        return LegRecorder(self.log_path, self.name)
+
+    @contextlib.asynccontextmanager
+    async def legacy_session(self, answer: AnswerFn) -> AsyncIterator[ClientSession]:
+        # One long-lived 2025-11-25 client (a stdio server is a process: not one per leg); its back-channel
+        # callbacks go to the leg holding the lock.
+        session = await self.session(LEGACY)
+        if self._legacy_lock is None:
+            self._legacy_lock = asyncio.Lock()
+        async with self._legacy_lock:
+            self._answer = answer
+            try:
+                yield session
+            finally:
+                self._answer = None
+
+    async def tool_names(self, refresh: bool = False) -> set[str]:
+        if refresh or not self._tools:
+            session = await self.session(MODERN)
+            listing = await session.list_tools()
+            self._tools = {t.name for t in listing.tools}
+            self.tool_schemas = {t.name: dict(t.input_schema) for t in listing.tools}
+        return self._tools
+
+    async def drop_session(self, era: str) -> None:
+        """Forget a connection that broke (a leg failed in transit): the next leg connects afresh."""
+        owner = self._owners.pop(LEGACY if self.legacy_only or era == LEGACY else MODERN, None)
+        if owner is not None:
+            await self._close_owner(owner)
+
+    async def close_clients(self) -> None:
+        """Disconnect: every client exits in its owner task; a stdio process is reaped by the SDK's shutdown."""
+        pending = [*self._starting.values(), *([self._ready] if self._ready is not None else [])]
+        for task in pending:
+            task.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)
+        self._starting.clear()
+        owners, self._owners = list(self._owners.values()), {}
+        await asyncio.gather(*(self._close_owner(owner) for owner in owners))  # each waits out its process
+        self._tools = set()
+        self._ready = None
+
+    # ---- internals ----------------------------------------------------------------------------------
+    async def _owner(self, key: str) -> ConnectionOwner:
+        owner = self._owners.get(key)
+        usable = owner is not None and owner.client is not None and not owner.broken
+        if usable and owner is not None and owner.loop is asyncio.get_running_loop():
+            if not owner.pids or any(alive(pid) for pid in owner.pids):
+                return owner
+            if owner.log is not None:  # the process exited under us (a crash, a kill): the next call starts it
+                log_sink(owner.log)("[mcp_lab] the server process exited; starting it again for the next call\n")
+        if owner is not None:  # its task ended (server gone) or belongs to a loop that ended: start afresh
+            del self._owners[key]
+            await self._close_owner(owner)
+        task = self._starting.get(key)
+        if task is None:
+            task = asyncio.get_running_loop().create_task(self._start_owner(key))
+            self._starting[key] = task
+            task.add_done_callback(lambda _t: self._starting.pop(key, None))
+        return await asyncio.shield(task)
+
+    async def _start_owner(self, key: str) -> ConnectionOwner:
+        marker = f"MCP_LAB_CONNECTION={uuid.uuid4().hex}"
+        owner = ConnectionOwner(lambda: self._make_client(key, owner), marker)
+        if self.transport == "stdio":
+            assert self.log_path is not None
+            owner.log = self.log_path.open("a", encoding="utf-8")
+            route_stdio_client_log(marker, log_sink(owner.log))
+        try:
+            await asyncio.wait_for(owner.start(), self.timeout)
+        except (LabError, TimeoutError, asyncio.CancelledError) as failure:
+            reason = self._explain(owner.failure, timed_out=isinstance(failure, TimeoutError))
+            await self._close_owner(owner, abort=True)
+            if isinstance(failure, asyncio.CancelledError):
+                raise
+            raise ConnectionFailed(reason) from None
+        if self.transport == "stdio":
+            owner.pids = child_pids(marker)
+            lab.stdio_pids.update(owner.pids)
+        assert owner.client is not None
+        version = owner.client.session.protocol_version
+        if key == MODERN and version not in MODERN_PROTOCOL_VERSIONS:
+            await self._close_owner(owner)
+            raise LabError(
+                f"cannot connect {self.name!r}: {self.where} speaks only {version} (before 2026-07-28: no multi "
+                "round-trip requests); connect again with --legacy to use its 2025-11-25 back channel"
+            )
+        if self.protocol_version is None or key == (LEGACY if self.legacy_only else MODERN):
+            self.protocol_version = version
+        self._owners[key] = owner
+        return owner
+
+    async def _close_owner(self, owner: ConnectionOwner, abort: bool = False) -> None:
+        if abort:
+            await owner.abort()
+        elif owner.loop is asyncio.get_running_loop():
+            await owner.close()
+        else:  # a loop that ended (tests): its shutdown can no longer run there
+            await owner.close()
+            reap(owner.pids, grace=0)
+        lab.stdio_pids.difference_update(owner.pids)
+        route_stdio_client_log(owner.marker, None)
+        if owner.log is not None:
+            owner.log.close()
+            owner.log = None
+
+    def _make_client(self, key: str, owner: ConnectionOwner) -> Client:
+        if key == LEGACY:
+            callbacks = backchannel_callbacks(self._dispatch)
+        else:
+            callbacks = dict(elicitation_callback=refuse, sampling_callback=refuse, list_roots_callback=refuse)
+        mode: Any = "legacy" if key == LEGACY else "auto"
+        return Client(self._transport(owner), mode=mode, cache=None, **callbacks)
+
+    def _transport(self, owner: ConnectionOwner) -> Any:
+        if self.transport == "stdio":
+            command = self.command or []
+            params = StdioServerParameters(
+                command=command[0], args=command[1:], env={**self.env, **env_pair(owner.marker)}, cwd=self.cwd
+            )
+            assert owner.log is not None
+            return stdio_client(params, errlog=owner.log)
+        return http_transport(self.url or "", self._book, self.headers, self._saw_status)
+
+    def _saw_status(self, status: int) -> None:
+        self._last_status = status
+
+    async def _dispatch(self, key: str, request: T.InputRequest) -> Any:
+        """Back-channel requests go to the leg that holds the legacy lock (none: refused)."""
+        return await (refuse() if self._answer is None else self._answer(key, request))
+
+    def _explain(self, exc: BaseException | None, *, timed_out: bool = False) -> str:
+        head = f"cannot connect {self.name!r}: "
+        while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+            exc = exc.exceptions[0]
+        tail = self._stderr_tail()
+        if timed_out or isinstance(exc, TimeoutError | httpx2.TimeoutException):
+            return head + f"{self.where} did not answer within {self.timeout:g} s{tail}"
+        if isinstance(exc, httpx2.ConnectError):
+            return head + f"nothing answers at {self.url} ({exc or 'connection refused'}); is the server running?"
+        if isinstance(exc, OSError) and self.transport == "stdio":
+            return head + f"cannot start {(self.command or ['?'])[0]!r}: {exc.strerror or exc}"
+        if isinstance(exc, MCPError) and self.transport == "stdio" and exc.error.code == -32000:
+            return head + f"the command exited (or closed its stdout) before answering{tail}"
+        refused = self._last_status
+        if refused in (401, 403) and self.transport == "http":
+            what = "requires a credential" if refused == 401 else "refused the request"
+            return head + (
+                f'{self.where} {what} (HTTP {refused}); send it with --header "Authorization: Bearer ..." '
+                "(for a lab server, %mcp_server url NAME shows its header)"
+            )
+        if isinstance(exc, MCPError):
+            return head + f"{self.where} answered {exc.error.code}: {exc.error.message}{tail}"
+        if isinstance(exc, httpx2.HTTPError):
+            return head + f"{self.url}: {type(exc).__name__}: {exc}"
+        return head + f"{type(exc).__name__}: {exc}{tail}"
+
+    def _stderr_tail(self) -> str:
+        if self.transport != "stdio":
+            return ""
+        lines = [line for line in self.log().splitlines() if line.strip()]
+        if not lines:
+            return " (it wrote nothing to stderr)"
+        shown = " | ".join(lines[-3:])
+        return f"; its stderr ends: {shown[-300:]!r} (all of it: %mcp_connect log {self.name})"
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+        from mcp_lab.servers.connection_view import connection_bundle
+
+        return connection_bundle(self)
+
+
+def stdio_log_path(name: str) -> Path:
+    """A new file for the stderr of the stdio server connected as `name` (kept after it ends, for reading)."""
+    if not lab.stdio_log_dirs:  # each stdio connection's stderr log, kept after it ends for reading
+        lab.stdio_log_dirs.append(Path(tempfile.mkdtemp(prefix="mcp_lab-stdio-")))
+    path = lab.stdio_log_dirs[0] / f"{name}.{os.getpid()}.{uuid.uuid4().hex[:6]}.stderr.log"
+    path.touch()
+    lab.stdio_logs[name] = path
+    return path
+
+
+@atexit.register
+def _reap_at_exit() -> None:
+    """The kernel is exiting (IPython runs its own exit operations from atexit too): stop what is left."""
+    reap(sorted(lab.stdio_pids))
+    lab.stdio_pids.clear()
+    for directory in lab.stdio_log_dirs:
+        shutil.rmtree(directory, ignore_errors=True)

@@ -1,0 +1,1 @@
+"""Tests of mcp_lab/headers/ (the package layout is mirrored here)."""
