@@ -86,6 +86,8 @@ async def test_inspect_token_gives_the_keyless_report_and_never_raises(
     assert any("connected to" in n and "keyless" in n for n in report.notes)
     assert report.expected["t"] == flow.target  # the flow still says which request the token is bound to
     assert mcp_lab.inspect_token(flow, server=name).verdict == "unknown"
+    with pytest.raises(LabError, match="connected server the lab did not start: it holds no keys for it"):
+        await mcp_lab.tamper_lab(flow)  # tampering needs the keys: one line, not an AttributeError
 
 
 @pytest.mark.parametrize("name", KINDS)
