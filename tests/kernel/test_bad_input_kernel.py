@@ -131,7 +131,9 @@ MAGIC = [
     Bad("magic", "%mcp_server frobnicate", "expected list, serve NAME, url NAME, log NAME, stop NAME or restart NAME"),
     Bad("magic", "%mcp_server log", "usage: %mcp_server log NAME"),
     Bad("magic", "%mcp_server log nope", "no server named 'nope'"),
-    Bad("magic", "%mcp_server x --from nosuchmodule_xyz:mcp", "importing 'nosuchmodule_xyz' raised ModuleNotFoundError"),
+    Bad(
+        "magic", "%mcp_server x --from nosuchmodule_xyz:mcp", "importing 'nosuchmodule_xyz' raised ModuleNotFoundError"
+    ),
     Bad("magic", "%mcp_server x --from justamodule", "--from takes module:attribute"),
     Bad("magic", "%mcp_server x --from json:dumps", "json:dumps is neither a server nor a zero-argument factory"),
     Bad("magic", "%mcp_server x --from json:decoder", "that is a module, not an MCPServer or a lowlevel Server"),
