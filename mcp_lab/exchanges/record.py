@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from mcp_lab.records.base import Clipped, Model, clip, clip_json
@@ -23,6 +24,7 @@ __all__ = [
     "HttpExchange",
     "HttpRequestRecord",
     "HttpResponseRecord",
+    "LegCapture",
     "ParamHeaderUsage",
     "RpcError",
     "SseEvent",
@@ -187,3 +189,15 @@ def rpc_facts(request_body: Body, response: HttpResponseRecord | None) -> tuple[
             error = RpcError(code=code, message=str(raw.get("message", "")))
             break
     return (ident if isinstance(ident, int | str) and not isinstance(ident, bool) else None), error
+
+
+@dataclass
+class LegCapture:
+    """What a connection observed during one leg besides the JSON-RPC result."""
+
+    http: list[dict[str, Any]] = field(default_factory=list)
+    """HTTP exchanges (Streamable HTTP connections only)."""
+    server_log: list[str] = field(default_factory=list)
+    """The server's logged reasons (e.g. why requestState was rejected), for servers the lab owns."""
+    served_by: str | None = None
+    """Which instance handled the leg, when the connection is a fleet behind a router."""

@@ -32,12 +32,12 @@ from mcp_lab.exchanges.record import (
     HttpExchange,
     HttpRequestRecord,
     HttpResponseRecord,
+    LegCapture,
     ParamHeaderUsage,
     decode_body,
     redact,
     rpc_facts,
 )
-from mcp_lab.flow.flow import LegCapture
 from mcp_lab.lab import lab
 
 if TYPE_CHECKING:

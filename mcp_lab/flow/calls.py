@@ -18,8 +18,8 @@ from mcp_lab.errors import LabError
 from mcp_lab.flow.answers import Answerer, ChainAnswerer, ScriptedAnswerer
 from mcp_lab.flow.flow import DEFAULT_MAX_ROUNDS, LEGACY, MODERN, Connection, Flow
 from mcp_lab.flow.interrupts import run_interruptibly
+from mcp_lab.flow.limits import check_max_rounds, check_timeout
 from mcp_lab.lab import lab
-from mcp_lab.magics.call_line import check_max_rounds, check_timeout
 from mcp_lab.servers.sandbox import sandbox
 
 __all__ = ["call", "flows", "get_prompt", "last", "read_resource", "resume", "run_flow", "start"]

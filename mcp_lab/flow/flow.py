@@ -27,12 +27,11 @@ from mcp_lab.errors import FlowError, LabError
 from mcp_lab.flow.answers import AnswerContext, Answerer, ChainAnswerer, InputResponse, ScriptedAnswerer, Unanswered
 from mcp_lab.flow.asking import answer_round, missing_answer_message
 from mcp_lab.flow.legs import BACKCHANNEL_HINT, backchannel_hint, send_leg, wire
+from mcp_lab.flow.limits import DEFAULT_MAX_ROUNDS
 from mcp_lab.flow.round import LEGACY, METHODS, MODERN, Connection, LegCapture, Round, result_texts
 
 __all__ = ["DEFAULT_MAX_ROUNDS", "LEGACY", "METHODS", "MODERN", "Connection", "Flow", "LegCapture", "Round"]
 
-DEFAULT_MAX_ROUNDS = 10
-"""As the SDK's `Client(input_required_max_rounds=10)`."""
 
 _BACKOFF_INITIAL = 0.05
 _BACKOFF_CAP = 0.25

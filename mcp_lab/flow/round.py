@@ -17,6 +17,7 @@ from typing import Any, Literal, Protocol
 import mcp.types as T
 from mcp.client.session import ClientSession
 
+from mcp_lab.exchanges.record import LegCapture
 from mcp_lab.flow.answers import InputResponse
 
 __all__ = ["LEGACY", "METHODS", "MODERN", "Connection", "LegCapture", "Request", "Round", "result_texts"]
@@ -31,18 +32,6 @@ Method = Literal["tools/call", "prompts/get", "resources/read"]
 METHODS: tuple[str, ...] = ("tools/call", "prompts/get", "resources/read")
 MODERN = "2026-07-28"
 LEGACY = "2025-11-25"
-
-
-@dataclass
-class LegCapture:
-    """What a connection observed during one leg besides the JSON-RPC result."""
-
-    http: list[dict[str, Any]] = field(default_factory=list)
-    """HTTP exchanges (Streamable HTTP connections only)."""
-    server_log: list[str] = field(default_factory=list)
-    """The server's logged reasons (e.g. why requestState was rejected), for servers the lab owns."""
-    served_by: str | None = None
-    """Which instance handled the leg, when the connection is a fleet behind a router."""
 
 
 class Connection(Protocol):

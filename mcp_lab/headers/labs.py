@@ -26,9 +26,10 @@ from mcp.shared.inbound import find_invalid_x_mcp_header, x_mcp_header_map
 from mcp_types import CLIENT_CAPABILITIES_META_KEY, PROTOCOL_VERSION_META_KEY
 
 from mcp_lab.errors import LabError
+from mcp_lab.exchanges.record import LegCapture
 from mcp_lab.exchanges.recorder import SchemaBook, http_hooks, leg_scope
 from mcp_lab.flow.answers import AnswerContext, ScriptedAnswerer
-from mcp_lab.flow.flow import LEGACY, MODERN, Flow, LegCapture
+from mcp_lab.flow.flow import LEGACY, MODERN, Flow
 from mcp_lab.headers.lab_results import ListFirstLab, MismatchLab, Probe, Scenario, SchemaLookupLab
 from mcp_lab.headers.params import raw_tool_listing
 from mcp_lab.servers.lab_server import LabServer, backchannel_callbacks

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import io
 import json
-import math
 import re
 import shlex
 from collections.abc import Mapping
@@ -20,9 +19,9 @@ from typing import Any
 
 from mcp_lab.errors import LabError
 from mcp_lab.flow.answers import Answerer
-from mcp_lab.flow.flow import DEFAULT_MAX_ROUNDS
+from mcp_lab.flow.limits import DEFAULT_MAX_ROUNDS, check_max_rounds, check_timeout
 
-__all__ = ["CallLine", "check_max_rounds", "check_timeout", "parse_arguments", "parse_call_line", "split_line"]
+__all__ = ["CallLine", "parse_arguments", "parse_call_line", "split_line"]
 
 OPTIONS = "--answers JSON|VAR, --timeout S, --max-rounds N, --step, --legacy"
 _FLAGS = ("--step", "--legacy")
@@ -94,24 +93,6 @@ def parse_arguments(words: list[str]) -> dict[str, Any]:
         except json.JSONDecodeError:
             arguments[key] = raw
     return arguments
-
-
-def check_timeout(timeout: Any, what: str = "timeout") -> float | None:
-    """None (no limit) or a positive, finite number of seconds."""
-    if timeout is None:
-        return None
-    if isinstance(timeout, bool) or not isinstance(timeout, int | float):
-        raise LabError(f"{what} must be a number of seconds (or None for no limit), not {timeout!r}")
-    if not math.isfinite(timeout) or timeout <= 0:
-        raise LabError(f"{what} must be a positive number of seconds (or None for no limit), not {timeout!r}")
-    return float(timeout)
-
-
-def check_max_rounds(max_rounds: Any, what: str = "max_rounds") -> int:
-    """How many times the server may ask for input: a whole number >= 0."""
-    if isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or max_rounds < 0:
-        raise LabError(f"{what} must be a whole number >= 0 (default {DEFAULT_MAX_ROUNDS}), not {max_rounds!r}")
-    return max_rounds
 
 
 @dataclass

@@ -25,7 +25,7 @@ from mcp.client.session import ClientSession
 from mcp.server.mcpserver import Context, MCPServer
 
 from mcp_lab.errors import LabError
-from mcp_lab.flow.flow import LegCapture
+from mcp_lab.exchanges.record import LegCapture
 from mcp_lab.servers.lab_server import AnswerFn, LabServer
 from mcp_lab.servers.sandbox import sandbox
 from mcp_lab.tokens.keys import KeyRing

@@ -13,8 +13,8 @@ import shlex
 from collections.abc import Mapping, Sequence
 
 from mcp_lab.errors import LabError
+from mcp_lab.flow.limits import check_timeout
 from mcp_lab.lab import lab
-from mcp_lab.magics.call_line import check_timeout
 from mcp_lab.servers.lab_server import check_name
 from mcp_lab.servers.outside import KEYLESS_NOTE, OutsideServer, stdio_log_path
 from mcp_lab.servers.sandbox import sandbox

@@ -28,8 +28,8 @@ from mcp.server import Server
 from mcp.server.mcpserver import MCPServer, RequestStateBoundary
 
 from mcp_lab.errors import ConnectionFailed, LabError
+from mcp_lab.exchanges.record import LegCapture
 from mcp_lab.exchanges.recorder import current_capture, leg_scope
-from mcp_lab.flow.flow import LegCapture
 from mcp_lab.flow.legs import rejection_reason
 from mcp_lab.lab import lab
 from mcp_lab.servers.log_book import leg_began, leg_ended

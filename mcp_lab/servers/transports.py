@@ -28,8 +28,8 @@ import mcp.types as T
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
+from mcp_lab.exchanges.record import LegCapture
 from mcp_lab.exchanges.recorder import SchemaBook, http_hooks, leg_scope
-from mcp_lab.flow.flow import LegCapture
 from mcp_lab.servers.lab_server import ClientOwner
 from mcp_lab.servers.log_book import leg_began, leg_ended
 

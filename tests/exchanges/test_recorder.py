@@ -12,9 +12,8 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
 import mcp_lab
-from mcp_lab.exchanges.record import BODY_CAP, decode_body
+from mcp_lab.exchanges.record import BODY_CAP, LegCapture, decode_body
 from mcp_lab.exchanges.recorder import http_hooks, leg_scope
-from mcp_lab.flow.flow import LegCapture
 from mcp_lab.servers.lab_server import LabServer
 
 
