@@ -5,7 +5,8 @@ travels in a header -- run exactly as `%mcp_server url NAME` tells a user to, it
 private header file by the shell, never seen by the test's output.
 
 What the server received is what the tool itself saw (`ctx.headers`, recorded by the cell into a list):
-the Mcp-Param-Region header the Inspector mirrored from the argument, on a 2026-07-28 request.
+the Mcp-Param-Region header the Inspector mirrored from the argument, on a 2026-07-28 request. A user's own
+server adopted with `--from` (its own keys) answers the Inspector the same way.
 """
 
 from __future__ import annotations
@@ -137,3 +138,35 @@ async def test_without_the_secret_the_inspector_is_refused(shop: tuple[Interacti
     # The lab answers 401; the Inspector reads that as "log in" (OAuth), which it cannot do without a TTY.
     assert code != 0 and json.loads(err)["error"]["code"] == "auth_required", out + err
     assert shell.user_ns["received"] == []
+
+
+async def test_an_adopted_server_of_your_own_answers_the_inspector(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """`%mcp_server NAME --from module:attribute --http`: the user's own server, with its own keys, served
+    by the lab; the Inspector calls its header-parameter tool and gets its structured result."""
+    _installed()
+    shell = InteractiveShell.instance()
+    mcp_lab.load_ipython_extension(shell)
+    try:
+        shell.run_line_magic("mcp_server", "ownshop --from tests.sample_servers.own.shop:mcp --http")
+        assert "keeps its own request_state keys" in capsys.readouterr().out
+        shell.run_line_magic("mcp_server", "url ownshop")
+        printed = capsys.readouterr().out
+        (command,) = [line.removeprefix("MCP Inspector: ") for line in printed.splitlines() if "Inspector" in line]
+        call = command.replace(
+            "--method tools/list",
+            "--method tools/call --tool-name forecast --tool-arg region=eu-west --tool-arg days=2",
+        )
+        code, out, err = await _run(call, tmp_path)
+        assert code == 0, out + err
+        result = json.loads(out)
+        assert result["structuredContent"] == {
+            "region": "eu-west",
+            "days": 2,
+            "high": 22,
+            "summary": "2 sunny days in eu-west",
+        }
+    finally:
+        await sandbox.stop_all()
+        mcp_lab.unload_ipython_extension(shell)
