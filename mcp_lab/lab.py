@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from mcp_lab.exchanges.record import LegCapture
     from mcp_lab.flow.answers import Answerer
     from mcp_lab.flow.flow import Flow
 
@@ -65,6 +66,10 @@ class Lab:
         """Server name -> the file its stdio server's stderr goes to."""
         self.stdio_log_dirs: list[Path] = []
         """The temporary folder holding those files (made on first use)."""
+        self.capturing: list[LegCapture] = []
+        """Legs running now against lab servers: the server's logged reasons are routed to them."""
+        self.token_formats: dict[str, Callable[[str], Any]] = {}
+        """Token prefix -> its keyless reader (tokens.anatomy.register_format; the lab codecs register theirs)."""
         self.principal: str | None = None
         """The lab identity that servers bound with `lab_principal` see (`set_principal`)."""
         # ---- HTTP exchanges
@@ -171,7 +176,8 @@ class Lab:
 
     def reset(self) -> None:
         """Forget every flow, waiting round and shown form (tests; a fresh start). Servers, servings, tasks
-        and answerers stay: they own threads, processes and sockets that only stopping them releases."""
+        and answerers stay (they own threads, processes and sockets that only stopping them releases), and so
+        do the token formats the codecs registered."""
         self.flows.clear()
         self.running.clear()
         self.stop_requested.clear()
