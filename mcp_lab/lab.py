@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from mcp_lab.exchanges.record import LegCapture
     from mcp_lab.flow.answers import Answerer
     from mcp_lab.flow.flow import Flow
 
@@ -69,6 +70,10 @@ class Lab:
         """Server name -> what its own logging emitted while the lab ran it (servers.log_book), newest last."""
         self.leg_servers: dict[int, str] = {}
         """id(LegCapture) -> the server whose leg it is, while the leg runs (servers.log_book routes records)."""
+        self.capturing: list[LegCapture] = []
+        """Legs running now against lab servers: the server's logged reasons are routed to them."""
+        self.token_formats: dict[str, Callable[[str], Any]] = {}
+        """Token prefix -> its keyless reader (tokens.anatomy.register_format; the lab codecs register theirs)."""
         self.principal: str | None = None
         """The lab identity that servers bound with `lab_principal` see (`set_principal`)."""
         # ---- HTTP exchanges
@@ -175,7 +180,8 @@ class Lab:
 
     def reset(self) -> None:
         """Forget every flow, waiting round and shown form (tests; a fresh start). Servers, servings, tasks
-        and answerers stay: they own threads, processes and sockets that only stopping them releases."""
+        and answerers stay (they own threads, processes and sockets that only stopping them releases), and so
+        do the token formats the codecs registered."""
         self.flows.clear()
         self.running.clear()
         self.stop_requested.clear()

@@ -319,7 +319,7 @@ class _Capturing:
         self.scope = leg_scope(capture)
 
     def __enter__(self) -> LegCapture:
-        _LOG_SINK.active.append(self.capture)
+        lab.capturing.append(self.capture)
         leg_began(self.capture, self.name)
         return self.scope.__enter__()
 
@@ -329,7 +329,7 @@ class _Capturing:
         finally:
             leg_ended(self.capture)
             # By identity: LegCaptures are dataclasses, and two empty ones compare equal.
-            active = _LOG_SINK.active
+            active = lab.capturing
             for i in range(len(active) - 1, -1, -1):
                 if active[i] is self.capture:
                     del active[i]
@@ -340,13 +340,13 @@ class _LogSink(logging.Handler):
 
     def __init__(self) -> None:
         super().__init__(logging.WARNING)
-        self.active: list[LegCapture] = []
 
     def legs(self) -> list[LegCapture]:
         """The legs a server log record belongs to: the one whose request the server is handling, when the
         context says so, else every leg running now."""
         own = current_capture()
-        return [own] if own is not None and any(c is own for c in self.active) else list(self.active)
+        active = lab.capturing
+        return [own] if own is not None and any(c is own for c in active) else list(active)
 
     def emit(self, record: logging.LogRecord) -> None:
         message = record.getMessage()

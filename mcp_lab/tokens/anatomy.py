@@ -17,6 +17,9 @@ import binascii
 import string
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
+
+from mcp_lab.lab import lab
 
 __all__ = [
     "AES_PREFIX",
@@ -146,21 +149,24 @@ def aes_anatomy(token: str) -> Anatomy:
 
 
 FormatReader = Callable[[str], Anatomy]
-_FORMATS: dict[str, FormatReader] = {AES_PREFIX: aes_anatomy}
-_LONGEST_FIRST: list[tuple[str, FormatReader]] = [(AES_PREFIX, aes_anatomy)]
 
 
 def register_format(prefix: str, reader: FormatReader) -> None:
-    """Teach the keyless reader another token format (the lab codecs register theirs)."""
-    _FORMATS[prefix] = reader
-    _LONGEST_FIRST[:] = sorted(_FORMATS.items(), key=lambda item: -len(item[0]))
+    """Teach the keyless reader another token format (the lab codecs register theirs); kept in the Lab."""
+    lab.token_formats[prefix] = reader
 
 
 def keyless_anatomy(token: str) -> Anatomy:
-    """Anatomy by prefix; anything unrecognised is explained as what an SDK server would make of it."""
-    for prefix, reader in _LONGEST_FIRST:
-        if token.startswith(prefix):
-            return reader(token)
+    """Anatomy by the longest prefix that fits (the SDK's `v1.` or a registered one); anything unrecognised is
+    explained as what an SDK server would make of it."""
+    reader: Callable[[str], Any] | None = aes_anatomy if token.startswith(AES_PREFIX) else None
+    best = AES_PREFIX if reader is not None else ""
+    for prefix, registered in lab.token_formats.items():
+        if len(prefix) > len(best) and token.startswith(prefix):
+            best, reader = prefix, registered
+    if reader is not None:
+        anatomy: Anatomy = reader(token)
+        return anatomy
     if not token:
         return Anatomy(format="empty", label="empty string", problem="empty: no 'v1.' prefix", reason="malformed")
     return Anatomy(
