@@ -27,6 +27,7 @@ from mcp_lab.audit.legs import Leg, same_outcome
 from mcp_lab.audit.model import AuditCheck, AuditProbe, Verdict
 from mcp_lab.audit.reach import RequestSpec
 from mcp_lab.flow.flow import Flow, Round
+from mcp_lab.headers.analysis import header_text, other_value
 
 __all__ = ["header_annotations", "header_base64", "header_mismatch", "header_missing", "origin"]
 
@@ -79,10 +80,10 @@ class _Mark:
         self.header = f"Mcp-Param-{token}"
         self.value = _at(flow.arguments, path)
         self.sent = next(iter(mcp_param_headers({path: token}, flow.arguments).values()))
-        other = _other(self.value)
+        other = other_value(self.value)
         args = _with(flow.arguments, path, other)
         self.other = next(iter(mcp_param_headers({path: token}, args).values()))
-        self.other_plain = _rendered(other)
+        self.other_plain = header_text(other)
         self.evidence: Flow | None = None
         """The flow of the last probe sent for this mark."""
 
@@ -99,18 +100,6 @@ def _with(arguments: dict[str, Any], path: tuple[str, ...], new: Any) -> dict[st
         return {**arguments, path[0]: new}
     inner = arguments.get(path[0])
     return {**arguments, path[0]: _with(inner if isinstance(inner, dict) else {}, path[1:], new)}
-
-
-def _other(value: Any) -> Any:
-    if isinstance(value, bool):
-        return not value
-    if isinstance(value, int):
-        return value + 1
-    return f"{value}-other"
-
-
-def _rendered(value: Any) -> str:
-    return ("true" if value else "false") if isinstance(value, bool) else str(value)
 
 
 def _sentinel(text: str) -> str:
@@ -217,7 +206,7 @@ async def header_base64(ctx: Context) -> AuditCheck:
         return not_applicable("header-base64", "no recorded tools/call sets an argument a valid x-mcp-header marks")
     probes: list[AuditProbe] = []
     for mark in marks:
-        plain = _rendered(mark.value)
+        plain = header_text(mark.value)
         value = _sentinel(plain)
         rnd = await _first_leg(ctx, "header-base64", mark, {mark.header: value}, False, f"{mark.header}: {value}")
         honest = next(

@@ -39,6 +39,8 @@ __all__ = [
     "encoding_of",
     "header_rows",
     "header_table_from_tools",
+    "header_text",
+    "other_value",
     "param_header_usage",
 ]
 
@@ -268,3 +270,17 @@ def param_header_usage(
             }
         )
     return usage
+
+
+def other_value(value: Any) -> Any:
+    """A value of the same JSON type that differs from `value` (what a header that disagrees carries)."""
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        return value + 1
+    return f"{value}-other"
+
+
+def header_text(value: Any) -> str:
+    """`value` as a plain header parameter spells it (JSON booleans lower-case)."""
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)

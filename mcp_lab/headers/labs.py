@@ -30,6 +30,7 @@ from mcp_lab.exchanges.record import LegCapture
 from mcp_lab.exchanges.recorder import SchemaBook, http_hooks, leg_scope
 from mcp_lab.flow.answers import AnswerContext, ScriptedAnswerer
 from mcp_lab.flow.flow import LEGACY, MODERN, Flow
+from mcp_lab.headers.analysis import header_text, other_value
 from mcp_lab.headers.lab_results import ListFirstLab, MismatchLab, Probe, Scenario, SchemaLookupLab
 from mcp_lab.headers.params import raw_tool_listing
 from mcp_lab.servers.lab_server import LabServer, backchannel_callbacks
@@ -131,18 +132,6 @@ def _envelope(version: str = MODERN) -> dict[str, Any]:
     return {PROTOCOL_VERSION_META_KEY: version, CLIENT_CAPABILITIES_META_KEY: {}}
 
 
-def _other(value: Any) -> Any:
-    if isinstance(value, bool):
-        return not value
-    if isinstance(value, int):
-        return value + 1
-    return f"{value}-other"
-
-
-def _rendered(value: Any) -> str:
-    return ("true" if value else "false") if isinstance(value, bool) else str(value)
-
-
 async def mismatch_lab(
     server: str | LabServer | OutsideServer, tool: str | None = None, arguments: Mapping[str, Any] | None = None
 ) -> MismatchLab:
@@ -164,14 +153,14 @@ async def mismatch_lab(
     if value is None:
         raise LabError(f"arguments must include the marked argument {argument!r}")
     header = f"Mcp-Param-{token}"
-    good = _rendered(value)
+    good = header_text(value)
     sentinel = f"=?base64?{base64.b64encode(good.encode()).decode()}?="
     base = {"Mcp-Method": "tools/call", "Mcp-Name": name, header: good}
     without_arg = {k: v for k, v in args.items() if k != argument}
     optional = len(path) == 1 and argument not in (schema.get("required") or [])
     cases: list[tuple[str, str, dict[str, str | None], dict[str, Any] | None, dict[str, Any]]] = [
         ("match", f"{header} equals the body's {argument!r}", {}, _envelope(), args),
-        ("mismatch", f"{header} disagrees with the body", {header: _rendered(_other(value))}, _envelope(), args),
+        ("mismatch", f"{header} disagrees with the body", {header: header_text(other_value(value))}, _envelope(), args),
         ("missing", f"{header} left out", {header: None}, _envelope(), args),
         ("base64", "the same value in the base64 sentinel form", {header: sentinel}, _envelope(), args),
         ("name", "Mcp-Name names another tool", {"Mcp-Name": f"{name}-other"}, _envelope(), args),
