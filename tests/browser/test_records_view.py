@@ -23,7 +23,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from mcp_lab.records.schema import KINDS
 from tests.browser.harness import Lab
 from tests.browser.notebooks import records_notebook
-from tests.browser.pages import current_kernel_id, open_notebook, screenshot, write_notebook
+from tests.browser.pages import current_kernel_id, open_notebook, screenshot, screenshot_path, write_notebook
 from tests.records.producers import Produced, produce_all
 
 pytestmark = pytest.mark.browser
@@ -232,6 +232,8 @@ def test_every_record_is_drawn_by_the_extension(lab: Lab, page: Page, produced: 
     expect(shop.locator(".mcp-lab-description-capabilities")).to_have_text("capabilities: prompts, resources, tools")
     shop.locator('[data-tool="forecast"] details > summary').first.click()
     expect(shop.locator('[data-tool="forecast"] .mcp-lab-json').first).to_contain_text('"x-mcp-header": "Region"')
+    shop.first.scroll_into_view_if_needed()
+    shop.first.screenshot(path=str(screenshot_path("describe-shop.png")))
     desk = _output(page, produced, "description of own-desk")
     expect(desk.locator('[data-tool="ticket"] .mcp-lab-param-header')).to_have_text("Mcp-Param-Priority")
     expect(desk).to_contain_text("note: no prompts capability: the server offers no prompts")
