@@ -51,7 +51,9 @@ export function renderDescription(record: ServerDescriptionRecord): HTMLElement 
   if (record.instructions) {
     parts.splice(3, 0, h('div', null, `instructions: ${record.instructions}`));
   }
-  if (record.prompts.length || 'prompts' in record.capabilities) {
+  if (!record.prompts.length && 'prompts' in record.capabilities) {
+    parts.push(h('div', { class: 'mcp-lab-description-prompts' }, 'prompts: none listed'));
+  } else if (record.prompts.length) {
     parts.push(
       table(
         [`prompts (${record.prompts.length})`, 'arguments', 'description'],
@@ -62,7 +64,9 @@ export function renderDescription(record: ServerDescriptionRecord): HTMLElement 
       )
     );
   }
-  if (record.resources.length || 'resources' in record.capabilities) {
+  if (!record.resources.length && 'resources' in record.capabilities) {
+    parts.push(h('div', { class: 'mcp-lab-description-resources' }, 'resources: none listed'));
+  } else if (record.resources.length) {
     parts.push(
       table(
         [`resources (${record.resources.length})`, 'URI', 'name', 'MIME type'],

@@ -52,14 +52,18 @@ def description_text(record: ServerDescriptionRecord) -> str:
             lines.append(f"      invalid x-mcp-header: {tool.header_problem} (2026-07-28 clients drop this tool)")
         if tool.description:
             lines.append(f"      {tool.description.strip().splitlines()[0]}")
-    if record.prompts or "prompts" in record.capabilities:
+    if record.prompts:
         lines.append(f"  prompts ({len(record.prompts)}):")
         for prompt in record.prompts:
             args = ", ".join(f"{a.name}{'' if a.required else '?'}" for a in prompt.arguments)
             lines.append(f"    {prompt.name}({args})" + (f": {prompt.description}" if prompt.description else ""))
-    if record.resources or "resources" in record.capabilities:
+    elif "prompts" in record.capabilities:
+        lines.append("  prompts: none listed")
+    if record.resources:
         lines.append(f"  resources ({len(record.resources)}):")
         lines += [f"    {_resource_line(r)}" for r in record.resources]
+    elif "resources" in record.capabilities:
+        lines.append("  resources: none listed")
     lines += [f"  note: {n}" for n in record.notes]
     return "\n".join(lines)
 
@@ -105,6 +109,8 @@ def description_html(record: ServerDescriptionRecord) -> str:
             for p in record.prompts
         )
         body += f"<table><caption>prompts ({len(record.prompts)})</caption><tbody>{rows}</tbody></table>"
+    elif "prompts" in record.capabilities:
+        body += "<div>prompts: none listed</div>"
     if record.resources:
         rows = "".join(
             f"<tr><td>{'template' if r.template else 'resource'}</td><td>{code(r.uri)}</td>"
@@ -112,5 +118,7 @@ def description_html(record: ServerDescriptionRecord) -> str:
             for r in record.resources
         )
         body += f"<table><caption>resources ({len(record.resources)})</caption><tbody>{rows}</tbody></table>"
+    elif "resources" in record.capabilities:
+        body += "<div>resources: none listed</div>"
     notes = "".join(f"<div class='mcp-lab-muted'>note: {e(n)}</div>" for n in record.notes)
     return wrap(head + body + notes, "mcp-lab-description")

@@ -230,6 +230,7 @@ def test_every_record_is_drawn_by_the_extension(lab: Lab, page: Page, produced: 
     expect(shop.locator('[data-tool="book"] .mcp-lab-param-header')).to_have_text("Mcp-Param-City")
     expect(shop.locator('[data-tool="workspace"]')).to_contain_text("none")
     expect(shop.locator(".mcp-lab-description-capabilities")).to_have_text("capabilities: prompts, resources, tools")
+    expect(shop.locator(".mcp-lab-description-prompts")).to_have_text("prompts: none listed")
     shop.locator('[data-tool="forecast"] details > summary').first.click()
     expect(shop.locator('[data-tool="forecast"] .mcp-lab-json').first).to_contain_text('"x-mcp-header": "Region"')
     shop.first.scroll_into_view_if_needed()

@@ -86,6 +86,8 @@ async def test_header_table_and_describe(own: LabServer) -> None:
     if own.name == "shop":
         assert marked["forecast"] == ["Mcp-Param-Region"]
         assert description.tools[0].signature.startswith("forecast(region: string [Mcp-Param-Region]")
+        text = (await mcp_lab.describe(own.name))._repr_mimebundle_()["text/plain"]
+        assert "  prompts: none listed" in text and "  resources: none listed" in text  # declared, empty
     else:
         assert marked["ticket"] == ["Mcp-Param-Priority"]
         assert [t.name for t in description.tools] == ["ticket", "login"]
