@@ -8,6 +8,7 @@ plaintext; `take_keys=True` swaps only the keys.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -161,3 +162,28 @@ async def test_a_server_with_a_codec_of_its_own_is_opened_only_through_that_code
     await waiting.step()
     report = mcp_lab.inspect_token(waiting)
     assert report.verdict == "ok" and "opaque to the lab, its unseal() decides" in report.can_open
+
+
+async def test_no_view_of_an_adopted_server_shows_its_own_keys() -> None:
+    from tests.tokens.test_view import assert_no_keys, rendered
+
+    keys = [os.urandom(32), os.urandom(32)]  # slot 0 seals, slot 1 is an older key it still opens
+    server = build()
+    chain = server._lowlevel_server.middleware
+    chain[:] = [m for m in chain if not isinstance(m, RequestStateBoundary)]
+    chain.append(RequestStateBoundary(RequestStateSecurity(keys=keys), default_audience="booking"))
+    entry = mcp_lab.adopt(server)
+    waiting = await mcp_lab.start("booking", "tools/call", "book", {"city": "Rome"})
+    await waiting.step()
+    report = mcp_lab.inspect_token(waiting)
+    assert report.verdict == "ok" and report.verified
+    shown = [
+        adoption_note(entry),
+        *rendered(ServerList.from_sandbox(sandbox)),
+        *rendered(waiting),
+        *rendered(report),
+        *rendered(await mcp_lab.describe("booking")),
+        *rendered(mcp_lab.server_log("booking")),
+        repr(entry),
+    ]
+    assert_no_keys(shown, keys)
