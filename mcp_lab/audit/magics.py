@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from IPython.core.magic import Magics, line_magic, magics_class
-from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
+from IPython.core.magic import Magics, line_magic, magics_class, no_var_expand
+from IPython.core.magic_arguments import argument, magic_arguments
 
 from mcp_lab.magics.connect import Pending
+from mcp_lab.magics.magic_line import magic_args
 
 __all__ = ["AuditMagics"]
 
@@ -23,6 +24,7 @@ __all__ = ["AuditMagics"]
 class AuditMagics(Magics):
     """The audit."""
 
+    @no_var_expand
     @magic_arguments()
     @argument("name", help="the server's name in the lab (%%mcp_server, %%mcp_connect, mcp_lab.sandbox.add)")
     @argument("collection", nargs="?", help="a collection saved with mcp_lab.save_flows (default: this kernel's calls)")
@@ -39,7 +41,7 @@ class AuditMagics(Magics):
         from mcp_lab.audit.lab import audit, select
         from mcp_lab.servers.sandbox import sandbox
 
-        args = parse_argstring(self.mcp_audit, line)
+        args = magic_args(self.shell, self.mcp_audit, line)
         select(args.only or None, args.skip or None)  # one clear line for an unknown check, before anything runs
         connection = sandbox.get(args.name)
         work = audit(

@@ -20,6 +20,7 @@ import mcp.types as T
 from mcp.client import ClientRequestContext
 from mcp.client.session import ClientSession
 
+from mcp_lab.bounded_json import check_text
 from mcp_lab.errors import LabError
 
 __all__ = [
@@ -163,6 +164,15 @@ class ScriptedAnswerer:
     def __post_init__(self) -> None:
         if not isinstance(self.answers, Mapping):
             raise LabError(f"answers must be a dict keyed by input-request key, not {type(self.answers).__name__}")
+        # Checked before anything is sent: a key no question can match would otherwise surface only after
+        # the live form waited (and a non-string key breaks naming the unused ones).
+        wrong = next((key for key in self.answers if not isinstance(key, str)), None)
+        if wrong is not None:
+            raise LabError(
+                f"answers are keyed by input-request key (a string such as 'ask_region'), not {wrong!r} "
+                f"({type(wrong).__name__})"
+            )
+        check_text(list(self.answers.values()), "the answers")
 
     def lookup(self, key: str) -> tuple[str, Any] | None:
         for name in _candidates(key):

@@ -14,6 +14,7 @@ from typing import Any
 from mcp import MCPError
 from mcp.types import METHOD_NOT_FOUND
 
+from mcp_lab.bounded_json import check_text
 from mcp_lab.errors import LabError
 from mcp_lab.flow.answers import Answerer, ChainAnswerer, ScriptedAnswerer
 from mcp_lab.flow.flow import DEFAULT_MAX_ROUNDS, LEGACY, MODERN, Connection, Flow
@@ -94,6 +95,8 @@ async def start(
     if not isinstance(target, str) or not target:
         raise LabError(f"the tool, prompt or URI must be a non-empty str, not {target!r}")
     check_max_rounds(max_rounds)
+    check_text(arguments, "the arguments")
+    answerer, scripted = _answerer(answers)  # checked before anything is sent
     connection = _connection(server)
     if method == "tools/call":
         await _check_tool(connection, target)
@@ -106,7 +109,6 @@ async def start(
         era=LEGACY if legacy or getattr(connection, "legacy_only", False) else MODERN,
         max_rounds=max_rounds,
     )
-    answerer, scripted = _answerer(answers)
     flow.bind(connection, answerer, scripted)
     lab.remember(flow, new=True)
     return flow

@@ -23,6 +23,8 @@ from typing import Any, Literal
 import anyio
 import mcp.types as T
 
+from mcp_lab import bounded_json
+from mcp_lab.bounded_json import RECORD_DEPTH
 from mcp_lab.errors import FlowError, LabError
 from mcp_lab.flow.answers import AnswerContext, Answerer, ChainAnswerer, InputResponse, ScriptedAnswerer, Unanswered
 from mcp_lab.flow.asking import answer_round, missing_answer_message
@@ -91,8 +93,10 @@ class Flow:
 
     @classmethod
     def from_json(cls, text: str) -> Flow:
+        if not isinstance(text, str):
+            raise LabError(f"a saved flow is the text of flow.to_json(), not {type(text).__name__}")
         try:
-            data = json.loads(text)
+            data = bounded_json.loads(text, "the saved flow is", RECORD_DEPTH)
         except json.JSONDecodeError as exc:
             raise LabError(f"not a saved flow (invalid JSON: {exc.msg} at position {exc.pos})") from None
         if not isinstance(data, dict) or not {"server", "method", "target"} <= data.keys():

@@ -22,6 +22,7 @@ from typing import Any, ClassVar, Literal, NoReturn
 
 import mcp.types as T
 
+from mcp_lab.bounded_json import check_text
 from mcp_lab.errors import LabError
 from mcp_lab.flow.answers import AnswerContext, CallbackRefused, InputResponse
 
@@ -39,6 +40,13 @@ _STATE_WORDS = {
     "abandoned": "abandoned (the flow stopped waiting)",
     "failed": "not sent",
 }
+
+
+def _check_values(values: Any, key: str) -> None:
+    """Values given at once (Submit's, a draft's): a dict of field name -> value, text that can be sent."""
+    if not isinstance(values, Mapping):
+        raise LabError(f"form {key!r}: values are a dict of field name -> value, not {type(values).__name__}")
+    check_text(values, f"form {key!r}'s values")
 
 
 def bare_name(key: str) -> str:
@@ -137,6 +145,8 @@ class Form:
         if unknown:
             known = ", ".join(names) or "none"
             raise LabError(f"form {self.key!r} has no field {', '.join(map(repr, unknown))} (fields: {known})")
+        for name, value in values.items():
+            check_text(value, f"the value for {name!r}")
         self.values.update(values)
         self.values_version += 1
         self._changed()
@@ -150,6 +160,7 @@ class Form:
         if not self.open:
             return False
         if values is not None:
+            _check_values(values, self.key)
             names = set(self.field_names)
             self.values.update({k: v for k, v in values.items() if k in names})
         response, errors = self.check(self.values)
@@ -168,6 +179,7 @@ class Form:
     def keep_draft(self, values: Mapping[str, Any]) -> None:
         """What the person has typed so far (not validated, not sent): shown again if the page reloads."""
         if self.open:
+            _check_values(values, self.key)
             names = set(self.field_names)
             self.values.update({k: v for k, v in values.items() if k in names})
 

@@ -145,8 +145,12 @@ class Panel:
 
     # ---- the headless API --------------------------------------------------------------------------------
     def __getitem__(self, which: int | str) -> Form:
-        if isinstance(which, int):
+        if isinstance(which, int) and not isinstance(which, bool):
+            if not -len(self.forms) <= which < len(self.forms):
+                raise LabError(f"no form {which} in this round: it has {len(self.forms)} (0 to {len(self.forms) - 1})")
             return self.forms[which]
+        if not isinstance(which, str):
+            raise LabError(f"pick a form by its index or name (a str), not {type(which).__name__}")
         for form in self.forms:
             if which in (form.key, form.name):
                 return form
@@ -182,6 +186,10 @@ class Panel:
 
         `values` (from the browser) maps each form's key to all its field values.
         """
+        if values is not None and not isinstance(values, Mapping):
+            raise LabError(
+                f"submit_all takes a dict of form key -> that form's field values (or nothing), not {type(values).__name__}"
+            )
         waiting = [f for f in self.forms if f.open]
         checks = []
         for form in waiting:

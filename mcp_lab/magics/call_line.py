@@ -9,17 +9,18 @@ everything else is split as a shell would. Every mistake is one line saying what
 
 from __future__ import annotations
 
-import io
 import json
 import re
-import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from mcp_lab import bounded_json
+from mcp_lab.bounded_json import check_depth, check_text, json_extent
 from mcp_lab.errors import LabError
-from mcp_lab.flow.answers import Answerer
+from mcp_lab.flow.answers import Answerer, ScriptedAnswerer
 from mcp_lab.flow.limits import DEFAULT_MAX_ROUNDS, check_max_rounds, check_timeout
+from mcp_lab.magics.magic_line import read_word
 
 __all__ = ["CallLine", "parse_arguments", "parse_call_line", "split_line"]
 
@@ -33,13 +34,14 @@ _DECODER = json.JSONDecoder()
 
 def _raw_json(line: str, start: int, what: str) -> int:
     """End of the JSON value typed at `start`; a LabError naming the column when it is not JSON."""
+    check_depth(json_extent(line, start)[1], what)
     try:
         _, end = _DECODER.raw_decode(line, start)
     except json.JSONDecodeError as exc:
         problem = "it ends before it is closed" if exc.pos >= len(line) else f"{exc.msg} (column {exc.pos - start + 1})"
         raise LabError(f"{what} not valid JSON: {problem}") from None
     if end < len(line) and not line[end].isspace():
-        raise LabError(f"unexpected {line[end:].split()[0]!r} right after the JSON (column {end - start + 1})")
+        raise LabError(f"unexpected {line[end : end + 40].split()[0]!r} right after the JSON (column {end - start + 1})")
     return end
 
 
@@ -53,23 +55,13 @@ def split_line(line: str) -> list[str]:
             continue
         head = _JSON_AFTER_KEY.match(line, i)
         if line[i] in "{[" or head is not None:
-            option = (head is not None and line[i:].startswith("--answers")) or words[-1:] == ["--answers"]
+            option = (head is not None and line.startswith("--answers", i)) or words[-1:] == ["--answers"]
             end = _raw_json(line, head.end() if head is not None else i, "--answers is" if option else "arguments are")
             words.append(line[i:end])
             i = end
             continue
-        stream = io.StringIO(line[i:])
-        lexer = shlex.shlex(stream, posix=True)
-        lexer.whitespace_split = True
-        lexer.commenters = ""
-        try:
-            word = lexer.get_token()
-        except ValueError as exc:
-            raise LabError(f"could not parse the line: {exc}") from None
-        if word is None:
-            break
+        word, i = read_word(line, i)
         words.append(word)
-        i += max(stream.tell(), 1)
     return words
 
 
@@ -89,7 +81,7 @@ def parse_arguments(words: list[str]) -> dict[str, Any]:
         if key.startswith("-"):
             raise LabError(f"unknown option {key!r} (options: {OPTIONS})")
         try:
-            arguments[key] = json.loads(raw)
+            arguments[key] = bounded_json.loads(raw, f"argument {key!r} is")
         except json.JSONDecodeError:
             arguments[key] = raw
     return arguments
@@ -144,6 +136,7 @@ def parse_call_line(line: str, usage: str, has_args: bool, namespace: Mapping[st
     if extra and not has_args:
         raise LabError(f"unexpected arguments: {' '.join(extra)} (usage: {usage})")
     call = CallLine(name, target, parse_arguments(extra), step=options["--step"], legacy=options["--legacy"])
+    check_text(call.arguments, "the arguments")
     if "--answers" in options:
         call.answers = answers_from(options["--answers"], namespace)
     if "--timeout" in options:
@@ -161,17 +154,21 @@ def answers_from(text: str | None, namespace: Mapping[str, Any]) -> Any:
         value = namespace[text]
         if not isinstance(value, Mapping | Answerer):
             raise LabError(f"--answers {text}: expected a dict keyed by input-request key, not {type(value).__name__}")
+        if isinstance(value, Mapping):
+            ScriptedAnswerer(value)  # its keys and text checked now, before the call starts
         return value
     if text.isidentifier():
         raise LabError(
             f"--answers {text}: no variable named {text!r} (give a JSON object or a variable holding a dict)"
         )
-    return _json_object(text, "--answers is", "--answers must be a JSON object keyed by input-request key")
+    answers = _json_object(text, "--answers is", "--answers must be a JSON object keyed by input-request key")
+    ScriptedAnswerer(answers)
+    return answers
 
 
 def _json_object(text: str, what: str, not_an_object: str) -> dict[str, Any]:
     try:
-        value = json.loads(text)
+        value = bounded_json.loads(text, what)
     except json.JSONDecodeError as exc:
         raise LabError(f"{what} not valid JSON: {exc.msg} (column {exc.colno})") from None
     if not isinstance(value, dict):

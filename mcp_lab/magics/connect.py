@@ -12,11 +12,12 @@ import asyncio
 from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
-from IPython.core.magic import Magics, line_magic, magics_class
-from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
+from IPython.core.magic import Magics, line_magic, magics_class, no_var_expand
+from IPython.core.magic_arguments import argument, magic_arguments
 from IPython.display import display
 
 from mcp_lab.errors import LabError
+from mcp_lab.magics.magic_line import expand_for, magic_args, shell_words
 from mcp_lab.servers.sandbox import sandbox
 from mcp_lab.shown_task import ShownTask
 
@@ -71,7 +72,7 @@ def _show(value: Any, display_id: bool = False) -> Any:
 
 
 def _unquote(value: str | None) -> str | None:
-    """IPython's argument splitter keeps the quotes around `--stdio "COMMAND ARGS"`; drop the outer pair."""
+    """A value typed with its quotes escaped or doubled (`--stdio '"COMMAND ARGS"'`): drop the outer pair."""
     if value is not None and len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
         return value[1:-1]
     return value
@@ -86,6 +87,7 @@ async def _connected(entry: OutsideServer) -> OutsideServer:
 class ConnectMagics(Magics):
     """Servers the kernel did not start."""
 
+    @no_var_expand
     @magic_arguments()
     @argument("name", help="the server's name in the lab (or `log`, then a stdio connection's name)")
     @argument("url", nargs="?", help="a Streamable HTTP endpoint, e.g. http://127.0.0.1:8000/mcp")
@@ -100,7 +102,8 @@ class ConnectMagics(Magics):
         default=[],
         metavar='"NAME: VALUE"',
         help="an HTTP header sent with every "
-        'request, e.g. --header "Authorization: Bearer {secret}" (the value is never shown or recorded)',
+        'request, e.g. --header "Authorization: Bearer TOKEN", or --header {line} for a header line held in a '
+        "variable (quoted text is sent as typed; the value is never shown or recorded)",
     )
     @line_magic
     def mcp_connect(self, line: str) -> Any:
@@ -113,7 +116,7 @@ class ConnectMagics(Magics):
         from mcp_lab.servers.connect import connection_log, open_connection, parse_environment, parse_headers
         from mcp_lab.servers.connection_view import ConnectionLog
 
-        args = parse_argstring(self.mcp_connect, line)
+        args = magic_args(self.shell, self.mcp_connect, line)
         args.stdio, args.cwd = _unquote(args.stdio), _unquote(args.cwd)
         args.env = [_unquote(pair) for pair in args.env]
         args.header = [_unquote(line) for line in args.header]
@@ -135,12 +138,14 @@ class ConnectMagics(Magics):
         )
         return Pending(_connected(entry), f"connecting {args.name!r}", lambda e: e)
 
+    @no_var_expand
     @line_magic
     def mcp_disconnect(self, line: str) -> Any:
         """%mcp_disconnect NAME -- close a connection (a stdio server process is stopped and reaped)."""
-        name = line.strip()
-        if not name or " " in name:
+        words = shell_words(expand_for(self.shell, line))
+        if len(words) != 1:
             raise LabError("usage: %mcp_disconnect NAME")
+        name = words[0]
         from mcp_lab.servers.outside import OutsideServer
 
         entry = sandbox.get(name)

@@ -16,8 +16,8 @@ import re
 from typing import Any
 
 from IPython.core.interactiveshell import InteractiveShell
-from IPython.core.magic import Magics, line_cell_magic, line_magic, magics_class
-from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
+from IPython.core.magic import Magics, line_cell_magic, line_magic, magics_class, no_var_expand
+from IPython.core.magic_arguments import argument, magic_arguments
 
 from mcp_lab.errors import LabError
 from mcp_lab.flow import calls as api
@@ -25,6 +25,7 @@ from mcp_lab.flow.flow import Flow
 from mcp_lab.flow.live import FlowRun
 from mcp_lab.lab import lab
 from mcp_lab.magics.call_line import parse_arguments, parse_call_line
+from mcp_lab.magics.magic_line import expand_for, magic_args, shell_words
 from mcp_lab.servers.adopt import adopt, adoption_note, is_server, load_server, offers_nothing
 from mcp_lab.servers.sandbox import sandbox
 
@@ -71,6 +72,7 @@ def await_magic_transformer(lines: list[str]) -> list[str]:
 class LabMagics(Magics):
     """`%%mcp_server`, `%mcp_server list|stop|restart`, `%mcp_call`, `%mcp_prompt`, `%mcp_read`, `%mcp_describe`."""
 
+    @no_var_expand
     @magic_arguments()
     @argument(
         "name", help="server name (also the audience its request_state is bound to); or list/serve/url/log/stop/restart"
@@ -109,7 +111,7 @@ class LabMagics(Magics):
         Served over HTTP (`--http`, `serve`), a server requires its own bearer secret (`%mcp_server url NAME`
         shows it for outside clients) and refuses browser pages unless `--allow-origin` names them.
         """
-        args = parse_argstring(self.mcp_server, line)
+        args = magic_args(self.shell, self.mcp_server, line)
         if args.source is not None:
             if cell is not None and cell.strip():
                 raise LabError("%mcp_server NAME --from MODULE:ATTRIBUTE is a line magic: it takes no cell body")
@@ -232,7 +234,10 @@ class LabMagics(Magics):
         elif header is None:
             lines.append(f"warning: {no_auth_warning(name, serving.url)}")
         else:
-            path = write_header_file(name, serving.access)
+            try:
+                path = write_header_file(name, serving.access)
+            except OSError as exc:
+                raise LabError(f"could not write the header file for {name!r}: {exc.strerror or exc}") from None
             lines += [
                 f"outside clients send its secret ({serving.access.describe()}) in the header line written to "
                 f"{path} (readable by you only; it is never shown, so the notebook can be shared)",
@@ -308,6 +313,7 @@ class LabMagics(Magics):
     def _flow_magic(self, method: str, line: str, has_args: bool) -> FlowRun:
         what = {"tools/call": "TOOL", "prompts/get": "PROMPT", "resources/read": "URI"}[method]
         usage = f"NAME {what}" + (" [JSON | key=value ...]" if has_args else "") + " [--answers JSON|VAR] [--timeout S]"
+        line = expand_for(self.shell, line)
         call = parse_call_line(line, usage, has_args, self.shell.user_ns if self.shell is not None else {})
         sandbox.get(call.server)  # unknown server: fail now, in the magic, as a UsageError
         run_holder: list[FlowRun] = []
@@ -332,6 +338,7 @@ class LabMagics(Magics):
         run_holder.append(run)
         return run
 
+    @no_var_expand
     @line_magic
     def mcp_call(self, line: str) -> FlowRun:
         """%mcp_call NAME TOOL [JSON | key=value ...] [--answers JSON|VAR] [--timeout S] [--max-rounds N] [--step]
@@ -344,12 +351,14 @@ class LabMagics(Magics):
         """
         return self._flow_magic("tools/call", line, has_args=True)
 
+    @no_var_expand
     @line_magic
     def mcp_prompt(self, line: str) -> FlowRun:
         """%mcp_prompt NAME PROMPT [JSON | key=value ...] [--answers JSON|VAR] [--timeout S] [--max-rounds N] [--step]
         [--legacy]"""
         return self._flow_magic("prompts/get", line, has_args=True)
 
+    @no_var_expand
     @line_magic
     def mcp_describe(self, line: str) -> Any:
         """%mcp_describe NAME
@@ -361,12 +370,13 @@ class LabMagics(Magics):
         from mcp_lab.magics.connect import Pending
         from mcp_lab.servers.describe import describe
 
-        words = line.split()
+        words = shell_words(expand_for(self.shell, line))
         if len(words) != 1:
             raise LabError("usage: %mcp_describe NAME")
         sandbox.get(words[0])  # unknown server: fail now, in the magic, as a UsageError
         return Pending(describe(words[0]), f"describing {words[0]!r}", lambda d: d)
 
+    @no_var_expand
     @line_magic
     def mcp_read(self, line: str) -> FlowRun:
         """%mcp_read NAME URI [--answers JSON|VAR] [--timeout S] [--max-rounds N] [--step] [--legacy]"""

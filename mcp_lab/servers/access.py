@@ -238,6 +238,8 @@ def header_file(name: str) -> Path:
     from jupyter_core.paths import jupyter_runtime_dir
 
     folder = Path(jupyter_runtime_dir()) / "mcp_lab"
+    if len(name.encode("utf-8", "surrogatepass")) > 120:  # a long non-ASCII name: keep the file name short
+        name = "server-" + hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:32]
     return folder / f"{name}.header"
 
 
@@ -258,5 +260,5 @@ def write_header_file(name: str, access: Access) -> Path | None:
 
 def forget_header_file(name: str) -> None:
     """Remove a stopped or replaced server's header file (its secret no longer opens anything)."""
-    with contextlib.suppress(FileNotFoundError):
+    with contextlib.suppress(OSError):  # gone already, or a folder that cannot be reached: nothing to remove
         header_file(name).unlink()

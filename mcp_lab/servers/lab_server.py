@@ -40,7 +40,7 @@ from mcp_lab.tokens.keys import KeyRing
 if TYPE_CHECKING:
     from mcp_lab.servers.access import Access
 
-__all__ = ["ClientOwner", "LabServer", "backchannel_callbacks", "check_name", "rejection_reason"]
+__all__ = ["MAX_NAME", "ClientOwner", "LabServer", "backchannel_callbacks", "check_name", "rejection_reason", "shown_name"]
 
 REQUEST_STATE_LOGGER = "mcp.server.request_state"
 """The boundary logs "requestState rejected on <method>: <reason>" (mcp 2.3.0 `_reject`)."""
@@ -362,6 +362,20 @@ _state_logger.propagate = False
 HandlerErrorFilter(_LOG_SINK.legs).install()
 
 
+MAX_NAME = 64
+"""Characters in a server name: it becomes a file name (the header file) and an audience in every token."""
+
+
+def shown_name(name: object) -> str:
+    """A name as messages quote it: a long one clipped, so a mistake is still one short line."""
+    text = repr(name)
+    return text if len(text) <= MAX_NAME + 2 else f"{text[:MAX_NAME - 1]}...' ({len(str(name))} characters)"
+
+
 def check_name(name: str) -> None:
+    if not isinstance(name, str):
+        raise LabError(f"a server name is a string, not {type(name).__name__}")
+    if len(name) > MAX_NAME:
+        raise LabError(f"server names are at most {MAX_NAME} characters; {shown_name(name)} is too long")
     if not name or not name.replace("-", "").replace("_", "").replace(".", "").isalnum():
-        raise LabError(f"server names are letters, digits, '-', '_' and '.', not {name!r}")
+        raise LabError(f"server names are letters, digits, '-', '_' and '.', not {shown_name(name)}")

@@ -19,7 +19,7 @@ from mcp.server.mcpserver import MCPServer, RequestStateSecurity
 from mcp_lab.errors import LabError
 from mcp_lab.lab import lab
 from mcp_lab.servers.access import forget_header_file
-from mcp_lab.servers.lab_server import LabServer, check_name
+from mcp_lab.servers.lab_server import LabServer, check_name, shown_name
 from mcp_lab.servers.log_book import contained
 from mcp_lab.tokens.keys import KeyRing
 
@@ -45,7 +45,7 @@ class Sandbox:
             return self.servers[name]
         except KeyError:
             known = ", ".join(sorted(self.servers)) or "none yet; define one with %%mcp_server NAME"
-            raise LabError(f"no server named {name!r} (servers: {known})") from None
+            raise LabError(f"no server named {shown_name(name)} (servers: {known})") from None
 
     def lab_server(self, name: str) -> LabServer:
         """A server the lab started (it holds the keys); a connected outside server is refused."""
@@ -93,12 +93,15 @@ class Sandbox:
         return entry
 
     def retire(self, entry: LabServer | OutsideServer) -> None:
-        """Forget `entry` now; its HTTP serving stops and its clients close in the background."""
+        """Forget `entry` now; its HTTP serving stops and its clients close in the background.
+
+        Serving stops first: a server no longer in the sandbox must not be left serving, out of every
+        magic's reach, whatever happens after."""
+        if isinstance(entry, LabServer):
+            entry.stop_http()
         if self.servers.get(entry.name) is entry:
             del self.servers[entry.name]
             forget_header_file(entry.name)
-        if isinstance(entry, LabServer):
-            entry.stop_http()
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
