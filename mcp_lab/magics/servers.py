@@ -386,7 +386,9 @@ class LabMagics(Magics):
 def register(shell: InteractiveShell) -> None:
     from mcp_lab.audit.magics import AuditMagics
     from mcp_lab.magics.connect import ConnectMagics
+    from mcp_lab.servers import sdk_notices
 
+    sdk_notices.install()  # the SDK's duplicate-name warnings and pydantic's serializer warnings stay out of cells
     shell.register_magics(LabMagics)
     shell.register_magics(ConnectMagics)
     shell.register_magics(AuditMagics)

@@ -23,7 +23,16 @@ from typing import Any
 from mcp_lab.exchanges.recorder import current_capture
 from mcp_lab.lab import lab
 
-__all__ = ["contained", "leg_began", "leg_ended", "log_lines", "note", "take_sdk_handlers"]
+__all__ = [
+    "contained",
+    "leg_began",
+    "leg_ended",
+    "leg_server_names",
+    "log_lines",
+    "note",
+    "running_server",
+    "take_sdk_handlers",
+]
 
 MAX_LINES = 2000
 """Each server keeps its latest lines; older ones are dropped (a chatty server must not fill the kernel)."""
@@ -48,6 +57,20 @@ def leg_ended(capture: Any) -> None:
 def _leg_server() -> str | None:
     capture = current_capture()
     return lab.leg_servers.get(id(capture)) if capture is not None else None
+
+
+def leg_server_names() -> list[str]:
+    """The server whose leg is running here, else every server with a leg running now."""
+    own = _leg_server()
+    return [own] if own is not None else sorted(set(lab.leg_servers.values()))
+
+
+_RUNNING: list[str] = []
+"""Servers whose code (`contained`) is running now, innermost last."""
+
+
+def running_server() -> str | None:
+    return _RUNNING[-1] if _RUNNING else None
 
 
 class _Router(logging.Handler):
@@ -133,9 +156,11 @@ def contained(name: str, *, announce: bool = True) -> Iterator[None]:
             router.owner = name
 
     setattr(root, "addHandler", intercept)  # noqa: B010 - an instance attribute shadows the method, undone below
+    _RUNNING.append(name)
     try:
         yield
     finally:
+        _RUNNING.pop()
         del root.addHandler
         added = taken + [h for h in root.handlers if h not in handlers and not isinstance(h, _Router)]
         for router in routed:
