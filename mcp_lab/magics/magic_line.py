@@ -17,6 +17,7 @@ took 17 s on a 60,000-character line (Interrupt cannot stop a regular expression
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import shlex
@@ -73,7 +74,9 @@ def as_word(value: Any) -> str:
     return shlex.quote(text)
 
 
+@functools.lru_cache(maxsize=256)
 def _compiled(source: str) -> Any:
+    """The expression compiled once (a long line repeats its few names many times)."""
     try:
         return compile(source, "<magic line>", "eval")
     except Exception:  # not an expression (a JSON typo, `{not json`): the braces stay as typed
@@ -174,7 +177,7 @@ def _brace(
 ) -> int:
     """`{{`, a JSON object, or `{expression}` at `i`; returns where the scan goes on."""
     if line.startswith("{{", i):
-        out.append("{")
+        out.append("'{'")  # quoted: a literal brace, never the start of raw JSON for the call-line splitter
         return i + 2
     if _JSON_OBJECT.match(line, i):
         end, _ = json_extent(line, i)
@@ -206,7 +209,7 @@ def read_word(line: str, start: int) -> tuple[str, int]:
         match = _PIECE.match(line, i)
         if match is None:  # an unclosed quote, or a backslash at the end of the line
             problem = "No escaped character" if line[i] == "\\" else "No closing quotation"
-            raise LabError(f"could not read the line: {problem} (close the quote, or put a backslash before it)")
+            raise LabError(f"could not parse the line: {problem} (close the quote, or put a backslash before it)")
         piece = match[0]
         if piece[0] == "'":
             pieces.append(piece[1:-1])

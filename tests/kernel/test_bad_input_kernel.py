@@ -170,7 +170,7 @@ MAGIC = [
     Bad("magic", '%mcp_call demo add ["a"]', "JSON arguments are one object"),
     Bad("magic", "%mcp_call demo add a=1 b", "expected key=value or a JSON object, got 'b'"),
     Bad("magic", "%mcp_call demo add =1", "expected key=value or a JSON object, got '=1'"),
-    Bad("magic", "%mcp_call demo add a={oops}", "arguments are not valid JSON"),
+    Bad("magic", "%mcp_call demo add a={oops}", "could not expand {oops}: NameError"),
     Bad("magic", "%mcp_call demo add a=1 b=2 --timeout", "--timeout needs a value"),
     Bad("magic", "%mcp_call demo add a=1 b=2 --timeout abc", "--timeout takes a number of seconds, not 'abc'"),
     Bad("magic", "%mcp_call demo add a=1 b=2 --timeout 0", "--timeout must be a positive number of seconds"),

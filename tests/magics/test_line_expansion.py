@@ -44,7 +44,8 @@ def test_names_outside_quotes_expand_as_in_ipython() -> None:
     # One value is one word, whatever it holds; a non-string is written as JSON.
     assert call("x t text={msg} flag={T} d={D}") == {"text": "hello world", "flag": True, "d": {"a": 1}}
     assert call("x t {D}") == {"a": 1}
-    assert expand("a=$$5 b={{x}} c=}", NS) == "a=$5 b={x} c=}"
+    assert expand("a=$$5 b={{x}} c=}", NS) == "a=$5 b='{'x} c=}"
+    assert call("x t a=$$5 b={{x}}") == {"a": "$5", "b": "{x}"}
     assert expand("price=$5 cost=$ x", NS) == "price=$5 cost=$ x"  # `$` before no name stays
 
 
@@ -94,7 +95,7 @@ def test_words_are_posix_shell_words() -> None:
     for text in ['a "b c" d', "a'b c'd", r"a\ b", r'"x\"y\\z\n"', "a '' b", r"'\x'", 'é"ü"', "  lead  trail  "]:
         assert shell_words(text) == shlex.split(text)
     for text in ['stop "abc', "stop 'abc", "stop abc\\"]:
-        with pytest.raises(LabError, match=r"^could not read the line: No"):
+        with pytest.raises(LabError, match=r"^could not parse the line: No"):
             shell_words(text)
 
 
