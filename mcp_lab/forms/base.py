@@ -22,13 +22,15 @@ from typing import Any, ClassVar, Literal, NoReturn
 
 import mcp.types as T
 
-from mcp_lab.bounded_json import check_text
+from mcp_lab.bounded_json import check_text, lone_surrogate
 from mcp_lab.errors import LabError
 from mcp_lab.flow.answers import AnswerContext, CallbackRefused, InputResponse
 
 __all__ = ["TRUST_NOTE", "Form", "State", "bare_name"]
 
 State = Literal["open", "accepted", "declined", "cancelled", "timed out", "abandoned", "failed"]
+
+UNSENDABLE = "this holds a character no message can carry (a lone surrogate): retype it"
 
 TRUST_NOTE = "Answer only what you would tell this server: everything you send goes to {server}."
 
@@ -40,13 +42,6 @@ _STATE_WORDS = {
     "abandoned": "abandoned (the flow stopped waiting)",
     "failed": "not sent",
 }
-
-
-def _check_values(values: Any, key: str) -> None:
-    """Values given at once (Submit's, a draft's): a dict of field name -> value, text that can be sent."""
-    if not isinstance(values, Mapping):
-        raise LabError(f"form {key!r}: values are a dict of field name -> value, not {type(values).__name__}")
-    check_text(values, f"form {key!r}'s values")
 
 
 def bare_name(key: str) -> str:
@@ -159,11 +154,8 @@ class Form:
         """
         if not self.open:
             return False
-        if values is not None:
-            _check_values(values, self.key)
-            names = set(self.field_names)
-            self.values.update({k: v for k, v in values.items() if k in names})
-        response, errors = self.check(self.values)
+        unsendable = self.take(values, "values are") if values is not None else {}
+        response, errors = (None, unsendable) if unsendable else self.check(self.values)
         self.errors = errors
         if errors or response is None:
             self._changed()
@@ -179,9 +171,19 @@ class Form:
     def keep_draft(self, values: Mapping[str, Any]) -> None:
         """What the person has typed so far (not validated, not sent): shown again if the page reloads."""
         if self.open:
-            _check_values(values, self.key)
-            names = set(self.field_names)
-            self.values.update({k: v for k, v in values.items() if k in names})
+            self.take(values, "a draft is")
+
+    def take(self, values: Mapping[str, Any], what: str) -> dict[str, str]:
+        """Keep the values a front end sent for this form's fields -- except text no message (nor the widget's
+        own update) can carry, a lone surrogate pasted in a browser: those fields keep their value and get
+        an inline message, returned."""
+        if not isinstance(values, Mapping):
+            raise LabError(f"form {self.key!r}: {what} a dict of field name -> value, not {type(values).__name__}")
+        names = set(self.field_names)
+        given = {k: v for k, v in values.items() if k in names}
+        unsendable = {k: UNSENDABLE for k, v in given.items() if lone_surrogate(v) is not None}
+        self.values.update({k: v for k, v in given.items() if k not in unsendable})
+        return unsendable
 
     # ---- settling --------------------------------------------------------------------------------------
     def attach(self, loop: asyncio.AbstractEventLoop) -> asyncio.Future[None]:

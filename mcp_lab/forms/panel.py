@@ -194,9 +194,8 @@ class Panel:
         checks = []
         for form in waiting:
             given = values.get(form.key) if values is not None else None
-            if isinstance(given, Mapping):
-                form.keep_draft(given)
-            response, errors = form.check(form.values)
+            unsendable = form.take(given, "values are") if isinstance(given, Mapping) and form.open else {}
+            response, errors = (None, unsendable) if unsendable else form.check(form.values)
             form.errors = errors
             checks.append((form, response))
         if any(form.errors for form in waiting):

@@ -72,7 +72,7 @@ def _show(value: Any, display_id: bool = False) -> Any:
 
 
 def _unquote(value: str | None) -> str | None:
-    """A value typed with its quotes escaped or doubled (`--stdio '"COMMAND ARGS"'`): drop the outer pair."""
+    """The argument splitter keeps the quotes around `--stdio "COMMAND ARGS"`, as IPython's does; drop the outer pair."""
     if value is not None and len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
         return value[1:-1]
     return value

@@ -198,8 +198,9 @@ _PIECE = re.compile(r"""[^\s\\'"]+|'[^']*'|"(?:[^"\\]|\\.)*"|\\.""", re.DOTALL)
 _ESCAPED_IN_QUOTES = re.compile(r'\\(["\\])')
 
 
-def read_word(line: str, start: int) -> tuple[str, int]:
-    """The POSIX shell word starting at `start` (quotes removed, backslash escapes applied) and its end.
+def read_word(line: str, start: int, keep_quotes: bool = False) -> tuple[str, int]:
+    """The POSIX shell word starting at `start` (quotes removed, backslash escapes applied) and its end;
+    `keep_quotes`: split the same way but keep the word as typed, quotes and backslashes included.
 
     Written out rather than `shlex`, which builds each word a character at a time (quadratic in its length).
     """
@@ -207,11 +208,17 @@ def read_word(line: str, start: int) -> tuple[str, int]:
     i, n = start, len(line)
     while i < n and not line[i].isspace():
         match = _PIECE.match(line, i)
+        if match is None and keep_quotes and line[i] == "\\":
+            pieces.append("\\")  # a backslash ending the line, kept as typed
+            i += 1
+            continue
         if match is None:  # an unclosed quote, or a backslash at the end of the line
             problem = "No escaped character" if line[i] == "\\" else "No closing quotation"
             raise LabError(f"could not parse the line: {problem} (close the quote, or put a backslash before it)")
         piece = match[0]
-        if piece[0] == "'":
+        if keep_quotes:
+            pieces.append(piece)
+        elif piece[0] == "'":
             pieces.append(piece[1:-1])
         elif piece[0] == '"':
             pieces.append(_ESCAPED_IN_QUOTES.sub(r"\1", piece[1:-1]))
@@ -223,15 +230,16 @@ def read_word(line: str, start: int) -> tuple[str, int]:
     return "".join(pieces), i
 
 
-def shell_words(line: str) -> list[str]:
-    """POSIX shell words (quotes removed, backslash escapes); an unclosed quote is one line."""
+def shell_words(line: str, keep_quotes: bool = False) -> list[str]:
+    """POSIX shell words (quotes removed, backslash escapes; with `keep_quotes` each word as typed); an
+    unclosed quote is one line."""
     words: list[str] = []
     i, n = 0, len(line)
     while i < n:
         if line[i].isspace():
             i += 1
             continue
-        word, i = read_word(line, i)
+        word, i = read_word(line, i, keep_quotes)
         words.append(word)
     return words
 
@@ -263,8 +271,8 @@ def expand_for(shell: Any, line: str) -> str:
 
 
 def magic_args(shell: Any, magic: Any, line: str) -> Any:
-    """A `@magic_arguments` magic's parsed line: expanded, comment dropped, split as a POSIX shell would.
-
-    (IPython's own `parse_argstring` splits without POSIX rules, keeping the quotes inside each word.)"""
-    words = shell_words(expand_for(shell, line))
+    """A `@magic_arguments` magic's parsed line: expanded, comment dropped, split into words that keep their
+    quotes, as IPython's own `parse_argstring` does (`--keys b'...'` is a Python expression; the magic drops
+    the quotes around `--stdio "COMMAND ARGS"`) -- but in linear time and with one line for an unclosed quote."""
+    words = shell_words(expand_for(shell, line), keep_quotes=True)
     return magic.parser.parse_args(words)

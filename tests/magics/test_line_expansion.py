@@ -156,3 +156,19 @@ def test_a_one_megabyte_line_is_read(line: str) -> None:
     """Hang guard only (IPython's expansion took 17 s at 60k characters): no timing is asserted."""
     with contextlib.suppress(LabError):  # some are not valid arguments: reading them to the end is the test
         split_line(expand(line, NS))
+
+
+def test_argument_magics_keep_quotes_as_ipython_did() -> None:
+    """`%%mcp_server --keys b'...'` is a Python expression; `%mcp_connect` drops the quotes of `--stdio "..."`."""
+    line = "t --keys b'k 1' --stdio \"python -m x $HOME\" --port {PORT} # note"
+    assert shell_words(expand(line, NS), keep_quotes=True) == [
+        "t",
+        "--keys",
+        "b'k 1'",
+        "--stdio",
+        '"python -m x $HOME"',
+        "--port",
+        "8000",
+    ]
+    with pytest.raises(LabError, match=r"^could not parse the line: No closing quotation"):
+        shell_words('stop "abc', keep_quotes=True)
