@@ -41,6 +41,10 @@ _NOTHING = object()
 
 def prearrange(*in_order: Any, keyed: Mapping[str, Any] | None = None, **by_name: Any) -> None:
     """Queue answers for forms not shown yet: by key (or bare resolver name), or in order of appearance."""
+    if keyed is not None and not isinstance(keyed, Mapping):
+        raise LabError(f"keyed= is a dict of form key (or resolver name) -> answer, not {type(keyed).__name__}")
+    if any(not isinstance(key, str) for key in keyed or {}):
+        raise LabError("keyed= answers are keyed by form key or resolver name (a string)")
     for key, value in {**(keyed or {}), **by_name}.items():
         lab.prearranged_keyed.setdefault(key, deque()).append(value)
     lab.prearranged_in_order.extend(in_order)

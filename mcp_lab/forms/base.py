@@ -30,6 +30,9 @@ __all__ = ["TRUST_NOTE", "Form", "State", "bare_name"]
 
 State = Literal["open", "accepted", "declined", "cancelled", "timed out", "abandoned", "failed"]
 
+_MAX_INT_BITS = 4096
+"""Far below Python's own limit on turning an int into text (about 14,000 bits), which the form's view does."""
+
 UNSENDABLE = "this holds a character no message can carry (a lone surrogate): retype it"
 
 TRUST_NOTE = "Answer only what you would tell this server: everything you send goes to {server}."
@@ -142,6 +145,8 @@ class Form:
             raise LabError(f"form {self.key!r} has no field {', '.join(map(repr, unknown))} (fields: {known})")
         for name, value in values.items():
             check_text(value, f"the value for {name!r}")
+            if isinstance(value, int) and value.bit_length() > _MAX_INT_BITS:
+                raise LabError(f"the value for {name!r} is a {value.bit_length()}-bit integer; no field shows one that long")
         self.values.update(values)
         self.values_version += 1
         self._changed()

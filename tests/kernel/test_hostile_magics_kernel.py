@@ -143,6 +143,9 @@ FORMS = [
     ("panel[0].submit(5)", "values are a dict of field name -> value, not int"),
     ("panel[0].keep_draft([1])", "a draft is a dict of field name -> value, not list"),
     ("panel[0].fill(nosuch=1)", "has no field 'nosuch'"),
+    ("panel.fill(region=10**5000)", "-bit integer; no field shows one that long"),
+    ("mcp_lab.forms.prearrange(keyed=5)", "keyed= is a dict of form key"),
+    ("mcp_lab.forms.prearrange(keyed={3: 'x'})", "keyed by form key or resolver name"),
     # as a browser's Submit would send pasted text: an inline error, nothing sent
     ("print(panel[0].submit({'region': '\\ud800'}), panel[0].errors, panel[0].open)",
      "False {'region': 'this holds a character no message can carry (a lone surrogate): retype it'} True"),
