@@ -3,8 +3,9 @@ dropped, then split into shell-style words -- each step one left-to-right pass, 
 
 Why the lab's magics opt out of IPython's own expansion (`@no_var_expand`): IPython expands `{...}` and `$x`
 inside quoted text too, so `text="costs $5 today"` reached the server as `costs 5 today` and `text="{len}"`
-as `<built-in function len>`; and its `$` pattern looks ahead over the rest of the line at every `$`, which
-took 17 s on a 60,000-character line (Interrupt cannot stop a regular expression). The rules here:
+as `<built-in function len>`; and its `$` pattern looks ahead over the rest of the line at every `$`, so
+its time grows with the square of the line's length -- seconds for a few tens of thousands of characters,
+and Interrupt cannot stop a regular expression. The rules here:
 
 - 'single'- and "double"-quoted text, JSON (`{"a": ...}`, `{}`, or `[...]` at the start of a word or
   after `=`) and a character after a backslash reach the magic exactly as typed.
