@@ -25,7 +25,7 @@ from mcp_lab.flow.answers import AnswerContext, InputResponse, Unanswered, reque
 from mcp_lab.flow.flow import LEGACY, MODERN, Connection, Flow
 from mcp_lab.flow.legs import parse_response, wire
 from mcp_lab.flow.round import result_texts
-from mcp_lab.records.base import clip_json
+from mcp_lab.records.base import fitted
 from mcp_lab.replay.collection import Collection, ToolListing, called_tools, load_collection, tool_entry
 from mcp_lab.replay.diff import (
     Difference,
@@ -102,14 +102,15 @@ class ReplayReport:
     def record(self) -> ReplayRecord:
         from mcp_lab.replay.view import headline
 
-        return ReplayRecord.model_validate(
+        return fitted(  # a recorded argument of any length: clipped where the record allows, still a str elsewhere
+            ReplayRecord,
             {
                 "server": self.server,
                 "source": self.source,
                 "ok": self.ok,
                 "headline": headline(self.entries, self.server),
-                "entries": [clip_json(e.to_dict()) for e in self.entries],
-            }
+                "entries": [e.to_dict() for e in self.entries],
+            },
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -161,9 +162,14 @@ class RecordedAnswers:
         return parse_response(queue.pop(0))
 
 
+_LABEL_CHARS = 200
+"""A flow's label is one line of the report: its arguments are cut after this many characters."""
+
+
 def flow_label(flow: Flow) -> str:
-    args = f" {json.dumps(flow.arguments, ensure_ascii=False, sort_keys=True)}" if flow.arguments else ""
-    return f"{flow.method} {flow.target}{args}"
+    args = f" {json.dumps(flow.arguments, ensure_ascii=False, sort_keys=True, default=repr)}" if flow.arguments else ""
+    label = f"{flow.method} {flow.target}{args}"
+    return label if len(label) <= _LABEL_CHARS else f"{label[: _LABEL_CHARS - 1]}…"
 
 
 def _result_text(result: dict[str, Any]) -> str:
