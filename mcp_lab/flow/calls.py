@@ -92,6 +92,8 @@ async def start(
     """A bound, not yet started flow (step it yourself, or `await flow.run()`)."""
     if arguments is not None and not isinstance(arguments, Mapping):
         raise LabError(f"arguments must be a dict, not {type(arguments).__name__}")
+    if not isinstance(legacy, bool):
+        raise LabError(f"legacy= is True or False, not {legacy!r}")
     sent = wire_arguments(arguments or {})  # what the server receives (NaN: null), hence what is recorded and saved
     if not isinstance(target, str) or not target:
         raise LabError(f"the tool, prompt or URI must be a non-empty str, not {target!r}")

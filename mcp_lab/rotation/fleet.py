@@ -138,7 +138,7 @@ class Fleet:
 
     def pin(self, index: int | None) -> None:
         """Send every leg to instance `index` (None: back to round-robin)."""
-        self.pinned = None if index is None else self._index(index)
+        self.pinned = None if index is None else self.check_index(index)
 
     # ---- Connection protocol -------------------------------------------------------------------------
     def capture(self) -> _FleetLeg:
@@ -155,17 +155,17 @@ class Fleet:
         return await self.instances[0].tool_names(refresh)
 
     # ---- lifecycle ---------------------------------------------------------------------------------
-    def _index(self, index: Any) -> int:
+    def check_index(self, index: Any) -> int:
         if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(self.instances):
             raise LabError(f"instance {index!r} does not exist (0..{len(self.instances) - 1})")
         return index
 
     def set_ring(self, index: int, ring: KeyRing | Sequence[bytes]) -> None:
-        self.instances[self._index(index)].install_ring(KeyRing.coerce(ring))
+        self.instances[self.check_index(index)].install_ring(KeyRing.coerce(ring))
 
     async def restart(self, index: int) -> None:
         """Restart one instance: with ephemeral keys it comes back under a new key of its own."""
-        await sandbox.restart_entry(self.instances[self._index(index)])
+        await sandbox.restart_entry(self.instances[self.check_index(index)])
 
     async def close(self) -> None:
         for instance in self.instances:

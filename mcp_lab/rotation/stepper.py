@@ -136,6 +136,10 @@ class RotationStepper:
 
     def set_phase(self, phase: int, instance: int | None = None) -> None:
         """Put one instance (or all) in `phase` -- also out of order, to show what that breaks."""
+        if isinstance(phase, bool) or not isinstance(phase, int) or not 0 <= phase < len(PHASES):
+            raise LabError(f"phase is 0..{len(PHASES) - 1} ({', '.join(PHASES)}), not {phase!r}")
+        if instance is not None:
+            instance = self.fleet.check_index(instance)
         targets = range(len(self.phases)) if instance is None else [instance]
         for i in targets:
             self.phases[i] = phase

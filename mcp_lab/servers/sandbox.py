@@ -41,6 +41,8 @@ class Sandbox:
         return servers
 
     def get(self, name: str) -> LabServer | OutsideServer:
+        if not isinstance(name, str):
+            raise LabError(f"a server is named by text (str), not {type(name).__name__}")
         try:
             return self.servers[name]
         except KeyError:

@@ -131,6 +131,8 @@ class KeyRing:
 
     def __init__(self, keys: Sequence[bytes | bytearray | str], *, generated: bool = False) -> None:
         material = checked_keys(keys)
+        if not isinstance(generated, bool):
+            raise LabError(f"generated= is True or False, not {generated!r}")
         self._keys = material
         self.generated = generated
         self.ids = [key_id(k) for k in material]
