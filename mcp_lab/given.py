@@ -7,6 +7,7 @@ Spec context: none of the protocol's own; the team rule that bad input gets one 
 from __future__ import annotations
 
 import json
+import math
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -16,7 +17,7 @@ import pydantic_core
 
 from mcp_lab.errors import LabError
 
-__all__ = ["check_path", "shown", "wire_arguments"]
+__all__ = ["check_path", "json_safe", "shown", "wire_arguments"]
 
 _SHOWN_CHARS = 60
 
@@ -62,3 +63,14 @@ def wire_arguments(arguments: Mapping[str, Any]) -> dict[str, Any]:
     if not isinstance(wired, dict):  # pragma: no cover - a dict always serialises to an object
         raise LabError("the arguments must be a JSON object")
     return wired
+
+
+def json_safe(value: Any) -> Any:
+    """`value` with every non-finite float as None: what the SDK's JSON puts on the wire for it."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: json_safe(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [json_safe(v) for v in value]
+    return value

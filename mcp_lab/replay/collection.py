@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import math
 import os
 import stat
 import time
@@ -28,7 +27,7 @@ from typing import Any
 
 from mcp_lab.errors import LabError
 from mcp_lab.flow.flow import Flow
-from mcp_lab.given import check_path, shown
+from mcp_lab.given import check_path, json_safe, shown
 from mcp_lab.replay.diff import header_map
 
 __all__ = [
@@ -111,6 +110,14 @@ def called_tools(flows: Iterable[Flow]) -> ToolListing:
     return found
 
 
+def _scrubbed(index: int, flow: Flow) -> dict[str, Any]:
+    try:
+        return scrub_flow(flow)
+    except (TypeError, ValueError, RecursionError) as exc:  # a Flow built by hand with values JSON cannot hold
+        detail = str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__
+        raise LabError(f"flow {index} cannot be saved as JSON: {detail}") from None
+
+
 def collection_dict(flows: Flow | Iterable[Flow]) -> dict[str, Any]:
     """The JSON document `save_flows` writes."""
     items = _flows(flows)
@@ -119,7 +126,7 @@ def collection_dict(flows: Flow | Iterable[Flow]) -> dict[str, Any]:
         "version": VERSION,
         "saved_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "not_saved": "request_state tokens (they expire; replaced by a marker) and HTTP exchanges",
-        "flows": [scrub_flow(f) for f in items],
+        "flows": [_scrubbed(i, f) for i, f in enumerate(items)],
         "tools": called_tools(items),
     }
 
@@ -182,17 +189,6 @@ def write_atomically(target: Path, data: bytes) -> None:
             os.fsync(directory)
         finally:
             os.close(directory)
-
-
-def json_safe(value: Any) -> Any:
-    """`value` with every non-finite float as None: what the SDK's JSON puts on the wire for it."""
-    if isinstance(value, float):
-        return value if math.isfinite(value) else None
-    if isinstance(value, dict):
-        return {k: json_safe(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [json_safe(v) for v in value]
-    return value
 
 
 def file_kind(path: Path) -> str:

@@ -159,6 +159,12 @@ async def test_a_nan_argument_is_saved_as_the_null_that_was_sent(tmp_path: Path)
         assert "NaN" not in text and "Infinity" not in text
         assert mcp_lab.load_flows(path)[0].arguments == flow.arguments
         assert "NaN" not in flow.to_json()
+        by_hand = Flow(server="s", method="tools/call", target="t", arguments={"x": math.nan}, status="done")
+        assert json.loads(by_hand.to_json())["arguments"] == {"x": None}  # a Flow built by hand, too
+        odd = Flow(server="s", method="tools/call", target="t", arguments={"x": object()}, status="done")
+        with pytest.raises(mcp_lab.LabError, match="flow 0 cannot be saved as JSON"):
+            mcp_lab.save_flows(tmp_path / "odd.json", [odd])
+        assert not (tmp_path / "odd.json").exists()
     finally:
         await sandbox.stop_all()
 
