@@ -153,7 +153,7 @@ def adopt(
     given = None if keys is None else KeyRing.coerce(keys)  # checked before anything about the server changes
     if ttl is not None:
         checked_ttl(ttl)
-    if name is not None:
+    if name is not None and name != "":  # "" means the server's own name, as None does
         check_name(name)
     if not is_server(server) and callable(server):
         server = _called(server, getattr(server, "__name__", "the factory"), name or "adopted")

@@ -65,6 +65,11 @@ _EXAMPLE = "e.g. keys=[secrets.token_bytes(32)]"
 
 
 def checked_keys(keys: Any) -> list[bytes]:
+    """The keys of a ring, checked (see `_checked`)."""
+    return _checked(keys)[0]
+
+
+def _checked(keys: Any) -> tuple[list[bytes], list[str]]:
     """The keys of a ring, checked: a list or tuple of 1..MAX_KEYS distinct keys of MIN_KEY_BYTES..MAX_KEY_BYTES
     bytes, none all zero. Anything else is one `LabError` saying why. A key is bytes (or a str, taken as its
     UTF-8 as the SDK does: its own hint is `secrets.token_hex(32)`).
@@ -74,7 +79,7 @@ def checked_keys(keys: Any) -> list[bytes]:
     read as a list of small integers -- is never built.
     """
     if isinstance(keys, KeyRing):
-        return keys.secret_keys()
+        return keys.secret_keys(), list(keys.ids)
     if keys is None:
         raise LabError(f"no keys given (None): give a list of keys, {_EXAMPLE}")
     if isinstance(keys, bytes | bytearray | memoryview):
@@ -104,7 +109,7 @@ def checked_keys(keys: Any) -> list[bytes]:
             raise LabError(f"{where} repeats keys[{seen[kid]}]: every key of a ring must be different")
         seen[kid] = index
         material.append(value)
-    return material
+    return material, list(seen)
 
 
 def checked_key(key: Any, label: str) -> bytes:
@@ -112,7 +117,7 @@ def checked_key(key: Any, label: str) -> bytes:
     if isinstance(key, list | tuple):
         raise LabError(f"{label} is one key (bytes), not a {type(key).__name__} of them")
     try:
-        return checked_keys([key])[0]
+        return _checked([key])[0][0]
     except LabError as exc:
         raise LabError(str(exc).replace("keys[0]", label, 1)) from None
 
@@ -130,12 +135,12 @@ class KeyRing:
     __slots__ = ("_keys", "generated", "ids")
 
     def __init__(self, keys: Sequence[bytes | bytearray | str], *, generated: bool = False) -> None:
-        material = checked_keys(keys)
+        material, ids = _checked(keys)
         if not isinstance(generated, bool):
             raise LabError(f"generated= is True or False, not {generated!r}")
         self._keys = material
         self.generated = generated
-        self.ids = [key_id(k) for k in material]
+        self.ids = ids
 
     @classmethod
     def fresh(cls) -> KeyRing:
