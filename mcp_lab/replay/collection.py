@@ -166,11 +166,11 @@ def write_atomically(target: Path, data: bytes) -> None:
     """Write `data` to a new file next to `target`, flush it to disk, then rename it over `target`: a reader
     sees the old file or the new one, never a cut one. The new file keeps the old one's permissions."""
     final = Path(os.path.realpath(target))  # through a symlink: replace the file it names, keep the link
-    temporary = final.with_name(f".{final.name}.{os.urandom(4).hex()}.tmp")
+    temporary = final.with_name(f".{final.name[:200]}.{os.urandom(4).hex()}.tmp")  # within NAME_MAX (255)
     fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     try:
         try:
-            with contextlib.suppress(FileNotFoundError):
+            with contextlib.suppress(FileNotFoundError, AttributeError):  # no fchmod: the umask's mode stands
                 os.fchmod(fd, stat.S_IMODE(os.stat(final).st_mode))
             view = memoryview(data)
             while view:
@@ -218,7 +218,7 @@ def load_flows(path: str | Path) -> list[Flow]:
 def read_collection_text(source: Path) -> str:
     """The file's text; a FIFO, socket or device is refused before anything waits on it."""
     # O_NONBLOCK: opening a FIFO no one writes to would otherwise wait forever (a regular file ignores it).
-    fd = os.open(source, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    fd = os.open(source, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     try:
         mode = os.fstat(fd).st_mode
         if stat.S_ISDIR(mode):
