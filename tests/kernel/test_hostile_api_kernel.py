@@ -4,7 +4,8 @@ Each bad case is a cell a person could type: its error must be a single output o
 traceback is one line (nothing on stderr). The cell after it makes a real two-leg call and checks that no
 flow recorded so far was lost (`mcp_lab.flows` keeps every earlier flow, and grows by the new one). Then the
 good paths the fixes touched run in the same kernel: a replay of a 6,000-character argument (same and
-changed, rendered), a NaN argument saved as the null the server received, and no bad ring ever registered.
+changed, rendered), a NaN argument saved as the null the server received, a save that cannot grow its file
+(RLIMIT_FSIZE, as on a full disk) leaving the old collection loadable, and no bad ring ever registered.
 """
 
 from __future__ import annotations
@@ -236,6 +237,19 @@ def seen(x: object = None) -> str:
     "nan_path = mcp_lab.save_flows(os.path.join(workdir, 'nan.json'), [nan_flow])\n"
     "strict = json.loads(open(nan_path).read(), parse_constant=lambda c: 'BAD ' + c)\n"
     "print('NAN', nan_flow.text.strip(), strict['flows'][0]['arguments'], mcp_lab.load_flows(nan_path)[0].arguments)",
+    # item 7: a collection file that cannot grow (RLIMIT_FSIZE, as a full disk) keeps the old collection
+    "import resource, signal\n"
+    "keep_path = mcp_lab.save_flows(os.path.join(workdir, 'keep.json'), [done_flow])\n"
+    "big_flow = await mcp_lab.call('echo', 'seen', {'x': 'y' * 300_000})\n"
+    "_limit = resource.getrlimit(resource.RLIMIT_FSIZE)\n"
+    "_xfsz = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\n"
+    "resource.setrlimit(resource.RLIMIT_FSIZE, (64 * 1024, _limit[1]))\n"
+    "try:\n"
+    "    mcp_lab.save_flows(keep_path, [done_flow, big_flow])\n"
+    "finally:\n"
+    "    resource.setrlimit(resource.RLIMIT_FSIZE, _limit)\n"
+    "    signal.signal(signal.SIGXFSZ, _xfsz)",
+    "print('KEPT', len(mcp_lab.load_flows(keep_path)), big_flow in mcp_lab.flows, sorted(os.listdir(workdir)))",
     # nothing registered from a refused ring; the fleet's rings are still strong
     "print('SERVERS', sorted(n for n in mcp_lab.sandbox.servers if n.startswith('weak')),"
     " [len(set(i.ring.ids)) == len(i.ring.ids) for i in fleet1.instances])",
@@ -301,8 +315,18 @@ def test_a_nan_argument_is_saved_as_null(executed: list[dict[str, object]]) -> N
     assert _good(executed, 4) == "NAN [null, null, 1.5] {'x': [None, None, 1.5]} {'x': [None, None, 1.5]}"
 
 
+def test_a_collection_that_cannot_be_written_is_one_line_and_the_old_one_stays(
+    executed: list[dict[str, object]],
+) -> None:
+    cell = executed[len(SETUP) + 2 * len(CASES) + 5]
+    (error,) = errors_of(cell)
+    assert error["ename"] == "LabError" and len(error["traceback"]) == 1, error
+    assert "cannot write" in error["evalue"] and "nothing there was changed" in error["evalue"], error["evalue"]
+    assert _good(executed, 6) == "KEPT 1 True ['collection.fifo', 'keep.json', 'long.json', 'nan.json']"
+
+
 def test_no_refused_ring_left_a_server_behind(executed: list[dict[str, object]]) -> None:
-    assert _good(executed, 5) == "SERVERS [] [True, True]"
+    assert _good(executed, 7) == "SERVERS [] [True, True]"
 
 
 def test_the_collections_written_are_strict_json(tmp_path: Path) -> None:
