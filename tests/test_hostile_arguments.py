@@ -142,3 +142,19 @@ async def test_no_wrong_argument_escapes_as_anything_but_one_line(
         await sandbox.stop_all()
     assert calls > 1000
     assert escaped == []
+
+
+async def test_a_refused_header_or_environment_never_shows_its_values() -> None:
+    """A bearer token or an API key in `headers=` / `env=` is a secret: the refusal names types only."""
+    secret = "Bearer sekrit-7f3a9c"
+    cases = [
+        {"url": "http://127.0.0.1:1/mcp", "headers": {"Authorization": secret, "X-Count": 5}},
+        {"url": "http://127.0.0.1:1/mcp", "headers": [("Authorization", secret)]},
+        {"stdio": "python -c pass", "env": {"API_KEY": secret, "N": 1}},
+        {"stdio": "python -c pass", "env": ("API_KEY=" + secret,)},
+    ]
+    for kwargs in cases:
+        with pytest.raises(LabError) as refused:
+            await mcp_lab.connect("secretive", **kwargs)
+        assert "maps names to values" in str(refused.value) and "sekrit" not in str(refused.value)
+    assert "secretive" not in sandbox.servers

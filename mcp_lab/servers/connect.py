@@ -124,7 +124,9 @@ def _check_types(url: Any, stdio: Any, legacy: Any, env: Any, cwd: Any, headers:
         if given is None:
             continue
         if not isinstance(given, Mapping) or not all(isinstance(k, str) and isinstance(v, str) for k, v in given.items()):
-            raise LabError(f"{what}= maps names to values, both text (a dict of str), not {shown(given)}")
+            # its type only: an environment or a header may hold a secret (a bearer token), never shown
+            kind = type(given).__name__ if not isinstance(given, Mapping) else "a dict with a name or value that is not text"
+            raise LabError(f"{what}= maps names to values, both text (a dict of str), not {kind}")
     if cwd is not None:
         if not isinstance(cwd, str | os.PathLike) or not isinstance(os.fspath(cwd), str):
             raise LabError(f"cwd= is a directory path (str or pathlib.Path), not {shown(cwd)}")
