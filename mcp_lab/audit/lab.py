@@ -10,7 +10,8 @@ breaks is reported as not applicable with the reason, never as a traceback.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterable
+import math
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,7 @@ from mcp_lab.audit.report import AuditReport
 from mcp_lab.audit.rules import RULES
 from mcp_lab.errors import LabError
 from mcp_lab.flow.flow import METHODS, MODERN, Connection, Flow
+from mcp_lab.given import shown
 
 __all__ = ["CHECKS", "DEFAULT_MAX_WAIT", "MAX_FLOWS", "audit", "select"]
 
@@ -59,6 +61,8 @@ LISTING_PAGES = 20
 def _ids(value: str | Iterable[str] | None) -> list[str]:
     if value is None:
         return []
+    if not isinstance(value, str | Iterable) or isinstance(value, Mapping):
+        raise LabError(f"only= and skip= take check ids (a str or a list of them), not {shown(value)}")
     items = [value] if isinstance(value, str) else list(value)
     return [part.strip() for item in items for part in str(item).split(",") if part.strip()]
 
@@ -69,7 +73,10 @@ def select(only: str | Iterable[str] | None = None, skip: str | Iterable[str] | 
     unknown = [i for i in (*chosen, *dropped) if i not in CHECKS]
     if unknown:
         raise LabError(f"no check named {', '.join(map(repr, unknown))}; the checks are: {', '.join(CHECKS)}")
-    return [i for i in CHECKS if (not chosen or i in chosen) and i not in dropped]
+    selected = [i for i in CHECKS if (not chosen or i in chosen) and i not in dropped]
+    if not selected:  # an audit that checks nothing must not report "no rule broken"
+        raise LabError("every check is left out (only/skip): nothing would be audited; keep at least one check")
+    return selected
 
 
 def _recorded(flows: Any, server: str, notes: list[str]) -> list[Flow]:
@@ -84,6 +91,8 @@ def _recorded(flows: Any, server: str, notes: list[str]) -> list[Flow]:
         items = load_flows(flows)
     elif isinstance(flows, Flow):
         items = [flows]
+    elif isinstance(flows, Mapping | bytes):
+        raise LabError(f"flows= takes a collection path or a list of flows, not {type(flows).__name__}")
     else:
         try:
             items = list(flows)
@@ -144,9 +153,15 @@ async def audit(
     """
     from mcp_lab.servers.sandbox import sandbox
 
+    if not isinstance(server, str) and not callable(getattr(server, "session", None)):
+        raise LabError(f"audit takes a server's name (str) or a connection, not {shown(server)}")
     connection = sandbox.get(server) if isinstance(server, str) else server
     for name, value in (("max_wait", max_wait), ("timeout", timeout), ("lifetime", lifetime)):
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int | float) or value <= 0):
+        if value is None and name != "lifetime":
+            raise LabError(f"{name} must be a positive number of seconds, not None")
+        if value is not None and (
+            isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or value <= 0
+        ):
             raise LabError(f"{name} must be a positive number of seconds, not {value!r}")
     selected = select(only, skip)
     notes: list[str] = []

@@ -219,6 +219,12 @@ class CallbackAnswerer:
     sampling_callback: SamplingCallback | None = None
     list_roots_callback: ListRootsCallback | None = None
 
+    def __post_init__(self) -> None:
+        for name in ("elicitation_callback", "sampling_callback", "list_roots_callback"):
+            value = getattr(self, name)
+            if value is not None and not callable(value):
+                raise LabError(f"{name}= is an async function (the SDK's callback), not {type(value).__name__}")
+
     async def answer(self, key: str, request: T.InputRequest, context: AnswerContext) -> InputResponse:
         if context.session is None:
             raise LabError("callback answerers need a live client session")
@@ -260,6 +266,13 @@ class ChainAnswerer:
     answerers: list[Answerer]
     answered_by: dict[str, Answerer] = field(default_factory=dict)
     """Which answerer gave the latest answer for each key (the flow's timeline labels it)."""
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.answerers, list | tuple) or not all(
+            callable(getattr(a, "answer", None)) for a in self.answerers
+        ):
+            raise LabError("ChainAnswerer takes a list of answerers (each with an async answer(key, request, context))")
+        self.answerers = list(self.answerers)
 
     async def answer(self, key: str, request: T.InputRequest, context: AnswerContext) -> InputResponse:
         for answerer in self.answerers:

@@ -20,6 +20,7 @@ from mcp_lab.flow.answers import Answerer, ChainAnswerer, ScriptedAnswerer
 from mcp_lab.flow.flow import DEFAULT_MAX_ROUNDS, LEGACY, MODERN, Connection, Flow
 from mcp_lab.flow.interrupts import run_interruptibly
 from mcp_lab.flow.limits import check_max_rounds, check_timeout
+from mcp_lab.given import wire_arguments
 from mcp_lab.lab import lab
 from mcp_lab.servers.sandbox import sandbox
 
@@ -92,6 +93,9 @@ async def start(
     """A bound, not yet started flow (step it yourself, or `await flow.run()`)."""
     if arguments is not None and not isinstance(arguments, Mapping):
         raise LabError(f"arguments must be a dict, not {type(arguments).__name__}")
+    if not isinstance(legacy, bool):
+        raise LabError(f"legacy= is True or False, not {legacy!r}")
+    sent = wire_arguments(arguments or {})  # what the server receives (NaN: null), hence what is recorded and saved
     if not isinstance(target, str) or not target:
         raise LabError(f"the tool, prompt or URI must be a non-empty str, not {target!r}")
     check_max_rounds(max_rounds)
@@ -104,7 +108,7 @@ async def start(
         server=connection.name,
         method=method,
         target=target,
-        arguments=dict(arguments or {}),
+        arguments=sent,
         # A connection made with --legacy speaks 2025-11-25 only (connect.py): its flows use the back channel.
         era=LEGACY if legacy or getattr(connection, "legacy_only", False) else MODERN,
         max_rounds=max_rounds,

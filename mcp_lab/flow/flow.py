@@ -31,6 +31,7 @@ from mcp_lab.flow.asking import answer_round, missing_answer_message
 from mcp_lab.flow.legs import BACKCHANNEL_HINT, backchannel_hint, send_leg, wire
 from mcp_lab.flow.limits import DEFAULT_MAX_ROUNDS
 from mcp_lab.flow.round import LEGACY, METHODS, MODERN, Connection, LegCapture, Round, result_texts
+from mcp_lab.given import json_safe
 
 __all__ = ["DEFAULT_MAX_ROUNDS", "LEGACY", "METHODS", "MODERN", "Connection", "Flow", "LegCapture", "Round"]
 
@@ -79,7 +80,8 @@ class Flow:
         return data
 
     def to_json(self, indent: int | None = None) -> str:
-        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
+        # Strict JSON: a NaN (which JSON has not) reads as the null the SDK sends for it.
+        return json.dumps(json_safe(self.to_dict()), indent=indent, ensure_ascii=False, allow_nan=False)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Flow:

@@ -29,7 +29,7 @@ from mcp.shared.inbound import (
 )
 
 from mcp_lab.headers.record import HeaderTableRecord, ToolHeadersRecord
-from mcp_lab.records.base import clip_json
+from mcp_lab.records.base import fitted
 
 __all__ = [
     "DROPPED",
@@ -136,7 +136,7 @@ class HeaderTable:
             server=self.server,
             server_kind=self.kind,
             dropped_note=DROPPED,
-            tools=[ToolHeadersRecord.model_validate(clip_json(asdict(t))) for t in self.tools],
+            tools=[fitted(ToolHeadersRecord, asdict(t)) for t in self.tools],
         )
 
     def to_dict(self) -> dict[str, Any]:

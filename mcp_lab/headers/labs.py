@@ -47,7 +47,11 @@ _UNKNOWN = "2099-01-01"
 
 
 def _entry(server: str | LabServer | OutsideServer) -> LabServer | OutsideServer:
-    return sandbox.get(server) if isinstance(server, str) else server
+    if isinstance(server, str):
+        return sandbox.get(server)
+    if not isinstance(server, LabServer | OutsideServer):
+        raise LabError(f"the header labs take a server's name (str) or its entry, not {type(server).__name__}")
+    return server
 
 
 @dataclass

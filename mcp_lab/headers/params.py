@@ -78,6 +78,8 @@ def header(name: str, *, optional: bool = False) -> HeaderParam:
     """
     if not isinstance(name, str):
         raise LabError(f"mcp_lab.header() takes the header name as a string, not {type(name).__name__}")
+    if not isinstance(optional, bool):
+        raise LabError(f"mcp_lab.header(optional=) is True or False, not {optional!r}")
     reason = _reason({"type": "string", X_MCP_HEADER_KEY: name})
     if reason is not None:
         raise LabError(f"mcp_lab.header({name!r}): {reason} (letters, digits and !#$%&'*+-.^_`|~ only)")

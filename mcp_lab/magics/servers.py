@@ -28,6 +28,7 @@ from mcp_lab.magics.call_line import parse_arguments, parse_call_line
 from mcp_lab.magics.magic_line import expand_for, magic_args, shell_words
 from mcp_lab.servers.adopt import adopt, adoption_note, is_server, load_server, offers_nothing
 from mcp_lab.servers.sandbox import sandbox
+from mcp_lab.tokens.keys import KeyRing
 
 __all__ = ["FlowRun", "LabMagics", "parse_arguments", "register"]
 
@@ -78,7 +79,7 @@ class LabMagics(Magics):
         "name", help="server name (also the audience its request_state is bound to); or list/serve/url/log/stop/restart"
     )
     @argument("target", nargs="?", help="with serve/url/log/stop/restart: the server's name")
-    @argument("--keys", help="a variable (or expression) holding a key or a list of keys, each >= 32 bytes")
+    @argument("--keys", help="a variable (or expression) holding a list of keys, each 32 to 1024 bytes")
     @argument("--ttl", type=float, default=600.0, help="request_state lifetime in seconds (default 600)")
     @argument("--lowlevel", action="store_true", help="a lowlevel Server: the cell defines on_* handlers")
     @argument("--seal", action="store_true", help="lowlevel only: add the RequestStateBoundary it lacks")
@@ -260,12 +261,17 @@ class LabMagics(Magics):
                 f"%%mcp_server {name}: the cell raised {kind}: {exc}; the server was not registered"
             ) from None
 
-    def _evaluate(self, expression: str) -> Any:
+    def _evaluate(self, expression: str) -> KeyRing:
+        """`--keys VAR`: the ring it names, checked before the cell runs (the message never shows a key)."""
         ns = self.shell.user_ns if self.shell is not None else {}
         try:
-            return eval(expression, ns)
+            value = eval(expression, ns)
         except Exception as exc:
             raise LabError(f"--keys {expression!r} could not be evaluated: {type(exc).__name__}") from None
+        try:
+            return KeyRing.coerce(value)
+        except LabError as exc:
+            raise LabError(f"--keys: {exc}") from None
 
     def _manage(self, args: Any) -> Any:
         command, target = args.name, args.target

@@ -16,11 +16,28 @@ from __future__ import annotations
 
 import hashlib
 import math
-from typing import Any, Literal
+import types
+import typing
+from collections.abc import Mapping
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
-__all__ = ["CLIP_CHARS", "HEAD_CHARS", "Clipped", "Model", "Record", "clip", "clip_json", "clipped_text", "mime"]
+__all__ = [
+    "CLIP_CHARS",
+    "HEAD_CHARS",
+    "Clipped",
+    "Model",
+    "Record",
+    "clip",
+    "clip_json",
+    "clipped_text",
+    "fitted",
+    "mime",
+    "shorten",
+]
+
+_M = TypeVar("_M", bound=BaseModel)
 
 CLIP_CHARS = 4096
 """Strings longer than this are embedded clipped (a few KiB: every real token and argument fits)."""
@@ -103,3 +120,47 @@ def clip_json(value: Any, depth: int = 0) -> Any:
     if fields is not None and not isinstance(value, type):
         return {name: clip_json(getattr(value, name), depth + 1) for name in fields}
     return repr(value)
+
+
+def shorten(text: str) -> str:
+    """`text`, or its start and its length when longer than `CLIP_CHARS` -- still a `str` (for fields that
+    hold a line of text: a label, a message)."""
+    if len(text) <= CLIP_CHARS:
+        return text
+    return f"{text[: CLIP_CHARS - 32]}… ({len(text):,} chars)"
+
+
+def fitted(model: type[_M], data: Mapping[str, Any]) -> _M:
+    """`model` validated from `data` with every long string capped by what its field takes: a `Clipped`
+    marker where the field allows one, a `shorten`ed `str` where it takes only text, and `clip_json` in
+    free-form (`Any`) fields. Clipping never changes a record's types, however long the input."""
+    return model.model_validate(_fit_fields(model, data))
+
+
+def _fit_fields(model: type[BaseModel], data: Mapping[str, Any]) -> dict[str, Any]:
+    fields = model.model_fields
+    return {k: (_fit(fields[k].annotation, v) if k in fields else v) for k, v in data.items()}
+
+
+def _fit(annotation: Any, value: Any) -> Any:
+    if annotation is Any:
+        return clip_json(value)
+    if value is None or isinstance(value, bool | int | float):
+        return value
+    origin = typing.get_origin(annotation)
+    members = typing.get_args(annotation) if origin in (typing.Union, types.UnionType) else (annotation,)
+    if isinstance(value, str):
+        if Clipped in members:
+            return clip(value)
+        return shorten(value) if str in members else clip_json(value)
+    for member in members:
+        inner = typing.get_origin(member)
+        if isinstance(member, type) and issubclass(member, BaseModel) and isinstance(value, Mapping):
+            return _fit_fields(member, value)
+        if inner is list and isinstance(value, list | tuple):
+            (item,) = typing.get_args(member) or (Any,)
+            return [_fit(item, v) for v in value]
+        if inner is dict and isinstance(value, Mapping):
+            _key, item = typing.get_args(member) or (str, Any)
+            return {str(k): _fit(item, v) for k, v in value.items()}
+    return clip_json(value)

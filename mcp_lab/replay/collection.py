@@ -15,7 +15,10 @@ headers}`). Collections saved before that have no `"tools"` and still load; thei
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import stat
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -24,6 +27,7 @@ from typing import Any
 
 from mcp_lab.errors import LabError
 from mcp_lab.flow.flow import Flow
+from mcp_lab.given import check_path, json_safe, shown
 from mcp_lab.replay.diff import header_map
 
 __all__ = [
@@ -78,8 +82,8 @@ def scrub_flow(flow: Flow) -> dict[str, Any]:
 def _flows(flows: Flow | Iterable[Flow]) -> list[Flow]:
     if isinstance(flows, Flow):
         return [flows]
-    if isinstance(flows, Mapping | str | bytes):
-        raise LabError("save_flows takes a list of flows (each from mcp_lab.call, %mcp_call, ...)")
+    if isinstance(flows, Mapping | str | bytes) or not isinstance(flows, Iterable):
+        raise LabError(f"save_flows takes a list of flows (each from mcp_lab.call, %mcp_call, ...), not {shown(flows)}")
     items = list(flows)
     for item in items:
         if not isinstance(item, Flow):
@@ -106,6 +110,14 @@ def called_tools(flows: Iterable[Flow]) -> ToolListing:
     return found
 
 
+def _scrubbed(index: int, flow: Flow) -> dict[str, Any]:
+    try:
+        return scrub_flow(flow)
+    except (TypeError, ValueError, RecursionError) as exc:  # a Flow built by hand with values JSON cannot hold
+        detail = str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__
+        raise LabError(f"flow {index} cannot be saved as JSON: {detail}") from None
+
+
 def collection_dict(flows: Flow | Iterable[Flow]) -> dict[str, Any]:
     """The JSON document `save_flows` writes."""
     items = _flows(flows)
@@ -114,7 +126,7 @@ def collection_dict(flows: Flow | Iterable[Flow]) -> dict[str, Any]:
         "version": VERSION,
         "saved_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "not_saved": "request_state tokens (they expire; replaced by a marker) and HTTP exchanges",
-        "flows": [scrub_flow(f) for f in items],
+        "flows": [_scrubbed(i, f) for i, f in enumerate(items)],
         "tools": called_tools(items),
     }
 
@@ -122,17 +134,71 @@ def collection_dict(flows: Flow | Iterable[Flow]) -> dict[str, Any]:
 def save_flows(path: str | Path, flows: Flow | Iterable[Flow]) -> Path:
     """Write `flows` (arguments, questions, the answers given, results) to a JSON file; returns its path.
 
-    A relative path is relative to the kernel's working directory: next to the notebook.
+    A relative path is relative to the kernel's working directory: next to the notebook. The file is
+    replaced atomically: a full disk or any other failure leaves the collection that was there intact.
     """
+    target = check_path(path, "save_flows")
     document = collection_dict(flows)
-    target = Path(path)
     if target.is_dir():
         raise LabError(f"{str(target)!r} is a directory; give a file name such as flows.json")
+    if target.exists() and not target.is_file():
+        raise LabError(f"{str(target)!r} is not a regular file ({file_kind(target)}); give a file name such as flows.json")
     try:
-        target.write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        write_atomically(target, collection_text(document))
     except OSError as exc:
-        raise LabError(f"cannot write {str(target)!r}: {exc.strerror or exc}") from None
+        raise LabError(f"cannot write {str(target)!r}: {exc.strerror or exc}; nothing there was changed") from None
     return target
+
+
+def collection_text(document: Mapping[str, Any]) -> bytes:
+    """The document as strict JSON, UTF-8: NaN and infinities (which JSON has not) as null, as the SDK sends
+    them; a string the UTF-8 codec refuses (a lone surrogate) escaped instead of failing."""
+    try:
+        text = json.dumps(json_safe(document), indent=1, ensure_ascii=False, allow_nan=False) + "\n"
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return (json.dumps(json_safe(document), indent=1, allow_nan=False) + "\n").encode("ascii")
+    except RecursionError:
+        raise LabError("these flows are nested too deeply to save as JSON") from None
+
+
+def write_atomically(target: Path, data: bytes) -> None:
+    """Write `data` to a new file next to `target`, flush it to disk, then rename it over `target`: a reader
+    sees the old file or the new one, never a cut one. The new file keeps the old one's permissions."""
+    final = Path(os.path.realpath(target))  # through a symlink: replace the file it names, keep the link
+    temporary = final.with_name(f".{final.name[:200]}.{os.urandom(4).hex()}.tmp")  # within NAME_MAX (255)
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        try:
+            with contextlib.suppress(FileNotFoundError, AttributeError):  # no fchmod: the umask's mode stands
+                os.fchmod(fd, stat.S_IMODE(os.stat(final).st_mode))
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view) :]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(temporary, final)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+    with contextlib.suppress(OSError):  # the rename itself survives a crash once the directory is synced
+        directory = os.open(final.parent, os.O_RDONLY)
+        try:
+            os.fsync(directory)
+        finally:
+            os.close(directory)
+
+
+def file_kind(path: Path) -> str:
+    """What a non-regular file is, in words."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return "unreadable"
+    kinds = {stat.S_ISFIFO: "a FIFO", stat.S_ISSOCK: "a socket", stat.S_ISCHR: "a device", stat.S_ISBLK: "a device"}
+    return next((name for test, name in kinds.items() if test(mode)), "not a regular file")
 
 
 @dataclass
@@ -146,7 +212,26 @@ class Collection:
 
 def load_flows(path: str | Path) -> list[Flow]:
     """Read a collection written by `save_flows`: the recorded flows, ready to replay or inspect."""
-    return load_collection(path).flows
+    return load_collection(check_path(path, "load_flows")).flows
+
+
+def read_collection_text(source: Path) -> str:
+    """The file's text; a FIFO, socket or device is refused before anything waits on it."""
+    # O_NONBLOCK: opening a FIFO no one writes to would otherwise wait forever (a regular file ignores it).
+    fd = os.open(source, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise LabError(f"cannot read {str(source)!r}: it is a directory, not a collection file")
+        if not stat.S_ISREG(mode):
+            kind = file_kind(source)
+            raise LabError(f"cannot read {str(source)!r}: it is {kind}, not a regular file; give a collection file")
+        with os.fdopen(fd, "rb", closefd=True) as stream:
+            fd = -1
+            return stream.read().decode("utf-8")
+    finally:
+        if fd >= 0:
+            os.close(fd)
 
 
 def _tools(document: Mapping[str, Any], source: str) -> ToolListing:
@@ -169,9 +254,9 @@ def _tools(document: Mapping[str, Any], source: str) -> ToolListing:
 def load_collection(path: str | Path) -> Collection:
     """Read a collection written by `save_flows`: its flows and the called tools' listing (empty for
     collections saved before tools were recorded)."""
-    source = Path(path)
+    source = check_path(path, "load_collection")
     try:
-        text = source.read_text(encoding="utf-8")
+        text = read_collection_text(source)
     except FileNotFoundError:
         raise LabError(f"no such collection: {str(source)!r}") from None
     except (OSError, UnicodeDecodeError) as exc:

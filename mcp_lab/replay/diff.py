@@ -138,8 +138,9 @@ def question_kind(request: Mapping[str, Any]) -> str:
 
 def describe(request: Mapping[str, Any]) -> str:
     """`elicitation 'Which region?'`, `sampling`, `roots`: what a person recognises a question by."""
-    message = (request.get("params") or {}).get("message")
-    return question_kind(request) + (f" {message!r}" if message else "")
+    params = request.get("params")
+    message = params.get("message") if isinstance(params, Mapping) else None
+    return question_kind(request) + (f" {show(message)}" if message else "")
 
 
 def request_differences(recorded: Mapping[str, Any], replayed: Mapping[str, Any], path: str) -> list[Difference]:

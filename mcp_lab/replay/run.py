@@ -13,6 +13,7 @@ error, the called tool's input schema and header map) and names each difference 
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,8 +25,10 @@ from mcp_lab.errors import LabError
 from mcp_lab.flow.answers import AnswerContext, InputResponse, Unanswered, request_kind
 from mcp_lab.flow.flow import LEGACY, MODERN, Connection, Flow
 from mcp_lab.flow.legs import parse_response, wire
+from mcp_lab.flow.limits import check_timeout
 from mcp_lab.flow.round import result_texts
-from mcp_lab.records.base import clip_json
+from mcp_lab.given import check_path, shown
+from mcp_lab.records.base import fitted
 from mcp_lab.replay.collection import Collection, ToolListing, called_tools, load_collection, tool_entry
 from mcp_lab.replay.diff import (
     Difference,
@@ -102,14 +105,15 @@ class ReplayReport:
     def record(self) -> ReplayRecord:
         from mcp_lab.replay.view import headline
 
-        return ReplayRecord.model_validate(
+        return fitted(  # a recorded argument of any length: clipped where the record allows, still a str elsewhere
+            ReplayRecord,
             {
                 "server": self.server,
                 "source": self.source,
                 "ok": self.ok,
                 "headline": headline(self.entries, self.server),
-                "entries": [clip_json(e.to_dict()) for e in self.entries],
-            }
+                "entries": [e.to_dict() for e in self.entries],
+            },
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -161,9 +165,14 @@ class RecordedAnswers:
         return parse_response(queue.pop(0))
 
 
+_LABEL_CHARS = 200
+"""A flow's label is one line of the report: its arguments are cut after this many characters."""
+
+
 def flow_label(flow: Flow) -> str:
-    args = f" {json.dumps(flow.arguments, ensure_ascii=False, sort_keys=True)}" if flow.arguments else ""
-    return f"{flow.method} {flow.target}{args}"
+    args = f" {json.dumps(flow.arguments, ensure_ascii=False, sort_keys=True, default=repr)}" if flow.arguments else ""
+    label = f"{flow.method} {flow.target}{args}"
+    return label if len(label) <= _LABEL_CHARS else f"{label[: _LABEL_CHARS - 1]}…"
 
 
 def _result_text(result: dict[str, Any]) -> str:
@@ -291,7 +300,7 @@ def _connection(server: str | Connection | None, recorded: Flow) -> Connection:
     from mcp_lab.servers.sandbox import sandbox
 
     if server is None or isinstance(server, str):
-        return sandbox.get(server or recorded.server)
+        return sandbox.get(recorded.server if server is None else server)
     return server
 
 
@@ -348,13 +357,16 @@ async def replay_flow(
 
 
 def _collection(collection: str | Path | Flow | Collection | Iterable[Flow]) -> Collection:
-    if isinstance(collection, str | Path):
-        return load_collection(collection)
+    if isinstance(collection, str | os.PathLike | bytes):
+        return load_collection(check_path(collection, "replay"))
     if isinstance(collection, Collection):
         return collection
-    flows = [collection] if isinstance(collection, Flow) else list(collection)
-    if not all(isinstance(f, Flow) for f in flows):
-        raise LabError("replay takes a collection path or a list of flows")
+    if not isinstance(collection, Flow | Iterable) or isinstance(collection, Mapping):
+        raise LabError(f"replay takes a collection path or a list of flows, not {shown(collection)}")
+    items: list[Any] = [collection] if isinstance(collection, Flow) else list(collection)
+    flows = [f for f in items if isinstance(f, Flow)]
+    if len(flows) != len(items):
+        raise LabError("replay takes a collection path or a list of flows (each from mcp_lab.call, %mcp_call, ...)")
     return Collection(flows, called_tools(flows))  # recorded here: the tools as the lab listed them
 
 
@@ -370,8 +382,11 @@ async def replay(
     server it was recorded against, by name. Flows given in memory are compared with the tools as the lab
     last listed them on their recorded server.
     """
+    if server is not None and not isinstance(server, str) and not callable(getattr(server, "session", None)):
+        raise LabError(f"server= is a server's name (str) or a connection, not {shown(server)}")
+    timeout = check_timeout(timeout)
     loaded = _collection(collection)
-    source = str(collection) if isinstance(collection, str | Path) else loaded.source
+    source = str(collection) if isinstance(collection, str | os.PathLike) else loaded.source
     tools: ToolListing = loaded.tools
     entries = [
         await replay_flow(f, server=server, timeout=timeout, tool=tools.get(f.server, {}).get(f.target))

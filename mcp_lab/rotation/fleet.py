@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import contextvars
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 import mcp.types as T
@@ -26,9 +26,9 @@ from mcp.server.mcpserver import Context, MCPServer
 
 from mcp_lab.errors import LabError
 from mcp_lab.exchanges.record import LegCapture
-from mcp_lab.servers.lab_server import AnswerFn, LabServer
+from mcp_lab.servers.lab_server import AnswerFn, LabServer, check_name
 from mcp_lab.servers.sandbox import sandbox
-from mcp_lab.tokens.keys import KeyRing
+from mcp_lab.tokens.keys import KeyRing, checked_ttl
 
 __all__ = ["PROBE_TOOL", "Fleet", "add_probe_tool"]
 
@@ -93,13 +93,23 @@ class Fleet:
         router: Literal["round-robin", "pinned"] = "round-robin",
         http: bool = False,
     ) -> None:
+        check_name(name)
+        if isinstance(instances, bool) or not isinstance(instances, int):
+            raise LabError(f"instances= is a whole number of instances (1 to 16), not {instances!r}")
         if instances < 1 or instances > 16:
             raise LabError("a fleet has between 1 and 16 instances")
+        if define is not None and not callable(define):
+            raise LabError(f"define= is a function that adds tools to an MCPServer, not {type(define).__name__}")
+        if router not in ("round-robin", "pinned"):
+            raise LabError(f"router= is 'round-robin' or 'pinned', not {router!r}")
+        if not isinstance(http, bool):
+            raise LabError(f"http= is True or False, not {http!r}")
+        ring = None if keys is None else KeyRing.coerce(keys)  # checked once, before any instance is built
         self.name = name
-        self.ttl = ttl
-        self.shared_keys = keys is not None
+        self.ttl = checked_ttl(ttl)
+        self.shared_keys = ring is not None
         self._define = define
-        self.instances: list[LabServer] = [self._build(keys) for _ in range(instances)]
+        self.instances: list[LabServer] = [self._build(ring) for _ in range(instances)]
         self._cycle = itertools.cycle(range(instances))
         self.pinned: int | None = 0 if router == "pinned" else None
         self.urls: list[str] = []
@@ -108,7 +118,7 @@ class Fleet:
 
             self.urls = [serve(instance) for instance in self.instances]
 
-    def _build(self, keys: Any) -> LabServer:
+    def _build(self, keys: KeyRing | None) -> LabServer:
         # Ephemeral keys (keys=None): each instance gets its own random key, as separate processes would.
         entry = sandbox.new_mcpserver(self.name, keys=keys, ttl=self.ttl)
         assert isinstance(entry.server, MCPServer)
@@ -128,9 +138,7 @@ class Fleet:
 
     def pin(self, index: int | None) -> None:
         """Send every leg to instance `index` (None: back to round-robin)."""
-        if index is not None and not 0 <= index < len(self.instances):
-            raise LabError(f"instance {index} does not exist (0..{len(self.instances) - 1})")
-        self.pinned = index
+        self.pinned = None if index is None else self.check_index(index)
 
     # ---- Connection protocol -------------------------------------------------------------------------
     def capture(self) -> _FleetLeg:
@@ -147,12 +155,17 @@ class Fleet:
         return await self.instances[0].tool_names(refresh)
 
     # ---- lifecycle ---------------------------------------------------------------------------------
-    def set_ring(self, index: int, ring: KeyRing) -> None:
-        self.instances[index].install_ring(ring)
+    def check_index(self, index: Any) -> int:
+        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(self.instances):
+            raise LabError(f"instance {index!r} does not exist (0..{len(self.instances) - 1})")
+        return index
+
+    def set_ring(self, index: int, ring: KeyRing | Sequence[bytes]) -> None:
+        self.instances[self.check_index(index)].install_ring(KeyRing.coerce(ring))
 
     async def restart(self, index: int) -> None:
         """Restart one instance: with ephemeral keys it comes back under a new key of its own."""
-        await sandbox.restart_entry(self.instances[index])
+        await sandbox.restart_entry(self.instances[self.check_index(index)])
 
     async def close(self) -> None:
         for instance in self.instances:

@@ -18,6 +18,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from mcp_lab.errors import LabError
 from mcp_lab.flow.flow import Flow
 from mcp_lab.rotation.fleet import PROBE_TOOL
 from mcp_lab.rotation.record import RotationLoadRecord
@@ -87,6 +88,26 @@ def _index(label: str | None) -> int:
     return int((label or "#0").rsplit("#", 1)[1])
 
 
+def checked_schedule(schedule: Any, instances: int) -> list[Step]:
+    """A list of (phase 0..3, instance index or None for all) steps; one clear error for anything else."""
+    usage = "schedule= is a list of (phase, instance) steps, phase 0..3, instance an index or None (all)"
+    if not isinstance(schedule, list | tuple):
+        raise LabError(f"{usage}; not {type(schedule).__name__}")
+    steps: list[Step] = []
+    for position, step in enumerate(schedule):
+        if not isinstance(step, list | tuple) or len(step) != 2:
+            raise LabError(f"{usage}; step {position} is {step!r}")
+        phase, instance = step
+        if isinstance(phase, bool) or not isinstance(phase, int) or not 0 <= phase < len(PHASES):
+            raise LabError(f"{usage}; step {position} has phase {phase!r}")
+        if instance is not None and (
+            isinstance(instance, bool) or not isinstance(instance, int) or not 0 <= instance < instances
+        ):
+            raise LabError(f"{usage}; step {position} names instance {instance!r} (0..{instances - 1})")
+        steps.append((phase, instance))
+    return steps
+
+
 async def run_rotation_load(
     stepper: RotationStepper,
     schedule: list[Step] | None = None,
@@ -95,7 +116,13 @@ async def run_rotation_load(
     order: str | None = None,
 ) -> LoadReport:
     """Run `schedule` (default: the right order) with `flows_per_step` concurrent flows per batch."""
-    schedule = RIGHT_ORDER if schedule is None else schedule
+    if not isinstance(stepper, RotationStepper):
+        raise LabError(f"run_rotation_load drives a RotationStepper, not {type(stepper).__name__}")
+    if isinstance(flows_per_step, bool) or not isinstance(flows_per_step, int) or not 1 <= flows_per_step <= 10_000:
+        raise LabError(f"flows_per_step is a whole number from 1 to 10000, not {flows_per_step!r}")
+    if order is not None and not isinstance(order, str):
+        raise LabError(f"order= is a label (str) for the report, not {type(order).__name__}")
+    schedule = RIGHT_ORDER if schedule is None else checked_schedule(schedule, len(stepper.phases))
     label = order or ("right order" if schedule == RIGHT_ORDER else "custom order")
     report = LoadReport(order=label)
     fleet = stepper.fleet

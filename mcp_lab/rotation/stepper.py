@@ -19,12 +19,13 @@ from typing import Any
 import mcp.types as T
 from mcp import MCPError
 
+from mcp_lab.errors import LabError
 from mcp_lab.flow.flow import MODERN, Flow
 from mcp_lab.rotation.fleet import PROBE_TOOL, Fleet, add_probe_tool
 from mcp_lab.rotation.record import CellRecord, RotationRecord
 from mcp_lab.servers.lab_server import LabServer
 from mcp_lab.servers.sandbox import sandbox
-from mcp_lab.tokens.keys import KeyRing
+from mcp_lab.tokens.keys import KeyRing, checked_key
 
 __all__ = ["PHASES", "Cell", "RotationMatrix", "RotationStepper", "mint_token", "phase_ring", "verify_token"]
 
@@ -111,9 +112,13 @@ class RotationStepper:
     """Walks a fleet through the three rotation steps; records a matrix and the in-flight flows at each."""
 
     def __init__(self, fleet: Fleet, *, old: bytes | None = None, new: bytes | None = None) -> None:
+        if not isinstance(fleet, Fleet):
+            raise LabError(f"RotationStepper walks a Fleet (mcp_lab.Fleet(...)), not {type(fleet).__name__}")
         self.fleet = fleet
-        self._old = old or os.urandom(32)
-        self._new = new or os.urandom(32)
+        self._old = os.urandom(32) if old is None else checked_key(old, "old=")
+        self._new = os.urandom(32) if new is None else checked_key(new, "new=")
+        if self._old == self._new:
+            raise LabError("old= and new= are the same key: a rotation moves to a different key")
         self.old_id = KeyRing([self._old]).ids[0]
         self.new_id = KeyRing([self._new]).ids[0]
         self.phases = [0] * len(fleet.instances)
@@ -131,6 +136,10 @@ class RotationStepper:
 
     def set_phase(self, phase: int, instance: int | None = None) -> None:
         """Put one instance (or all) in `phase` -- also out of order, to show what that breaks."""
+        if isinstance(phase, bool) or not isinstance(phase, int) or not 0 <= phase < len(PHASES):
+            raise LabError(f"phase is 0..{len(PHASES) - 1} ({', '.join(PHASES)}), not {phase!r}")
+        if instance is not None:
+            instance = self.fleet.check_index(instance)
         targets = range(len(self.phases)) if instance is None else [instance]
         for i in targets:
             self.phases[i] = phase

@@ -11,6 +11,8 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Any
 
+from mcp_lab.errors import LabError
+
 if TYPE_CHECKING:
     from mcp_lab.rotation.stepper import RotationStepper
 
@@ -23,6 +25,12 @@ class StepperWidget:
     def __init__(self, stepper: RotationStepper, flows_per_step: int = 4) -> None:
         import ipywidgets as W
 
+        from mcp_lab.rotation.stepper import RotationStepper
+
+        if not isinstance(stepper, RotationStepper):
+            raise LabError(f"StepperWidget shows a RotationStepper, not {type(stepper).__name__}")
+        if isinstance(flows_per_step, bool) or not isinstance(flows_per_step, int) or not 1 <= flows_per_step <= 100:
+            raise LabError(f"flows_per_step is a whole number from 1 to 100, not {flows_per_step!r}")
         self.stepper = stepper
         self.flows_per_step = flows_per_step
         count = len(stepper.fleet.instances)

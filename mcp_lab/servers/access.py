@@ -30,13 +30,14 @@ import hashlib
 import hmac
 import os
 import secrets
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 from mcp_lab.errors import LabError
+from mcp_lab.given import shown
 
 __all__ = [
     "Access",
@@ -166,6 +167,9 @@ class Access:
                 "this server authenticates its callers itself (OAuth); the lab's secret would compete for its "
                 "Authorization header: serve it without auth=True"
             )
+        if isinstance(allow_origins, bytes | Mapping) or not isinstance(allow_origins, Iterable):
+            example = "such as ['http://localhost:6274']"
+            raise LabError(f"allow_origins is an origin or a list of them, {example}, not {shown(allow_origins)}")
         items = [allow_origins] if isinstance(allow_origins, str) else list(allow_origins)
         secret = AccessSecret() if (not own_auth if auth is None else auth) else None
         return cls(secret, tuple(dict.fromkeys(check_origin(o) for o in items)), own_auth)

@@ -24,7 +24,7 @@ from mcp_lab.errors import LabError
 from mcp_lab.servers.lab_server import LabServer, check_name
 from mcp_lab.servers.log_book import contained, take_sdk_handlers
 from mcp_lab.servers.sandbox import sandbox
-from mcp_lab.tokens.keys import KeyRing, codec_key_ids
+from mcp_lab.tokens.keys import KeyRing, checked_ttl, codec_key_ids
 
 __all__ = ["adopt", "adoption_note", "is_server", "load_server", "offers_nothing", "sealing_of"]
 
@@ -146,14 +146,21 @@ def adopt(
     `take_keys=True` (a fresh lab-held ring) or `keys=` (that ring): then only its keys (and, with `ttl=`, its
     token lifetime) change. Its logging set-up is taken off the root logger (`%mcp_server log NAME`).
     """
+    if not isinstance(take_keys, bool):
+        raise LabError(f"take_keys= is True or False, not {take_keys!r}")
+    if ttl is not None and not (take_keys or keys is not None):
+        raise LabError("ttl= changes how the server seals: it needs take_keys=True or keys= (the lab's ring)")
+    given = None if keys is None else KeyRing.coerce(keys)  # checked before anything about the server changes
+    if ttl is not None:
+        checked_ttl(ttl)
+    if name is not None and name != "":  # "" means the server's own name, as None does
+        check_name(name)
     if not is_server(server) and callable(server):
         server = _called(server, getattr(server, "__name__", "the factory"), name or "adopted")
     if not is_server(server):
-        raise LabError(f"adopt() takes an MCPServer, a lowlevel Server or a zero-argument factory, not {server!r}")
+        raise LabError(f"adopt() takes an MCPServer, a lowlevel Server or a zero-argument factory, not {type(server).__name__}")
     label = str(name or server.name)
     check_name(label)
-    if ttl is not None and not (take_keys or keys is not None):
-        raise LabError("ttl= changes how the server seals: it needs take_keys=True or keys= (the lab's ring)")
     kind: Literal["mcpserver", "lowlevel"] = "mcpserver" if isinstance(server, MCPServer) else "lowlevel"
     entry = LabServer(name=label, server=server, kind=kind, ring=None)
     if isinstance(server, MCPServer):
@@ -162,7 +169,7 @@ def adopt(
     if boundary is not None:
         entry.ttl = float(boundary._security.ttl)
     if take_keys or keys is not None:
-        ring = KeyRing.fresh() if keys is None else KeyRing.coerce(keys)
+        ring = given or KeyRing.fresh()
         policy: dict[str, Any] = {}
         if boundary is not None:  # only the keys change: the audience and the principal binding stay the server's
             policy = {"audience": boundary._audience, "bind_principal": boundary._security.bind_principal}

@@ -9,11 +9,14 @@ sandbox under its name and starts connecting; failures become one `LabError` lin
 from __future__ import annotations
 
 import asyncio
+import os
 import shlex
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from mcp_lab.errors import LabError
 from mcp_lab.flow.limits import check_timeout
+from mcp_lab.given import shown
 from mcp_lab.lab import lab
 from mcp_lab.servers.lab_server import check_name
 from mcp_lab.servers.outside import KEYLESS_NOTE, OutsideServer, stdio_log_path
@@ -69,6 +72,7 @@ def open_connection(
 ) -> OutsideServer:
     """Register `name` now and connect in the background (needs a running event loop); see `connect`."""
     check_name(name)
+    _check_types(url, stdio, legacy, env, cwd, headers)
     if (url is None) == (stdio is None):
         raise LabError("give either a URL (Streamable HTTP) or stdio='COMMAND ARGS', not both or neither")
     if timeout is None or check_timeout(timeout) is None:
@@ -105,6 +109,33 @@ def open_connection(
     sandbox.register(entry, replace=isinstance(sandbox.servers.get(name), OutsideServer))
     entry.begin_connect()
     return entry
+
+
+def _check_types(url: Any, stdio: Any, legacy: Any, env: Any, cwd: Any, headers: Any) -> None:
+    """What each argument of `connect` must be: one clear line each, before anything is registered."""
+    if url is not None and not isinstance(url, str):
+        raise LabError(f"the URL is text such as 'http://127.0.0.1:8000/mcp', not {shown(url)}")
+    words = stdio if isinstance(stdio, list | tuple) else None
+    if stdio is not None and not isinstance(stdio, str) and (words is None or not all(isinstance(w, str) for w in words)):
+        raise LabError(f"stdio= is a command line such as 'python server.py' (or a list of its words), not {shown(stdio)}")
+    if not isinstance(legacy, bool):
+        raise LabError(f"legacy= is True or False, not {shown(legacy)}")
+    for what, given in (("env", env), ("headers", headers)):
+        if given is None:
+            continue
+        if not isinstance(given, Mapping) or not all(isinstance(k, str) and isinstance(v, str) for k, v in given.items()):
+            # its type only: an environment or a header may hold a secret (a bearer token), never shown
+            kind = type(given).__name__ if not isinstance(given, Mapping) else "a dict with a name or value that is not text"
+            raise LabError(f"{what}= maps names to values, both text (a dict of str), not {kind}")
+    if cwd is not None:
+        if not isinstance(cwd, str | os.PathLike) or not isinstance(os.fspath(cwd), str):
+            raise LabError(f"cwd= is a directory path (str or pathlib.Path), not {shown(cwd)}")
+        place = os.fspath(cwd)
+        if "\0" in place:
+            raise LabError(f"the working directory {shown(place)} contains a NUL byte (--cwd / cwd=)")
+        if not os.path.isdir(place):  # else the SDK's spawn fails and the command itself looks missing
+            what = "is not a directory" if os.path.exists(place) else "does not exist"
+            raise LabError(f"the working directory {shown(place)} {what} (--cwd / cwd=)")
 
 
 async def connect(

@@ -103,6 +103,8 @@ def server_log(name: str) -> ConnectionLog:
     from mcp_lab.servers.outside import OutsideServer
     from mcp_lab.servers.sandbox import sandbox
 
+    if not isinstance(name, str):
+        sandbox.get(name)  # the one-line "a server is named by text" error
     entry = sandbox.servers.get(name)
     lines = log_lines(name)
     if entry is None and not lines:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
@@ -35,7 +35,7 @@ from mcp_lab.lab import lab
 from mcp_lab.servers.log_book import leg_began, leg_ended
 from mcp_lab.servers.loopback import HttpServing, Stopped, check_port, register_exit_hook, stopping_on
 from mcp_lab.servers.server_log import HandlerErrorFilter
-from mcp_lab.tokens.keys import KeyRing
+from mcp_lab.tokens.keys import KeyRing, checked_ttl
 
 if TYPE_CHECKING:
     from mcp_lab.servers.access import Access
@@ -156,14 +156,15 @@ class LabServer:
         """Its request_state is sealed: by a lab-held ring, or by its own RequestStateBoundary (adopted)."""
         return self.ring is not None or any(isinstance(m, RequestStateBoundary) for m in self.lowlevel.middleware)
 
-    def install_ring(self, ring: KeyRing, *, ttl: float | None = None, **policy: Any) -> None:
+    def install_ring(self, ring: KeyRing | Sequence[bytes], *, ttl: float | None = None, **policy: Any) -> None:
         """Swap the server's RequestStateBoundary for one under `ring` (a restart or a rotation step).
 
         `policy` (`bind_principal=`, `audience=`) is kept for later swaps, so a restart keeps it.
         """
+        ring = KeyRing.coerce(ring)  # a list of keys is checked as any ring is; a KeyRing as it is
         self.ring = ring
         if ttl is not None:
-            self.ttl = ttl
+            self.ttl = checked_ttl(ttl)
         if policy:
             self.policy = dict(policy)
         boundary = RequestStateBoundary(ring.security(ttl=self.ttl, **self.policy), default_audience=self.name)
@@ -374,7 +375,7 @@ def shown_name(name: object) -> str:
 
 def check_name(name: str) -> None:
     if not isinstance(name, str):
-        raise LabError(f"a server name is a string, not {type(name).__name__}")
+        raise LabError(f"a server name is text (str), not {type(name).__name__}")
     if len(name) > MAX_NAME:
         raise LabError(f"server names are at most {MAX_NAME} characters; {shown_name(name)} is too long")
     if not name or not name.replace("-", "").replace("_", "").replace(".", "").isalnum():

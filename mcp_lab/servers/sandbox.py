@@ -21,7 +21,7 @@ from mcp_lab.lab import lab
 from mcp_lab.servers.access import forget_header_file
 from mcp_lab.servers.lab_server import LabServer, check_name, shown_name
 from mcp_lab.servers.log_book import contained
-from mcp_lab.tokens.keys import KeyRing
+from mcp_lab.tokens.keys import KeyRing, checked_ttl
 
 if TYPE_CHECKING:
     from mcp_lab.servers.outside import OutsideServer
@@ -41,6 +41,8 @@ class Sandbox:
         return servers
 
     def get(self, name: str) -> LabServer | OutsideServer:
+        if not isinstance(name, str):
+            raise LabError(f"a server is named by text (str), not {type(name).__name__}")
         try:
             return self.servers[name]
         except KeyError:
@@ -58,6 +60,7 @@ class Sandbox:
         """An `MCPServer` sealing under a ring the lab holds; not registered until `register`."""
         check_name(name)
         ring = KeyRing.fresh() if keys is None else KeyRing.coerce(keys)
+        ttl = checked_ttl(ttl)
         security: RequestStateSecurity = ring.security(ttl=ttl)
         kwargs.setdefault("log_level", "WARNING")  # INFO would configure the root logger (sdk-notes §8.8)
         with contained(name, announce=False):  # MCPServer() calls logging.basicConfig on the root logger
@@ -69,13 +72,15 @@ class Sandbox:
     ) -> LabServer:
         """A lowlevel `Server`; `seal=True` appends the RequestStateBoundary it lacks by default."""
         check_name(name)
+        ttl = checked_ttl(ttl)
+        ring = None if keys is None else KeyRing.coerce(keys)  # checked before the server is built
         try:
             server: Server[Any] = Server(name, **handlers)
         except TypeError as exc:
             raise LabError(f"lowlevel Server rejected the handlers: {exc}") from None
         entry = LabServer(name=name, server=server, kind="lowlevel", ring=None, ttl=ttl)
-        if seal or keys is not None:
-            entry.install_ring(KeyRing.fresh() if keys is None else KeyRing.coerce(keys), ttl=ttl)
+        if seal or ring is not None:
+            entry.install_ring(ring or KeyRing.fresh(), ttl=ttl)
         return entry
 
     def register(self, entry: _Entry, *, replace: bool = True) -> _Entry:

@@ -240,6 +240,8 @@ def resolve_context(server: Any, ring: Any, codec: Any, call: Any, principal: An
             raise LabError("principal= is the string the server's bind_principal returns, or None")
         ctx.principal, ctx.principal_assumed, ctx.principal_note = principal, False, "as given"
     if audience is not INFER:
+        if audience is not None and not isinstance(audience, str):
+            raise LabError(f"audience= is the server name the token must be bound to (str), or None, not {audience!r}")
         ctx.audience = audience
     if call is not None:
         _call_identity(call, ctx)

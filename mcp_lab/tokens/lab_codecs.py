@@ -27,6 +27,7 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from mcp.server.mcpserver import InvalidRequestState, RequestStateBoundary, RequestStateSecurity
 
 from mcp_lab.errors import LabError
+from mcp_lab.given import shown
 from mcp_lab.tokens.anatomy import (
     TAG_LEN,
     Anatomy,
@@ -35,6 +36,7 @@ from mcp_lab.tokens.anatomy import (
     b64u_decode_explained,
     register_format,
 )
+from mcp_lab.tokens.keys import checked_ttl
 
 __all__ = ["EnvelopeCodec", "HMACSignOnlyCodec", "use_codec"]
 
@@ -44,10 +46,21 @@ _NONCE = 12
 
 
 def _secret(key: bytes | bytearray | str, what: str) -> bytes:
+    if not isinstance(key, bytes | bytearray | str):  # never bytes(n): n zero bytes would make a key
+        raise LabError(f"{what} needs one key (bytes of at least 32), not {type(key).__name__}")
     material = key.encode() if isinstance(key, str) else bytes(key)
     if len(material) < 32:
         raise LabError(f"{what} needs a key of at least 32 bytes, not {len(material)}")
+    if not any(material):
+        raise LabError(f"{what}: the key is all zero bytes, which anyone can guess; use secrets.token_bytes(32)")
     return material
+
+
+def _prefix(prefix: Any, what: str) -> str:
+    """A token prefix such as `hs1.`: short printable text, so a token stays one recognisable word."""
+    if not isinstance(prefix, str) or not prefix or len(prefix) > 16 or not prefix.isprintable() or " " in prefix:
+        raise LabError(f"{what}: prefix= is a short word such as 'hs1.' (1 to 16 printable characters), not {shown(prefix)}")
+    return prefix
 
 
 def _fingerprint(label: bytes, key: bytes) -> str:
@@ -81,7 +94,7 @@ class HMACSignOnlyCodec(_KeyedCodec):
 
     def __init__(self, key: bytes | bytearray | str, *, prefix: str = HMAC_PREFIX) -> None:
         self._key = _secret(key, "HMACSignOnlyCodec")
-        self.prefix = prefix
+        self.prefix = prefix = _prefix(prefix, "HMACSignOnlyCodec")
         self.fingerprint = _fingerprint(b"mcp-lab/hs1:", self._key)
         register_format(prefix, partial(sign_only_anatomy, prefix=prefix))
 
@@ -148,6 +161,7 @@ class EnvelopeCodec(_KeyedCodec):
 
     def __init__(self, data_key: bytes | bytearray | str, *, prefix: str = ENVELOPE_PREFIX) -> None:
         key = _secret(data_key, "EnvelopeCodec")
+        prefix = _prefix(prefix, "EnvelopeCodec")
         if len(key) != 32:
             raise LabError(f"EnvelopeCodec needs a 32-byte data key (AES-256), not {len(key)} bytes")
         self._aesgcm = AESGCM(key)
@@ -218,10 +232,17 @@ def use_codec(entry: Any, codec: Any, *, ttl: float | None = None, **policy: Any
 
     `policy` goes to `RequestStateSecurity` (`bind_principal=`, `audience=`), as for `install_ring`.
     """
+    from mcp_lab.servers.lab_server import LabServer
+    from mcp_lab.servers.sandbox import sandbox
+
+    if isinstance(entry, str):
+        entry = sandbox.lab_server(entry)
+    if not isinstance(entry, LabServer):
+        raise LabError(f"use_codec takes a server the lab started (its name or entry), not {type(entry).__name__}")
     if not (callable(getattr(codec, "seal", None)) and callable(getattr(codec, "unseal", None))):
         raise LabError("a request-state codec needs seal(bytes) -> str and unseal(str) -> bytes")
     if ttl is not None:
-        entry.ttl = ttl
+        entry.ttl = checked_ttl(ttl)
     if policy:
         entry.policy = dict(policy)
     policy = dict(getattr(entry, "policy", {}))

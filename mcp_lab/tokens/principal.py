@@ -49,7 +49,9 @@ lab_principal.mcp_lab_kind = "lab"  # type: ignore[attr-defined]
 
 def header_principal(header: str = "x-mcp-lab-user") -> Callable[[Any], str | None]:
     """A `bind_principal=` callback reading one HTTP request header (None for in-process requests)."""
-    name = header.lower()
+    if not isinstance(header, str) or not header.strip():
+        raise LabError(f"header_principal takes an HTTP header name such as 'x-mcp-lab-user', not {header!r}")
+    name = header.strip().lower()
 
     def from_header(ctx: Any) -> str | None:
         headers = getattr(getattr(ctx, "request", None), "headers", None)

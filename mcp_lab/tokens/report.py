@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from functools import cached_property
 from typing import Any, Literal
 
-from mcp_lab.records.base import clip, clip_json
+from mcp_lab.records.base import clip, clip_json, fitted
 from mcp_lab.tokens.anatomy import Anatomy, Segment, keyless_anatomy
 from mcp_lab.tokens.record import CheckRecord, ClaimRowRecord, QuestionRecord, SegmentRecord, TokenRecord
 from mcp_lab.tokens.rows import Check, ClaimRow, QuestionRow, Status, claim_rows, decode_inner, when
@@ -184,7 +184,7 @@ class TokenReport:
             expires_at=self.expires_at,
             inner_state=clip(self.inner_state) if self.inner_state is not None else None,
             inner_kind=self.inner_kind,  # type: ignore[arg-type]
-            questions=[QuestionRecord.model_validate(clip_json(q)) for q in self.questions],
+            questions=[fitted(QuestionRecord, asdict(q)) for q in self.questions],
             checks=[CheckRecord(step=c.step, status=c.status, reason=c.reason, detail=c.detail) for c in self.checks],
             verdict=self.verdict,
             verdict_tone=tone,

@@ -209,7 +209,7 @@ async def tamper_lab(flow: Flow, *, ttl: float = 0.3) -> TamperReport:
     """Send tampered variants of `flow`'s latest token to its sandbox server; one row per case."""
     if not isinstance(flow, Flow):
         raise LabError(f"tamper_lab takes a Flow (from mcp_lab.start/call), not {type(flow).__name__}")
-    if not 0 < ttl <= 5:
+    if isinstance(ttl, bool) or not isinstance(ttl, int | float) or not 0 < ttl <= 5:
         raise LabError("ttl is the scratch server's token lifetime in seconds: between 0 and 5")
     token = _flow_token(flow)
     entry = sandbox.lab_server(flow.server)  # the lab must own the server (and its keys) to tamper

@@ -245,7 +245,7 @@ def test_bad_arguments_are_one_clear_error() -> None:
         inspect_token("v1.x", call=42)
     with pytest.raises(mcp_lab.LabError, match="codec="):
         inspect_token("v1.x", codec=object())
-    assert isinstance(inspect_token("v1.x", ring=os.urandom(32)), TokenReport)
+    assert isinstance(inspect_token("v1.x", ring=[os.urandom(32)]), TokenReport)
 
 
 @pytest.mark.parametrize(

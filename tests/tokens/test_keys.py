@@ -30,7 +30,7 @@ def test_fresh_rings_are_lab_generated_and_rotate() -> None:
 
 
 def test_short_keys_are_refused() -> None:
-    with pytest.raises(LabError, match="at least 32 bytes"):
+    with pytest.raises(LabError, match="each key must be 32 to 1024 bytes"):
         KeyRing([b"short"])
     with pytest.raises(LabError):
         KeyRing.coerce(42)
