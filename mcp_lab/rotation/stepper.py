@@ -13,23 +13,45 @@ instance only); a cell is the instance's actual answer and, when it refuses, the
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import mcp.types as T
 from mcp import MCPError
 
-from mcp_lab.flow.flow import MODERN, Flow
-from mcp_lab.rotation.fleet import PROBE_TOOL, Fleet, add_probe_tool
+from mcp_lab.flow.flow import MODERN, Connection, Flow
+from mcp_lab.rotation.fleet import PROBE_TOOL, add_probe_tool
 from mcp_lab.rotation.record import CellRecord, RotationRecord
 from mcp_lab.servers.lab_server import LabServer
+from mcp_lab.servers.outside import OutsideServer
 from mcp_lab.servers.sandbox import sandbox
 from mcp_lab.tokens.keys import KeyRing
 
-__all__ = ["PHASES", "Cell", "RotationMatrix", "RotationStepper", "mint_token", "phase_ring", "verify_token"]
+__all__ = [
+    "PHASES",
+    "Cell",
+    "RotatingFleet",
+    "RotationMatrix",
+    "RotationStepper",
+    "mint_token",
+    "phase_ring",
+    "verify_token",
+]
 
 PHASES = ("[OLD]", "[OLD, NEW]", "[NEW, OLD]", "[NEW]")
 _PROBE_ANSWER: T.InputResponses = {"probe": T.ElicitResult(action="accept", content={"ok": True})}
+
+
+class RotatingFleet(Connection, Protocol):
+    """What the stepper rotates: the in-process `Fleet`, or a fleet of real processes (mcp_lab.deployment)."""
+
+    @property
+    def instances(self) -> Sequence[LabServer | OutsideServer]: ...
+
+    def set_ring(self, index: int, ring: KeyRing) -> None: ...
+
+    def route(self) -> Any: ...
 
 
 def phase_ring(phase: int, old: bytes, new: bytes) -> KeyRing:
@@ -93,7 +115,7 @@ async def mint_token(name: str, ring: KeyRing, ttl: float = 600.0) -> str:
         await minter.close_clients()
 
 
-async def verify_token(instance: LabServer, token: str) -> Cell:
+async def verify_token(instance: LabServer | OutsideServer, token: str) -> Cell:
     """Send `token` as the probe's second leg to `instance`; its verdict and logged reason."""
     session = await instance.session(MODERN)
     with instance.capture() as capture:
@@ -110,7 +132,7 @@ async def verify_token(instance: LabServer, token: str) -> Cell:
 class RotationStepper:
     """Walks a fleet through the three rotation steps; records a matrix and the in-flight flows at each."""
 
-    def __init__(self, fleet: Fleet, *, old: bytes | None = None, new: bytes | None = None) -> None:
+    def __init__(self, fleet: RotatingFleet, *, old: bytes | None = None, new: bytes | None = None) -> None:
         self.fleet = fleet
         self._old = old or os.urandom(32)
         self._new = new or os.urandom(32)
@@ -167,7 +189,9 @@ class RotationStepper:
         return outcomes
 
     async def matrix(self, title: str | None = None) -> RotationMatrix:
-        tokens = [await mint_token(self.fleet.name, phase_ring(p, self._old, self._new)) for p in range(len(PHASES))]
+        # The token's audience is the server's name (a fleet of processes may be registered under another).
+        audience = str(getattr(self.fleet, "audience", self.fleet.name))
+        tokens = [await mint_token(audience, phase_ring(p, self._old, self._new)) for p in range(len(PHASES))]
         rows, cells = [], []
         for i, instance in enumerate(self.fleet.instances):
             rows.append(f"#{i} {PHASES[self.phases[i]]}")

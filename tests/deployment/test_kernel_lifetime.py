@@ -1,0 +1,64 @@
+"""Nothing left behind: a fleet started in a real kernel dies with it -- on shutdown and on SIGKILL.
+
+The instances and Caddy run under `mcp_lab.deployment.guard` (prctl PR_SET_PDEATHSIG): the Linux kernel
+signals them when their parent, the ipykernel, dies, even when it never ran an exit hook.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import time
+
+from jupyter_client.manager import start_new_kernel
+
+from tests.deployment.helpers import alive, port_free
+from tests.kernel.harness import ROOT, kernel_env
+
+START = """
+import json, mcp_lab
+fleet = await mcp_lab.start_fleet("tests.deployment.shop_server:mcp", name="doomed", instances=2, keys="shared")
+flow = await mcp_lab.call("doomed", "order", {"item": "hat"}, answers={"ask_size": {"size": "7"}})
+print(json.dumps({"pids": fleet.pids(), "ports": fleet.ports(), "status": flow.status}))
+"""
+
+
+def _run(client, code: str) -> str:  # type: ignore[no-untyped-def]
+    out: list[str] = []
+
+    def keep(msg):  # type: ignore[no-untyped-def]
+        if msg["msg_type"] == "stream":
+            out.append(msg["content"]["text"])
+        elif msg["msg_type"] == "error":
+            out.append(f"{msg['content']['ename']}: {msg['content']['evalue']}")
+
+    client.execute_interactive(code, output_hook=keep, timeout=120)
+    return "".join(out)
+
+
+def _gone(pids: list[int], ports: list[int], within: float = 15.0) -> bool:
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        if not [p for p in pids if alive(p)] and all(port_free(p) for p in ports):
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def test_sigkill_of_the_kernel_leaves_no_process_and_no_port_and_shutdown_neither() -> None:
+    for how in ("sigkill", "shutdown"):
+        manager, client = start_new_kernel(kernel_name="python3", cwd=str(ROOT), env=kernel_env())
+        try:
+            facts = json.loads(_run(client, START).strip().splitlines()[-1])
+            assert facts["status"] == "done" and len(facts["pids"]) == 3, facts
+            assert all(alive(p) for p in facts["pids"])
+            if how == "sigkill":
+                os.kill(manager.provisioner.process.pid, signal.SIGKILL)
+            else:
+                manager.shutdown_kernel(now=False)
+            assert _gone(facts["pids"], facts["ports"]), (how, [p for p in facts["pids"] if alive(p)])
+        finally:
+            client.stop_channels()
+            if manager.is_alive():
+                manager.shutdown_kernel(now=True)
