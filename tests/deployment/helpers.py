@@ -22,7 +22,8 @@ def alive(pid: int) -> bool:
 
 
 def port_free(port: int) -> bool:
-    with socket.socket() as probe:
+    with socket.socket() as probe:  # SO_REUSEADDR, as servers bind: closed connections in TIME_WAIT do not count
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             probe.bind(("127.0.0.1", port))
         except OSError:
