@@ -24,7 +24,7 @@ from typing import Any
 from mcp.client.session import ClientSession
 
 from mcp_lab.deployment.connection import InstanceConnection, ProxiedServer
-from mcp_lab.deployment.processes import InstanceProcess, free_port, port_is_free, session_pids, write_keys
+from mcp_lab.deployment.processes import InstanceProcess, free_port, port_is_free, session_pids
 from mcp_lab.deployment.proxy import INSTALL_HINT, PROXIES, CaddyProxy, caddy_binary, caddyfile, check_region
 from mcp_lab.deployment.source import ServerSource, resolve_source
 from mcp_lab.errors import LabError
@@ -72,7 +72,6 @@ class ProcessFleet:
         self.members: list[InstanceConnection] = []
         self.proxy: CaddyProxy | None = None
         self._port = port
-        self._generation = 0
         self._next_index = 0
         for region, count in pools.items():
             for _ in range(count):
@@ -145,10 +144,7 @@ class ProcessFleet:
         index = self._next_index
         self._next_index += 1
         label = f"{self.name}@{region}#{index}" if region else f"{self.name}#{index}"
-        keys_file = None
-        if self.ring is not None:
-            keys_file = self.directory / f"keys-{index}.json"
-            write_keys(keys_file, self._generation, self.ring.secret_keys())
+        keys_file = self.directory / f"keys-{index}.json" if self.ring is not None else None
         process = InstanceProcess(
             label=label,
             index=index,
@@ -156,6 +152,7 @@ class ProcessFleet:
             directory=self.directory,
             import_path=self.source.import_path,
             keys_file=keys_file,
+            keys=self.ring.secret_keys() if self.ring is not None else None,
             region=region,
             ttl=self.ttl,
             workers=self.workers,
@@ -247,9 +244,7 @@ class ProcessFleet:
         process = self.processes[self._position(index)]
         if process.keys_file is None:
             raise LabError(f"{self.name} runs on each process's own default key: start it with keys=... to rotate")
-        self._generation += 1
-        write_keys(process.keys_file, self._generation, ring.secret_keys())
-        process.reload(self._generation)
+        process.reload(ring.secret_keys())
 
     def route(self) -> None:
         """The proxy routes; nothing to advance here (the in-process fleet's router has a hook of this name)."""

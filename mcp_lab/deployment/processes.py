@@ -103,7 +103,10 @@ class InstanceProcess:
     """The fleet's private (0700) directory: logs, state, keys files, a cell's module."""
     import_path: str | None = None
     keys_file: Path | None = None
-    """None: the server keeps its own request-state configuration (the default: a key of this process)."""
+    """Where the shared keys are handed over; None: the server keeps its own request-state configuration (the
+    default: a key of this process). The file exists only while the process reads it (see `_hand_over`)."""
+    keys: list[bytes] | None = field(default=None, repr=False)
+    """The ring to hand over (held in the kernel's memory, never shown)."""
     region: str | None = None
     ttl: float | None = None
     workers: int = 1
@@ -168,9 +171,21 @@ class InstanceProcess:
                 env.pop(name, None)
         return env
 
+    def _write_keys(self) -> None:
+        if self.keys_file is not None and self.keys is not None:
+            write_keys(self.keys_file, self.generation, self.keys)
+
+    def _handed_over(self) -> None:
+        """The process has read its keys: the file goes (under --workers it stays: a worker the supervisor
+        restarts reads it again)."""
+        if self.keys_file is not None and self.workers == 1:
+            with contextlib.suppress(FileNotFoundError):
+                self.keys_file.unlink()
+
     def spawn(self) -> None:
         with contextlib.suppress(FileNotFoundError):
             self.state_path.unlink()
+        self._write_keys()
         with self.log_path.open("ab") as log:
             self.process = subprocess.Popen(
                 guarded(self.command()),
@@ -211,6 +226,7 @@ class InstanceProcess:
             with contextlib.suppress(OSError):
                 await writer.wait_closed()
             if self.state_path.exists() or self.workers > 1:
+                self._handed_over()
                 return
             await asyncio.sleep(0.02)
 
@@ -266,14 +282,17 @@ class InstanceProcess:
         value = self.state().get("generation")
         return int(value) if isinstance(value, int) else -1
 
-    def reload(self, generation: int, timeout: float = 5.0) -> None:
-        """SIGHUP: the process re-reads its keys file; returns once generation `generation` is live."""
+    def reload(self, keys: list[bytes], timeout: float = 5.0) -> None:
+        """Hand over `keys` and SIGHUP: the process re-reads its keys file; returns once they are live."""
         if not self.running or self.process is None:
             raise LabError(f"{self.label} is not running")
+        self.keys = list(keys)
+        generation = self.generation = self.generation + 1
+        self._write_keys()
         os.kill(self.process.pid, signal.SIGHUP)
         deadline = time.monotonic() + timeout
         while self.live_generation() < generation:
             if time.monotonic() > deadline or not self.running:
                 raise LabError(f"{self.label} did not load its new keys ({self.failure()})")
             time.sleep(0.002)  # bounded: the handler runs at once in the instance's main thread
-        self.generation = generation
+        self._handed_over()

@@ -6,13 +6,16 @@ names its instance (`Mcp-Lab-Instance`), so each leg's `served_by` comes from th
 
 from __future__ import annotations
 
+import asyncio
 import stat
 from pathlib import Path
 
 import mcp_lab
 from mcp_lab.deployment.fleet import start_fleet
+from mcp_lab.deployment.processes import write_keys
+from mcp_lab.flow.flow import Flow
 from mcp_lab.flow.view import flow_bundle
-from tests.deployment.helpers import SERVER, no_process_left, orders, refused
+from tests.deployment.helpers import SERVER, SIZE, no_process_left, orders, refused
 
 
 async def test_round_robin_with_default_keys_refuses_retries_on_a_sibling_and_stops_clean() -> None:
@@ -42,9 +45,12 @@ async def test_round_robin_with_default_keys_refuses_retries_on_a_sibling_and_st
 async def test_round_robin_with_shared_keys_loses_no_retry_and_the_keys_file_is_private() -> None:
     fleet = await start_fleet(SERVER, name="shop-shared", instances=3, keys="shared")
     try:
-        files = sorted(fleet.directory.glob("keys-*.json"))
-        assert len(files) == 3 and all(stat.S_IMODE(f.stat().st_mode) == 0o600 for f in files)
+        # The keys were handed over in 0600 files that are gone once each process has read them.
+        assert not list(fleet.directory.glob("keys-*")) and fleet.processes[0].state()["key_ids"] == fleet.ring.ids
         assert stat.S_IMODE(fleet.directory.stat().st_mode) == 0o700
+        probe = fleet.directory / "probe.json"
+        write_keys(probe, 1, [b"k" * 32])
+        assert stat.S_IMODE(probe.stat().st_mode) == 0o600
         secret = fleet.ring.secret_keys()[0].hex() if fleet.ring else ""
         for process in fleet.processes:
             assert secret not in " ".join(process.command())
@@ -64,14 +70,19 @@ async def test_one_uvicorn_with_workers_on_one_port_has_process_local_keys_per_w
     fleet = await start_fleet(SERVER, name="shop-workers", instances=1, workers=2, proxy=None)
     try:
         assert "--workers 2" in " ".join(fleet.processes[0].command())
-        flows = await orders(fleet, 12)
-        servers = {r.served_by for f in flows for r in f.rounds}
         pids = fleet.pids()
-        assert len(pids) >= 3  # the supervisor and its two workers
-        assert all(s.startswith("shop-workers#0/pid") for s in servers)
-        if len(servers) > 1:  # the kernel spreads connections over the workers: a retry on the other one fails
-            crossed = [f for f in flows if f.rounds[0].served_by != f.rounds[-1].served_by]
-            assert all(refused(f) for f in crossed)
-        mcp_lab.LabError  # noqa: B018 - the public API stays importable with a fleet running
+        assert len(pids) >= 3  # the supervisor and its two workers (and multiprocessing's helper), one port
+        flows: list[Flow] = []
+        for _ in range(6):  # concurrent flows open several connections: the kernel spreads them over the workers
+            flows += await asyncio.gather(
+                *(mcp_lab.call(fleet.name, "order", {"item": f"hat-{i}"}, answers=SIZE) for i in range(8))
+            )
+            if len({r.served_by for f in flows for r in f.rounds}) > 1:
+                break
+        servers = {r.served_by for f in flows for r in f.rounds}
+        assert len(servers) == 2 and all(str(s).startswith("shop-workers#0/pid") for s in servers), servers
+        crossed = [f for f in flows if f.rounds[0].served_by != f.rounds[-1].served_by]
+        stayed = [f for f in flows if f.rounds[0].served_by == f.rounds[-1].served_by]
+        assert all(refused(f) for f in crossed) and all(f.status == "done" for f in stayed)
     finally:
         await fleet.stop()
