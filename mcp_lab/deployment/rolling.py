@@ -6,6 +6,11 @@ a deploy does it: the instance's keys file is replaced and the process reloads (
 two-round flows is in flight through Caddy (each batch mints its tokens, one instance takes the step, then the
 batch retries). In the right order nothing is lost; promoting NEW first (skipping `[OLD, NEW]`) loses exactly
 the retries the rings predict (the rotation load runner compares every flow with its prediction).
+
+Caddy's round-robin sends a batch's retries `flows_per_step` requests after their first legs, so each retry
+lands `flows_per_step mod N` instances further on. With the default 20 over three instances that is two on:
+the tokens of an instance promoted early reach one not yet updated, as they would under real traffic (a
+shift of zero would keep every retry on its own minting instance, and no rollout order could ever bite).
 """
 
 from __future__ import annotations

@@ -118,14 +118,17 @@ async def mint_token(name: str, ring: KeyRing, ttl: float = 600.0) -> str:
 async def verify_token(instance: LabServer | OutsideServer, token: str) -> Cell:
     """Send `token` as the probe's second leg to `instance`; its verdict and logged reason."""
     session = await instance.session(MODERN)
+    refused: MCPError | None = None
     with instance.capture() as capture:
         try:
             result = await session.call_tool(
                 PROBE_TOOL, None, input_responses=_PROBE_ANSWER, request_state=token, allow_input_required=True
             )
         except MCPError as exc:
-            reason = capture.server_log[-1].rsplit(": ", 1)[-1] if capture.server_log else exc.error.message
-            return Cell(accepted=False, reason=reason)
+            refused = exc
+    if refused is not None:  # read once the leg is over: an instance in another process logs it by then
+        reason = capture.server_log[-1].rsplit(": ", 1)[-1] if capture.server_log else refused.error.message
+        return Cell(accepted=False, reason=reason)
     return Cell(accepted=isinstance(result, T.CallToolResult) and not result.is_error)
 
 
