@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import mcp_lab
-from mcp_lab.deployment.connection import ProxiedServer
 from mcp_lab.deployment.fleet import start_fleet
+from mcp_lab.deployment.gateway import lying_client, unlisted_call
 from mcp_lab.servers.sandbox import sandbox
 from tests.deployment.helpers import SERVER, SIZE, refused
 
@@ -22,12 +22,7 @@ async def test_regional_pools_the_lying_header_and_a_graceful_reload() -> None:
         assert all(f.status == "done" for f in eu + us)
 
         # The header says us-east, the body eu-west: routed on the header, refused by the instance.
-        liar = ProxiedServer(
-            name="shop-geo-liar", transport="http", url=fleet.url, instance_logs=fleet.instance_logs,
-            rewrite={"mcp-param-region": "us-east"},
-        )
-        sandbox.register(liar, replace=True)
-        liar.begin_connect()
+        liar = lying_client(fleet, "shop-geo-liar", {"Mcp-Param-Region": "us-east"})
         try:
             lied = await mcp_lab.call(liar, "forecast", {"region": "eu-west"})
         finally:
@@ -39,6 +34,18 @@ async def test_regional_pools_the_lying_header_and_a_graceful_reload() -> None:
         assert 400 in statuses
         sent = [dict((k.lower(), v) for k, v in x["request"]["headers"]) for x in first.http]
         assert any(h.get("mcp-param-region") == "us-east" for h in sent)  # the record shows what went out
+        assert "served by shop-geo@us-east#2" in lied._repr_mimebundle_()["text/plain"]
+
+        # No header (the SDK client had not listed the tool): the default pool refuses, the SDK re-lists, resends.
+        unlisted = await unlisted_call(fleet, "forecast", {"region": "us-east"})
+        steps = [(p["method"], p["header"], p["status"], p["code"]) for p in unlisted.posts]
+        assert steps == [
+            ("tools/call", None, 400, -32020),
+            ("tools/list", None, 200, None),
+            ("tools/call", "us-east", 200, None),
+        ], unlisted.text()
+        assert unlisted.posts[0]["served_by"].startswith("shop-geo@eu-west#")  # the default pool
+        assert unlisted.posts[2]["served_by"] == "shop-geo@us-east#2" and unlisted.result == "sunny in us-east"
 
         # A fleet change: one more us-east instance, the proxy reloaded without a restart.
         caddy = fleet.proxy.pid if fleet.proxy else None
