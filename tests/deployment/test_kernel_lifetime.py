@@ -16,11 +16,29 @@ from jupyter_client.manager import start_new_kernel
 from tests.deployment.helpers import alive, port_free
 from tests.kernel.harness import ROOT, kernel_env
 
+CELL = """%%mcp_server hats
+from typing import Annotated
+
+from mcp.server.mcpserver import Resolve
+
+from tests.deployment.shop_server import Size, ask_size
+
+
+@mcp.tool()
+async def hat(item: str, size: Annotated[Size, Resolve(ask_size)]) -> str:
+    return f"a {item} hat, size {size.size}"
+"""
+
 START = """
-import json, mcp_lab
-fleet = await mcp_lab.start_fleet("tests.deployment.shop_server:mcp", name="doomed", instances=2, keys="shared")
-flow = await mcp_lab.call("doomed", "order", {"item": "hat"}, answers={"ask_size": {"size": "7"}})
-print(json.dumps({"pids": fleet.pids(), "ports": fleet.ports(), "status": flow.status}))
+import json
+fleet = await mcp_lab.start_fleet("hats", instances=2, keys="shared")  # the cell above, as a module
+flow = await mcp_lab.call("hats-fleet", "hat", {"item": "red"}, answers={"ask_size": {"size": "7"}})
+print(json.dumps({"pids": fleet.pids(), "ports": fleet.ports(), "status": flow.status, "text": flow.text}))
+"""
+
+SETUP = """
+%load_ext mcp_lab
+import mcp_lab
 """
 
 
@@ -50,8 +68,12 @@ def test_sigkill_of_the_kernel_leaves_no_process_and_no_port_and_shutdown_neithe
     for how in ("sigkill", "shutdown"):
         manager, client = start_new_kernel(kernel_name="python3", cwd=str(ROOT), env=kernel_env())
         try:
-            facts = json.loads(_run(client, START).strip().splitlines()[-1])
+            _run(client, SETUP)
+            _run(client, CELL)
+            started = _run(client, START)
+            facts = json.loads(started.strip().splitlines()[-1])
             assert facts["status"] == "done" and len(facts["pids"]) == 3, facts
+            assert facts["text"] == "a red hat, size 7"
             assert all(alive(p) for p in facts["pids"])
             if how == "sigkill":
                 os.kill(manager.provisioner.process.pid, signal.SIGKILL)
