@@ -138,7 +138,7 @@ def _add_probe(server: Any) -> None:
     the deployment check measure with it. Added only where the server does not define that name itself."""
     from mcp.server.mcpserver import MCPServer
 
-    from mcp_lab.rotation.fleet import PROBE_TOOL, add_probe_tool
+    from mcp_lab.rotation.probe import PROBE_TOOL, add_probe_tool
 
     if isinstance(server, MCPServer) and PROBE_TOOL not in {t.name for t in server._tool_manager.list_tools()}:
         add_probe_tool(server)
@@ -154,6 +154,8 @@ def _write_state(path: str | None, generation: int, ids: list[str], server: str)
     if not path:
         return
     target = Path(path)
+    if os.environ.get(ENV_WORKERS, "1") != "1":  # one state file per worker: the kernel waits for all of them
+        target = target.with_name(f"{target.name}.{os.getpid()}")
     temporary = target.with_name(target.name + f".{os.getpid()}.tmp")
     state = {"generation": generation, "key_ids": ids, "pid": os.getpid(), "server": server}
     temporary.write_text(json.dumps(state))

@@ -57,7 +57,7 @@ class DeploymentReport:
     unfinished: int = 0
     losses: list[Loss] = field(default_factory=list)
     served: dict[str, int] = field(default_factory=dict)
-    """Legs each identifiable instance served."""
+    """Responses each identifiable instance sent (a leg re-sent after a re-listing counts each answer)."""
     pairs: list[dict[str, Any]] = field(default_factory=list)
     """With instance URLs: `{sealed_on, verified_on, ok}` for every ordered pair and recorded flow."""
 
@@ -80,7 +80,7 @@ class DeploymentReport:
             f"{self.unfinished} unfinished for another reason",
         ]
         if self.served:
-            lines.append("  legs served: " + ", ".join(f"{k} {v}" for k, v in sorted(self.served.items())))
+            lines.append("  responses per instance: " + ", ".join(f"{k} {v}" for k, v in sorted(self.served.items())))
         else:
             lines.append("  the responses name no instance (no Mcp-Lab-Instance header): give --instance URLs")
         for where, count in sorted(self.refused_on().items()):
@@ -193,7 +193,7 @@ async def check_deployment(
                 if replayed is None:
                     report.unfinished += 1
                     continue
-                served.update(r.served_by for r in replayed.rounds if r.served_by)
+                served.update(i for r in replayed.rounds for i in (r.served_by or "").split(" then ") if i)
                 refusal = _refusal(replayed)
                 if refusal is not None:
                     index, rnd = refusal

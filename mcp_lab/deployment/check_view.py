@@ -20,7 +20,7 @@ def report_html(report: DeploymentReport) -> str:
         f"<tr><td>{code(k)}</td><td>{tone('err', v)}</td></tr>" for k, v in sorted(report.refused_on().items())
     )
     table = (
-        f"<table><thead><tr><th>instance</th><th>legs served</th></tr></thead><tbody>{served}</tbody></table>"
+        f"<table><thead><tr><th>instance</th><th>responses</th></tr></thead><tbody>{served}</tbody></table>"
         if served
         else ""
     )

@@ -183,8 +183,9 @@ class InstanceProcess:
                 self.keys_file.unlink()
 
     def spawn(self) -> None:
-        with contextlib.suppress(FileNotFoundError):
-            self.state_path.unlink()
+        for stale in [self.state_path, *self.directory.glob(self.state_path.name + ".*")]:
+            with contextlib.suppress(FileNotFoundError):
+                stale.unlink()
         self._write_keys()
         with self.log_path.open("ab") as log:
             self.process = subprocess.Popen(
@@ -225,7 +226,7 @@ class InstanceProcess:
             writer.close()
             with contextlib.suppress(OSError):
                 await writer.wait_closed()
-            if self.state_path.exists() or self.workers > 1:
+            if self._loaded() >= self.workers:
                 self._handed_over()
                 return
             await asyncio.sleep(0.02)
@@ -270,11 +271,18 @@ class InstanceProcess:
         self.restarts += 1
         await self.start()
 
+    def _loaded(self) -> int:
+        """How many processes of this instance have loaded the app (under --workers: one file per worker)."""
+        if self.workers == 1:
+            return int(self.state_path.exists())
+        return len([p for p in self.directory.glob(self.state_path.name + ".*") if not p.name.endswith(".tmp")])
+
     def state(self) -> dict[str, Any]:
         """What the instance last wrote about itself: key ids live, generation, pid, its server's name."""
+        files = [self.state_path] if self.workers == 1 else sorted(self.directory.glob(self.state_path.name + ".*"))
         try:
-            data = json.loads(self.state_path.read_text())
-        except (OSError, ValueError):
+            data = json.loads(files[0].read_text()) if files else {}
+        except (OSError, ValueError):  # replaced under us, or not written yet
             return {}
         return data if isinstance(data, dict) else {}
 

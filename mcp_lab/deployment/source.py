@@ -17,9 +17,17 @@ from typing import Any
 
 from mcp_lab.errors import LabError
 
-__all__ = ["ServerSource", "cell_source", "resolve_source"]
+__all__ = ["ServerSource", "cell_source", "remember_cell", "resolve_source"]
 
 _CELL = re.compile(r"^\s*%%mcp_server[ \t]+(\S+)(.*)$")
+_CELLS: dict[str, tuple[str, str]] = {}
+"""Server name -> (the %%mcp_server line's arguments, the cell's body), as the magic last ran it."""
+
+
+def remember_cell(name: str, line: str, body: str) -> None:
+    """Called by `%%mcp_server` for every cell it runs: the kernel's history is not kept everywhere (a cell
+    run with store_history=False, as test runners do, never reaches it)."""
+    _CELLS[name] = (line, body)
 
 
 @dataclass(frozen=True)
@@ -46,6 +54,9 @@ def _history() -> list[str]:
 
 def cell_source(name: str, history: list[str] | None = None) -> str | None:
     """The body of the latest `%%mcp_server NAME` cell run in this kernel (None: there is none)."""
+    if history is None and name in _CELLS:
+        line, body = _CELLS[name]
+        history = [f"%%mcp_server {line}\n{body}"]
     for cell in reversed(history if history is not None else _history()):
         first, _, body = cell.partition("\n")
         match = _CELL.match(first)

@@ -80,8 +80,9 @@ def fleet_text(fleet: ProcessFleet) -> str:
 
 
 def fleet_html(fleet: ProcessFleet) -> str:
-    head = "".join(f"<th>{e(k)}</th>" for k in ("instance", "pool", "pid", "url", "workers", "restarts"))
-    body = "".join("<tr>" + "".join(f"<td>{code(v)}</td>" for v in row.values()) + "</tr>" for row in fleet_rows(fleet))
+    head = "".join(f"<th>{e(k)}</th>" for k in ("instance", "pool", "process", "url", "workers", "restarts"))
+    rows = [{**row, "pid": f"pid {row['pid']}" if row["pid"].isdigit() else row["pid"]} for row in fleet_rows(fleet)]
+    body = "".join("<tr>" + "".join(f"<td>{code(v)}</td>" for v in row.values()) + "</tr>" for row in rows)
     title, *rest = fleet_text(fleet).splitlines()
     return wrap(
         f"<div><b>{e(title)}</b></div><div>request_state: {e(_keys(fleet))}</div>"

@@ -19,6 +19,7 @@ from IPython.core.interactiveshell import InteractiveShell
 from IPython.core.magic import Magics, line_cell_magic, line_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
 
+from mcp_lab.deployment.source import remember_cell
 from mcp_lab.errors import LabError
 from mcp_lab.flow import calls as api
 from mcp_lab.flow.flow import Flow
@@ -150,6 +151,7 @@ class LabMagics(Magics):
                 print(adoption_note(entry))
         # Re-running the cell replaces the server, as re-running a `def` redefines a function.
         sandbox.register(entry)
+        remember_cell(args.name, line, cell)  # so mcp_lab.start_fleet can run this cell in other processes
         if args.http or args.port is not None:
             self._serve(args.name, args.port, rules)
         return None
