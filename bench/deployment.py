@@ -3,8 +3,8 @@
 Spec context: retries of multi round-trip requests crossing a load balancer, shared keys, and the three-phase
 rotation (mcp_lab/deployment/). One run, three instances of tests/deployment/shop_server.py under shared keys:
 
-1. two-leg flows through the proxy vs. the same flows sent straight to one instance: flows per second each
-   way and the ratio, and the proxy's extra milliseconds per leg;
+1. two-leg flows through the proxy vs. the same flows sent straight to one instance, one at a time (the proxy
+   hop alone) and eight at a time: flows per second each way, the ratio, the proxy's milliseconds per leg;
 2. a rolling rotation, right order then wrong order: flows lost per phase (counts, with the prediction).
 
 Run: python -m bench.deployment [FLOWS]   (from the repository root)
@@ -40,16 +40,15 @@ async def main(count: int) -> None:
         direct = fleet.members[0].name
         await _flows(fleet.name, 8)  # warm both paths: connections, the jsonschema import
         await _flows(direct, 8)
-        through = await _flows(fleet.name, count)
-        alone = await _flows(direct, count)
         legs = 2 * count
-        print(f"{count} two-leg flows, 8 at a time, 3 uvicorn processes, shared keys")
-        print(f"  through Caddy:      {count / through:6.1f} flows/s ({through / legs * 1000:.2f} ms per leg)")
-        print(f"  one instance direct: {count / alone:6.1f} flows/s ({alone / legs * 1000:.2f} ms per leg)")
-        print(
-            f"  ratio proxy/direct: {through / alone:.2f}x wall time; "
-            f"proxy cost {(through - alone) / legs * 1000:+.2f} ms per leg"
-        )
+        print(f"{count} two-leg flows, 3 uvicorn processes, shared keys")
+        for concurrency in (1, 8):
+            through = await _flows(fleet.name, count, concurrency)
+            alone = await _flows(direct, count, concurrency)
+            print(f"  {concurrency} at a time: through Caddy {count / through:6.1f} flows/s, one instance direct "
+                  f"{count / alone:6.1f} flows/s; ratio proxy/direct {through / alone:.2f}x wall time, "
+                  f"proxy cost {(through - alone) / legs * 1000:+.2f} ms per leg")
+        print("  (1 at a time isolates the proxy hop; 8 at a time the proxy also spreads the load over 3 processes)")
         for order in ("right", "wrong"):
             report, phases = await rolling_rotation(fleet, order, flows_per_step=20)
             print(f"rolling rotation, {order} order: {report.text()}")

@@ -14,7 +14,7 @@ import mcp_lab
 from mcp_lab.deployment.fleet import start_fleet
 from mcp_lab.deployment.processes import write_keys
 from mcp_lab.flow.flow import Flow
-from mcp_lab.flow.view import flow_bundle
+from mcp_lab.flow.view import FLOW_MIME, flow_bundle
 from tests.deployment.helpers import SERVER, SIZE, no_process_left, orders, refused
 
 
@@ -34,7 +34,9 @@ async def test_round_robin_with_default_keys_refuses_retries_on_a_sibling_and_st
         assert all("unknown key" in str(f.rounds[-1].error) for f in lost)
         text = flow_bundle(flows[0])["text/plain"]
         assert f"served by {legs[0][0]}" in text and f"served by {legs[0][1]}" in text
-        assert "served by" in flow_bundle(flows[0])["text/html"]
+        bundle = flow_bundle(flows[0])
+        assert "served by" in bundle["text/html"]
+        assert [r["served_by"] for r in bundle[FLOW_MIME]["rounds"]] == legs[0]  # what the extension draws
         assert "each process's own key" in repr(fleet)
         assert "shop-rr#2" in fleet._repr_mimebundle_()["text/plain"]
     finally:

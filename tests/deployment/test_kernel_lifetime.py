@@ -64,8 +64,8 @@ def _gone(pids: list[int], ports: list[int], within: float = 15.0) -> bool:
     return False
 
 
-def test_sigkill_of_the_kernel_leaves_no_process_and_no_port_and_shutdown_neither() -> None:
-    for how in ("sigkill", "shutdown"):
+def test_sigkill_restart_or_shutdown_of_the_kernel_leaves_no_process_and_no_port() -> None:
+    for how in ("sigkill", "restart", "shutdown"):
         manager, client = start_new_kernel(kernel_name="python3", cwd=str(ROOT), env=kernel_env())
         try:
             _run(client, SETUP)
@@ -77,6 +77,8 @@ def test_sigkill_of_the_kernel_leaves_no_process_and_no_port_and_shutdown_neithe
             assert all(alive(p) for p in facts["pids"])
             if how == "sigkill":
                 os.kill(manager.provisioner.process.pid, signal.SIGKILL)
+            elif how == "restart":
+                manager.restart_kernel(now=False)
             else:
                 manager.shutdown_kernel(now=False)
             assert _gone(facts["pids"], facts["ports"]), (how, [p for p in facts["pids"] if alive(p)])

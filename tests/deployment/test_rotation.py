@@ -6,6 +6,7 @@ from __future__ import annotations
 from mcp_lab.deployment.fleet import start_fleet
 from mcp_lab.deployment.rolling import rolling_rotation
 from mcp_lab.rotation.stepper import RotationStepper
+from mcp_lab.rotation.widget import StepperWidget
 from tests.deployment.helpers import SERVER
 
 
@@ -17,6 +18,11 @@ async def test_rolling_rotation_right_order_loses_nothing_wrong_order_exactly_th
         assert matrix.accepted() == [[True, True, False, False]] * 3  # all [OLD]: tokens sealed under NEW fail
         assert "unknown key" in matrix.cells[0][2].mark
 
+        widget = StepperWidget(RotationStepper(fleet), flows_per_step=3)  # the stepper widget on real processes
+        shown = await widget.next_phase()
+        assert shown.accepted() == [[True, True, True, True]] * 3 and "[OLD, NEW]" in repr(widget)
+
+        stepper = RotationStepper(fleet)
         right, phases = await rolling_rotation(fleet, "right", flows_per_step=20, stepper=stepper)
         assert (right.flows, right.finished, right.lost) == (180, 180, 0), right.text()
         assert right.agrees and list(phases) == ["[OLD, NEW]", "[NEW, OLD]", "[NEW]"]
