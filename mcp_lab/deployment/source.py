@@ -17,17 +17,28 @@ from typing import Any
 
 from mcp_lab.errors import LabError
 
-__all__ = ["ServerSource", "cell_source", "remember_cell", "resolve_source"]
+__all__ = ["ServerSource", "cell_source", "remember_adopted", "remember_cell", "resolve_source"]
 
 _CELL = re.compile(r"^\s*%%mcp_server[ \t]+(\S+)(.*)$")
 _CELLS: dict[str, tuple[str, str]] = {}
 """Server name -> (the %%mcp_server line's arguments, the cell's body), as the magic last ran it."""
 
 
+_ADOPTED: dict[str, str] = {}
+"""Server name -> the `module:attribute` it was adopted from (`%mcp_server NAME --from MODULE:ATTRIBUTE`)."""
+
+
+def remember_adopted(name: str, spec: str) -> None:
+    """Called by `%mcp_server NAME --from SPEC`: a fleet of that name's server imports SPEC in each process."""
+    _ADOPTED[name] = spec
+    _CELLS.pop(name, None)
+
+
 def remember_cell(name: str, line: str, body: str) -> None:
     """Called by `%%mcp_server` for every cell it runs: the kernel's history is not kept everywhere (a cell
     run with store_history=False, as test runners do, never reaches it)."""
     _CELLS[name] = (line, body)
+    _ADOPTED.pop(name, None)
 
 
 @dataclass(frozen=True)
@@ -84,6 +95,9 @@ def resolve_source(server: str, directory: Path, *, source: str | None = None) -
     if not isinstance(server, str) or not server.strip():
         raise LabError("start_fleet takes a server: 'module:attribute' or the name of a %%mcp_server cell")
     here = os.getcwd()
+    if source is None and ":" not in server and server in _ADOPTED:  # adopted with --from: its module
+        spec = _ADOPTED[server]
+        return ServerSource(spec, os.pathsep.join([here, str(directory)]), f"{spec} (adopted as {server!r})", server)
     if source is None and ":" in server:
         module, _, attribute = server.partition(":")
         if not module or not attribute:

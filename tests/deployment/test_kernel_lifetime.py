@@ -38,7 +38,11 @@ print(json.dumps({"pids": fleet.pids(), "ports": fleet.ports(), "status": flow.s
 
 SETUP = """
 %load_ext mcp_lab
-import mcp_lab
+import mcp_lab, tempfile
+from pathlib import Path
+from mcp_lab.deployment.source import resolve_source
+%mcp_server till --from tests.deployment.shop_server:mcp
+print("adopted source:", resolve_source("till", Path(tempfile.mkdtemp())).target)
 """
 
 
@@ -68,7 +72,7 @@ def test_sigkill_restart_or_shutdown_of_the_kernel_leaves_no_process_and_no_port
     for how in ("sigkill", "restart", "shutdown"):
         manager, client = start_new_kernel(kernel_name="python3", cwd=str(ROOT), env=kernel_env())
         try:
-            _run(client, SETUP)
+            assert "adopted source: tests.deployment.shop_server:mcp" in _run(client, SETUP)
             _run(client, CELL)
             started = _run(client, START)
             facts = json.loads(started.strip().splitlines()[-1])
