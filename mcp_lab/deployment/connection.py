@@ -31,10 +31,16 @@ from mcp_lab.servers.transports import LegRecorder, read_log
 __all__ = ["InstanceConnection", "ProxiedServer", "served_by"]
 
 
+_CALLS = ("tools/call", "prompts/get", "resources/read")
+
+
 def served_by(http: list[dict[str, Any]]) -> str | None:
-    """The instances named by the responses of one leg's exchanges, in order ("a then b" when it moved)."""
+    """The instances that answered one leg's call, in order ("a then b" when a resent call moved). Other
+    requests of the leg -- the listing a client makes to validate a result, or to re-list after -32020 --
+    count only when the leg has no call exchange at all."""
+    calls = [x for x in http if x.get("rpc") in _CALLS] or http
     seen: list[str] = []
-    for exchange in http:
+    for exchange in calls:
         response = exchange.get("response") or {}
         for name, value in response.get("headers") or []:
             if str(name).lower() == INSTANCE_HEADER.lower() and (not seen or seen[-1] != value):

@@ -15,17 +15,20 @@ shift of zero would keep every retry on its own minting instance, and no rollout
 
 from __future__ import annotations
 
-from collections import defaultdict
+import asyncio
+from collections import Counter, defaultdict
 from typing import TYPE_CHECKING, Any
 
 from mcp_lab.errors import LabError
+from mcp_lab.flow.flow import Flow
 from mcp_lab.rotation.load import LoadReport, Step, run_rotation_load
+from mcp_lab.rotation.probe import PROBE_TOOL
 from mcp_lab.rotation.stepper import PHASES, RotationStepper
 
 if TYPE_CHECKING:
     from mcp_lab.deployment.fleet import ProcessFleet
 
-__all__ = ["phase_counts", "rolling_rotation", "rolling_schedule"]
+__all__ = ["phase_counts", "rolling_restart", "rolling_rotation", "rolling_schedule"]
 
 
 def rolling_schedule(instances: int, order: str = "right") -> list[Step]:
@@ -65,3 +68,31 @@ async def rolling_rotation(
     label = f"{order} order, rolled instance by instance over {len(fleet.processes)} processes"
     report = await run_rotation_load(stepper, schedule, flows_per_step=flows_per_step, order=label)
     return report, phase_counts(report, flows_per_step)
+
+
+async def rolling_restart(fleet: ProcessFleet, *, flows_per_step: int = 20) -> dict[str, Any]:
+    """Restart every process in turn (a deploy) while a batch of two-round flows is in flight through the
+    proxy: each batch takes its first leg, one process restarts, the batch retries. With shared keys nothing
+    is lost; with the default key every retry that reaches the restarted process or a sibling of the one that
+    sealed it is refused (`predicted_lost` counts those from where each leg was served)."""
+    if not 1 <= flows_per_step <= 200:
+        raise LabError("flows_per_step is from 1 to 200 concurrent flows")
+    counts: dict[str, Any] = {"flows": 0, "finished": 0, "lost": 0, "predicted_lost": 0, "steps": []}
+    reasons: Counter[str] = Counter()
+    for process in list(fleet.processes):
+        batch = [Flow(server=fleet.name, method="tools/call", target=PROBE_TOOL).bind(fleet) for _ in range(flows_per_step)]
+        await asyncio.gather(*(flow.step() for flow in batch))
+        await fleet.restart(process.index)
+        await asyncio.gather(*(flow.step(answers={"probe": {"ok": True}}) for flow in batch))
+        lost = [f for f in batch if f.rounds[-1].outcome != "result"]
+        if not fleet.shared_keys:  # a process-local key: lost unless the retry met the very process that sealed
+            counts["predicted_lost"] += sum(
+                f.rounds[0].served_by != f.rounds[-1].served_by or f.rounds[-1].served_by == process.label for f in batch
+            )
+        reasons.update(str((f.rounds[-1].error or {}).get("reason")) for f in lost)
+        counts["flows"] += len(batch)
+        counts["finished"] += len(batch) - len(lost)
+        counts["lost"] += len(lost)
+        counts["steps"].append({"restarted": process.label, "flows": len(batch), "lost": len(lost)})
+    counts["reasons"] = dict(reasons)
+    return counts

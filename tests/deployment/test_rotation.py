@@ -4,7 +4,7 @@ and the rotation matrix measured on the processes themselves."""
 from __future__ import annotations
 
 from mcp_lab.deployment.fleet import start_fleet
-from mcp_lab.deployment.rolling import rolling_rotation
+from mcp_lab.deployment.rolling import rolling_restart, rolling_rotation
 from mcp_lab.rotation.stepper import RotationStepper
 from mcp_lab.rotation.widget import StepperWidget
 from tests.deployment.helpers import SERVER
@@ -37,3 +37,18 @@ async def test_rolling_rotation_right_order_loses_nothing_wrong_order_exactly_th
         assert phases["[NEW, OLD]"]["lost"] > 0 and sum(c["lost"] for c in phases.values()) == wrong.lost
     finally:
         await fleet.stop()
+
+
+async def test_a_rolling_restart_under_load_loses_nothing_with_shared_keys_and_every_retry_without() -> None:
+    shared = await start_fleet(SERVER, name="shop-deploy", instances=2, keys="shared")
+    alone = await start_fleet(SERVER, name="shop-deploy-default", instances=2)
+    try:
+        kept = await rolling_restart(shared, flows_per_step=10)
+        assert (kept["flows"], kept["finished"], kept["lost"]) == (20, 20, 0), kept
+        assert [p.restarts for p in shared.processes] == [1, 1]
+        lost = await rolling_restart(alone, flows_per_step=10)
+        assert lost["flows"] == 20 and lost["lost"] == lost["predicted_lost"] > 0, lost
+        assert set(lost["reasons"]) == {"unknown key"} and kept["predicted_lost"] == 0
+    finally:
+        await shared.stop()
+        await alone.stop()
