@@ -17,14 +17,13 @@ from __future__ import annotations
 import atexit
 import contextlib
 import shutil
-import tempfile
 from pathlib import Path
 from typing import Any
 
 from mcp.client.session import ClientSession
 
 from mcp_lab.deployment.connection import InstanceConnection, ProxiedServer
-from mcp_lab.deployment.processes import InstanceProcess, free_port, port_is_free, session_pids
+from mcp_lab.deployment.processes import InstanceProcess, fleet_directory, free_port, port_is_free, session_pids
 from mcp_lab.deployment.proxy import INSTALL_HINT, PROXIES, CaddyProxy, caddy_binary, caddyfile, check_region
 from mcp_lab.deployment.source import ServerSource, resolve_source
 from mcp_lab.errors import LabError
@@ -358,7 +357,7 @@ async def start_fleet(
         ring = KeyRing.coerce(keys)
     for old in [f for f in _LIVE if f.name == fleet_name]:
         await old.stop()  # re-running the cell replaces the fleet, as re-running a %%mcp_server cell does
-    directory = Path(tempfile.mkdtemp(prefix="mcp_lab-fleet-"))  # 0700: keys files, logs, the Caddyfile
+    directory = fleet_directory()  # 0700: keys files during their handover, logs, the Caddyfile
     try:
         resolved = resolve_source(server, directory, source=source)
     except LabError:

@@ -38,10 +38,29 @@ from mcp_lab.deployment.app import (
 from mcp_lab.deployment.guard import guarded
 from mcp_lab.errors import LabError
 
-__all__ = ["APP_FACTORY", "InstanceProcess", "free_port", "port_is_free", "session_pids", "stop_group", "write_keys"]
+__all__ = ["APP_FACTORY", "InstanceProcess", "fleet_directory", "free_port", "port_is_free", "session_pids", "stop_group", "write_keys"]
 
 APP_FACTORY = "mcp_lab.deployment.app:instance_app"
 START_TIMEOUT = 60.0
+
+
+def fleet_directory() -> Path:
+    """A new private (0700) directory for a fleet, marked with this kernel's pid. Directories of kernels that
+    died without cleaning up (SIGKILL runs no exit hook) are removed first: logs and Caddyfiles only, since
+    keys files never outlive their handover."""
+    import shutil
+    import tempfile
+
+    for old in Path(tempfile.gettempdir()).glob("mcp_lab-fleet-*"):
+        try:
+            owner = int((old / "owner.pid").read_text())
+        except (OSError, ValueError):
+            continue
+        if owner != os.getpid() and not Path(f"/proc/{owner}").exists():
+            shutil.rmtree(old, ignore_errors=True)
+    directory = Path(tempfile.mkdtemp(prefix="mcp_lab-fleet-"))
+    (directory / "owner.pid").write_text(str(os.getpid()))
+    return directory
 
 
 def free_port() -> int:

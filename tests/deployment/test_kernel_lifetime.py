@@ -9,7 +9,9 @@ from __future__ import annotations
 import json
 import os
 import signal
+import tempfile
 import time
+from pathlib import Path
 
 from jupyter_client.manager import start_new_kernel
 
@@ -90,3 +92,13 @@ def test_sigkill_restart_or_shutdown_of_the_kernel_leaves_no_process_and_no_port
             client.stop_channels()
             if manager.is_alive():
                 manager.shutdown_kernel(now=True)
+    # The killed kernel's directory (logs, Caddyfile; no keys) went with the next kernel's first fleet.
+    left = [d for d in Path(tempfile.gettempdir()).glob("mcp_lab-fleet-*") if not _owner_alive(d)]
+    assert not left, left
+
+
+def _owner_alive(directory: Path) -> bool:
+    try:
+        return Path(f"/proc/{int((directory / 'owner.pid').read_text())}").exists()
+    except (OSError, ValueError):
+        return True  # not a fleet directory of this version: not ours to judge
