@@ -25,6 +25,11 @@ if _typing.TYPE_CHECKING:  # `name as name`: an explicit re-export for type chec
     from mcp_lab import forms as forms
     from mcp_lab.audit import audit as audit
     from mcp_lab.audit.report import AuditReport as AuditReport
+    from mcp_lab.deployment.check import DeploymentReport as DeploymentReport
+    from mcp_lab.deployment.check import check_deployment as check_deployment
+    from mcp_lab.deployment.fleet import ProcessFleet as ProcessFleet
+    from mcp_lab.deployment.fleet import start_fleet as start_fleet
+    from mcp_lab.deployment.rolling import rolling_rotation as rolling_rotation
     from mcp_lab.errors import ConnectionFailed as ConnectionFailed
     from mcp_lab.errors import FlowError as FlowError
     from mcp_lab.errors import FlowInterrupted as FlowInterrupted
@@ -97,6 +102,7 @@ _SOURCES = {
     "CallbackAnswerer": "mcp_lab.flow.answers",
     "ChainAnswerer": "mcp_lab.flow.answers",
     "ConnectionFailed": "mcp_lab.errors",
+    "DeploymentReport": "mcp_lab.deployment.check",
     "EnvelopeCodec": "mcp_lab.tokens.lab_codecs",
     "ExerciseIncomplete": "mcp_lab.exercise",
     "Fleet": "mcp_lab.rotation.fleet",
@@ -108,6 +114,7 @@ _SOURCES = {
     "LabError": "mcp_lab.errors",
     "LoadReport": "mcp_lab.rotation.load",
     "OutsideServer": "mcp_lab.servers.outside",
+    "ProcessFleet": "mcp_lab.deployment.fleet",
     "ReplayReport": "mcp_lab.replay.run",
     "RotationMatrix": "mcp_lab.rotation.stepper",
     "RotationStepper": "mcp_lab.rotation.stepper",
@@ -122,6 +129,7 @@ _SOURCES = {
     "auth_headers": "mcp_lab.servers.serving",
     "call": "mcp_lab.flow.calls",
     "cancel": "mcp_lab.flow.answers",
+    "check_deployment": "mcp_lab.deployment.check",
     "client_transport": "mcp_lab.servers.serving",
     "connect": "mcp_lab.servers.connect",
     "decline": "mcp_lab.flow.answers",
@@ -143,6 +151,7 @@ _SOURCES = {
     "mismatch_lab": "mcp_lab.headers.labs",
     "read_resource": "mcp_lab.flow.calls",
     "replay": "mcp_lab.replay.run",
+    "rolling_rotation": "mcp_lab.deployment.rolling",
     "resume": "mcp_lab.flow.calls",
     "run_rotation_load": "mcp_lab.rotation.load",
     "sandbox": "mcp_lab.servers.sandbox",
@@ -152,6 +161,7 @@ _SOURCES = {
     "server_log": "mcp_lab.servers.connection_view",
     "set_principal": "mcp_lab.tokens.principal",
     "start": "mcp_lab.flow.calls",
+    "start_fleet": "mcp_lab.deployment.fleet",
     "tamper_lab": "mcp_lab.tokens.tamper",
     "use_codec": "mcp_lab.tokens.lab_codecs",
 }

@@ -1,5 +1,6 @@
 """`python -m mcp_lab replay COLLECTION --server URL`: a notebook's recorded flows as a CI regression test.
-(`python -m mcp_lab audit ...`, the 2026-07-28 rules checked by repeating them, lives in `mcp_lab.audit.cli`.)
+(`python -m mcp_lab audit ...`, the 2026-07-28 rules checked by repeating them, lives in `mcp_lab.audit.cli`;
+`python -m mcp_lab deploy-check ...`, shared keys across a deployment's instances, in `mcp_lab.deployment.cli`.)
 
 Spec context: multi round-trip requests replayed against a server reached over Streamable HTTP (`--server`)
 or stdio (`--stdio "COMMAND ARGS"`), the questions answered from the recording. The command prints the replay
@@ -53,8 +54,10 @@ def _parser() -> argparse.ArgumentParser:
     rp.add_argument("--connect-timeout", type=float, default=30.0, help="seconds to wait for the server")
     rp.add_argument("--json", action="store_true", help="print the report as JSON instead of text")
     from mcp_lab.audit.cli import add_parser
+    from mcp_lab.deployment.cli import add_parser as add_deploy_check
 
     add_parser(commands)
+    add_deploy_check(commands)
     return parser
 
 
@@ -87,6 +90,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from mcp_lab.audit.cli import run
 
         return run(args)
+    if args.command == "deploy-check":
+        from mcp_lab.deployment.cli import run as run_deploy_check
+
+        return run_deploy_check(args)
     try:
         for timeout in (args.timeout, args.connect_timeout):
             if not math.isfinite(timeout) or timeout <= 0:

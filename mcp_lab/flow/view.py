@@ -38,6 +38,8 @@ def flow_summary(flow: Flow) -> str:
 
 def _round_lines(rnd: RoundRecord) -> list[str]:
     lines = [f"  #{rnd.index} sent {rnd.sent_summary}", f"     <- {rnd.outcome_summary}"]
+    if rnd.served_by:  # a fleet: the instance that answered, as the response named it
+        lines.append(f"     served by {rnd.served_by}")
     for entry in rnd.backchannel:
         lines.append(f"     back-channel {entry.request.summary}")
     if rnd.relisted:
@@ -63,6 +65,8 @@ _TONE = {"input_required": "warn", "result": "ok", "error": "err"}
 def _round_row(rnd: RoundRecord) -> str:
     token = rnd.token.label if rnd.token is not None and rnd.outcome == "input_required" else ""
     http = f" {len(rnd.http)} HTTP exchange(s)" if rnd.http else ""
+    if rnd.served_by:
+        http += f" · served by {rnd.served_by}"
     mark = {"input_required": "? ", "result": "✓ ", "error": "✗ "}[rnd.outcome]
     if rnd.result is not None and rnd.result.is_error:
         mark = "✗ "

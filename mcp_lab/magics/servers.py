@@ -19,6 +19,7 @@ from IPython.core.interactiveshell import InteractiveShell
 from IPython.core.magic import Magics, line_cell_magic, line_magic, magics_class, no_var_expand
 from IPython.core.magic_arguments import argument, magic_arguments
 
+from mcp_lab.deployment.source import remember_adopted, remember_cell
 from mcp_lab.errors import LabError
 from mcp_lab.flow import calls as api
 from mcp_lab.flow.flow import Flow
@@ -153,6 +154,7 @@ class LabMagics(Magics):
                 print(adoption_note(entry))
         # Re-running the cell replaces the server, as re-running a `def` redefines a function.
         sandbox.register(entry)
+        remember_cell(args.name, line, cell)  # so mcp_lab.start_fleet can run this cell in other processes
         if args.http or args.port is not None:
             self._serve(args.name, args.port, rules)
         return None
@@ -190,6 +192,7 @@ class LabMagics(Magics):
             raise LabError(f"--ttl must be a positive number of seconds, not {args.ttl!r}")
         server = load_server(args.source, args.name, reload=True)
         entry = adopt(server, name=args.name, take_keys=args.lab_keys, keys=keys, ttl=args.ttl if take else None)
+        remember_adopted(args.name, args.source)  # mcp_lab.start_fleet(NAME) imports it in each process
         print(f"adopted {args.name!r} ({entry.kind} from {args.source})")
         print(adoption_note(entry))
         if args.http or args.port is not None:

@@ -20,39 +20,19 @@ import itertools
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
-import mcp.types as T
 from mcp.client.session import ClientSession
-from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver import MCPServer
 
 from mcp_lab.errors import LabError
 from mcp_lab.exchanges.record import LegCapture
+from mcp_lab.rotation.probe import PROBE_TOOL, add_probe_tool
 from mcp_lab.servers.lab_server import AnswerFn, LabServer, check_name
 from mcp_lab.servers.sandbox import sandbox
 from mcp_lab.tokens.keys import KeyRing, checked_ttl
 
 __all__ = ["PROBE_TOOL", "Fleet", "add_probe_tool"]
 
-PROBE_TOOL = "rotation_probe"
-"""A 2-round tool every fleet instance gets, so the rotation matrix can be measured on the instances."""
-
-_PROBE_QUESTION = T.ElicitRequest(
-    params=T.ElicitRequestFormParams(
-        message="Probe: any answer will do",
-        requested_schema={"type": "object", "properties": {"ok": {"type": "boolean"}}},
-    )
-)
-
 _chosen: contextvars.ContextVar[LabServer | None] = contextvars.ContextVar("mcp_lab_fleet_instance", default=None)
-
-
-def add_probe_tool(server: MCPServer) -> None:
-    """Register the probe: first leg asks one question, second leg returns which instance answered."""
-
-    @server.tool(name=PROBE_TOOL, description="mcp_lab rotation probe: asks once, then answers.")
-    async def rotation_probe(ctx: Context) -> str | T.InputRequiredResult:
-        if ctx.input_responses is None:
-            return T.InputRequiredResult(input_requests={"probe": _PROBE_QUESTION}, request_state="probe")
-        return "accepted"
 
 
 class _FleetLeg:

@@ -13,24 +13,46 @@ instance only); a cell is the instance's actual answer and, when it refuses, the
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import mcp.types as T
 from mcp import MCPError
 
 from mcp_lab.errors import LabError
-from mcp_lab.flow.flow import MODERN, Flow
-from mcp_lab.rotation.fleet import PROBE_TOOL, Fleet, add_probe_tool
+from mcp_lab.flow.flow import MODERN, Connection, Flow
+from mcp_lab.rotation.fleet import PROBE_TOOL, add_probe_tool
 from mcp_lab.rotation.record import CellRecord, RotationRecord
 from mcp_lab.servers.lab_server import LabServer
+from mcp_lab.servers.outside import OutsideServer
 from mcp_lab.servers.sandbox import sandbox
 from mcp_lab.tokens.keys import KeyRing, checked_key
 
-__all__ = ["PHASES", "Cell", "RotationMatrix", "RotationStepper", "mint_token", "phase_ring", "verify_token"]
+__all__ = [
+    "PHASES",
+    "Cell",
+    "RotatingFleet",
+    "RotationMatrix",
+    "RotationStepper",
+    "mint_token",
+    "phase_ring",
+    "verify_token",
+]
 
 PHASES = ("[OLD]", "[OLD, NEW]", "[NEW, OLD]", "[NEW]")
 _PROBE_ANSWER: T.InputResponses = {"probe": T.ElicitResult(action="accept", content={"ok": True})}
+
+
+class RotatingFleet(Connection, Protocol):
+    """What the stepper rotates: the in-process `Fleet`, or a fleet of real processes (mcp_lab.deployment)."""
+
+    @property
+    def instances(self) -> Sequence[LabServer | OutsideServer]: ...
+
+    def set_ring(self, index: int, ring: KeyRing) -> None: ...
+
+    def route(self) -> Any: ...
 
 
 def phase_ring(phase: int, old: bytes, new: bytes) -> KeyRing:
@@ -94,26 +116,29 @@ async def mint_token(name: str, ring: KeyRing, ttl: float = 600.0) -> str:
         await minter.close_clients()
 
 
-async def verify_token(instance: LabServer, token: str) -> Cell:
+async def verify_token(instance: LabServer | OutsideServer, token: str) -> Cell:
     """Send `token` as the probe's second leg to `instance`; its verdict and logged reason."""
     session = await instance.session(MODERN)
+    refused: MCPError | None = None
     with instance.capture() as capture:
         try:
             result = await session.call_tool(
                 PROBE_TOOL, None, input_responses=_PROBE_ANSWER, request_state=token, allow_input_required=True
             )
         except MCPError as exc:
-            reason = capture.server_log[-1].rsplit(": ", 1)[-1] if capture.server_log else exc.error.message
-            return Cell(accepted=False, reason=reason)
+            refused = exc
+    if refused is not None:  # read once the leg is over: an instance in another process logs it by then
+        reason = capture.server_log[-1].rsplit(": ", 1)[-1] if capture.server_log else refused.error.message
+        return Cell(accepted=False, reason=reason)
     return Cell(accepted=isinstance(result, T.CallToolResult) and not result.is_error)
 
 
 class RotationStepper:
     """Walks a fleet through the three rotation steps; records a matrix and the in-flight flows at each."""
 
-    def __init__(self, fleet: Fleet, *, old: bytes | None = None, new: bytes | None = None) -> None:
-        if not isinstance(fleet, Fleet):
-            raise LabError(f"RotationStepper walks a Fleet (mcp_lab.Fleet(...)), not {type(fleet).__name__}")
+    def __init__(self, fleet: RotatingFleet, *, old: bytes | None = None, new: bytes | None = None) -> None:
+        if not all(hasattr(fleet, attr) for attr in ("instances", "set_ring", "route")):
+            raise LabError(f"RotationStepper walks a fleet (mcp_lab.Fleet(...) or mcp_lab.start_fleet(...)), not {type(fleet).__name__}")
         self.fleet = fleet
         self._old = os.urandom(32) if old is None else checked_key(old, "old=")
         self._new = os.urandom(32) if new is None else checked_key(new, "new=")
@@ -138,8 +163,10 @@ class RotationStepper:
         """Put one instance (or all) in `phase` -- also out of order, to show what that breaks."""
         if isinstance(phase, bool) or not isinstance(phase, int) or not 0 <= phase < len(PHASES):
             raise LabError(f"phase is 0..{len(PHASES) - 1} ({', '.join(PHASES)}), not {phase!r}")
-        if instance is not None:
-            instance = self.fleet.check_index(instance)
+        if instance is not None and (
+            isinstance(instance, bool) or not isinstance(instance, int) or not 0 <= instance < len(self.phases)
+        ):
+            raise LabError(f"instance {instance!r} does not exist (0..{len(self.phases) - 1})")
         targets = range(len(self.phases)) if instance is None else [instance]
         for i in targets:
             self.phases[i] = phase
@@ -176,7 +203,9 @@ class RotationStepper:
         return outcomes
 
     async def matrix(self, title: str | None = None) -> RotationMatrix:
-        tokens = [await mint_token(self.fleet.name, phase_ring(p, self._old, self._new)) for p in range(len(PHASES))]
+        # The token's audience is the server's name (a fleet of processes may be registered under another).
+        audience = str(getattr(self.fleet, "audience", self.fleet.name))
+        tokens = [await mint_token(audience, phase_ring(p, self._old, self._new)) for p in range(len(PHASES))]
         rows, cells = [], []
         for i, instance in enumerate(self.fleet.instances):
             rows.append(f"#{i} {PHASES[self.phases[i]]}")

@@ -101,7 +101,7 @@ KEYRINGS = [
     Bad("api", "mcp_lab.RotationStepper(fleet1, old=b'k' * 32, new=b'k' * 32)", "old= and new= are the same key"),
     Bad("api", "mcp_lab.RotationStepper(fleet1, old=bytes(32))", "old= is all zeros"),
     Bad("api", "mcp_lab.RotationStepper(fleet1, new=[b'k' * 32])", "new= is one key (bytes), not a list"),
-    Bad("api", "mcp_lab.RotationStepper(5)", "RotationStepper walks a Fleet"),
+    Bad("api", "mcp_lab.RotationStepper(5)", "RotationStepper walks a fleet"),
     Bad("api", "mcp_lab.inspect_token('v1.abc', ring=b'k' * 32)", "give a list of keys, not one bytes object"),
     Bad("api", "mcp_lab.inspect_token('v1.abc', ring=dup_keys)", "keys[1] repeats keys[0]"),
     Bad("api", "mcp_lab.HMACSignOnlyCodec(5)", "HMACSignOnlyCodec needs one key"),

@@ -1,0 +1,137 @@
+"""How the notebook reaches a fleet: through its proxy (`ProxiedServer`) or one instance directly.
+
+Spec context: multi round-trip requests through a load balancer -- every leg is a separate POST, so each may
+land on a different instance -- and header parameters, which a gateway routes on.
+
+A `ProxiedServer` is an ordinary outside HTTP connection (flows, step mode, replays work unchanged) whose leg
+recorder reads *which instance served the leg* from the response itself: the `Mcp-Lab-Instance` header each
+instance adds (`app.InstanceHeader`). It then takes that instance's log lines written during the leg, so a
+refused retry says why the instance refused it (under concurrent load a line may belong to a sibling leg on
+the same instance). `rewrite` makes a client that lies in a header (the gateway case): the recorded request
+is what went on the wire.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx2
+from mcp.client.streamable_http import streamable_http_client
+
+from mcp_lab.deployment.app import INSTANCE_HEADER
+from mcp_lab.exchanges.record import LegCapture
+from mcp_lab.exchanges.recorder import SchemaBook, http_hooks
+from mcp_lab.servers.outside import OutsideServer
+from mcp_lab.servers.transports import LegRecorder, read_log
+
+__all__ = ["InstanceConnection", "ProxiedServer", "served_by"]
+
+
+_CALLS = ("tools/call", "prompts/get", "resources/read")
+
+
+def served_by(http: list[dict[str, Any]]) -> str | None:
+    """The instances that answered one leg's call, in order ("a then b" when a resent call moved). Other
+    requests of the leg -- the listing a client makes to validate a result, or to re-list after -32020 --
+    count only when the leg has no call exchange at all."""
+    calls = [x for x in http if x.get("rpc") in _CALLS] or http
+    seen: list[str] = []
+    for exchange in calls:
+        response = exchange.get("response") or {}
+        for name, value in response.get("headers") or []:
+            if str(name).lower() == INSTANCE_HEADER.lower() and (not seen or seen[-1] != value):
+                seen.append(str(value))
+    return " then ".join(seen) if seen else None
+
+
+class _ServedByRecorder(LegRecorder):
+    """A leg recorder that names the instance from the response, then reads that instance's log lines."""
+
+    __slots__ = ("logs", "offsets")
+
+    def __init__(self, name: str, logs: Callable[[], dict[str, Path]]) -> None:
+        super().__init__(None, name)
+        self.logs = logs()
+        self.offsets = {label: _size(path) for label, path in self.logs.items()}
+
+    def __exit__(self, *exc: object) -> None:
+        super().__exit__(*exc)
+        capture: LegCapture = self.capture
+        capture.served_by = served_by(capture.http)
+        for label in (capture.served_by or "").split(" then "):
+            instance = label.split("/pid")[0]  # under --workers: one log for the whole process group
+            path = self.logs.get(instance)
+            if path is not None:
+                text, _ = read_log(path, self.offsets.get(instance, 0))
+                capture.server_log.extend(ln for ln in text.splitlines() if ln.strip())
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
+@contextlib.asynccontextmanager
+async def _rewriting_transport(
+    url: str, book: SchemaBook, rewrite: dict[str, str | None], on_status: Callable[[int], None]
+) -> AsyncIterator[Any]:
+    hooks = http_hooks(book, tag=False)
+
+    async def lie(request: httpx2.Request) -> None:
+        # Only calls carry argument headers; listings stay honest so the client learns the schema.
+        if request.headers.get("mcp-method") != "tools/call":
+            return
+        for name, value in rewrite.items():
+            if value is None:
+                request.headers.pop(name, None)
+            elif name in request.headers:
+                request.headers[name] = value
+
+    async def status(response: httpx2.Response) -> None:
+        on_status(response.status_code)
+
+    hooks["request"] = [lie, *hooks["request"]]  # first: the record shows what really went out
+    hooks["response"] = [*hooks["response"], status]
+    timeout = httpx2.Timeout(30.0, read=300.0)
+    async with (
+        httpx2.AsyncClient(event_hooks=hooks, timeout=timeout) as http,
+        streamable_http_client(url, http_client=http) as streams,
+    ):
+        yield streams
+
+
+@dataclass(eq=False)
+class ProxiedServer(OutsideServer):
+    """A fleet's proxy as a connection; every leg knows the instance that answered it."""
+
+    instance_logs: Callable[[], dict[str, Path]] = field(default=dict, repr=False)
+    """Label -> log file of each instance (the fleet's, as it is now)."""
+    rewrite: dict[str, str | None] = field(default_factory=dict, repr=False)
+    """Request headers replaced on every tools/call (None: removed) -- a client that lies in a header."""
+
+    @property
+    def kind(self) -> str:
+        return "fleet proxy"
+
+    def capture(self) -> LegRecorder:
+        return _ServedByRecorder(self.name, self.instance_logs)
+
+    def _transport(self, owner: Any) -> Any:
+        if not self.rewrite:
+            return super()._transport(owner)
+        return _rewriting_transport(self.url or "", self.schema_book, self.rewrite, self._saw_status)
+
+
+@dataclass(eq=False)
+class InstanceConnection(ProxiedServer):
+    """One instance reached directly (its own port), bypassing the proxy: for matrices and restarts."""
+
+    @property
+    def kind(self) -> str:
+        return "fleet instance"

@@ -1,0 +1,101 @@
+"""The gateway case the header-parameters page warns about, on a real proxy routing on `Mcp-Param-Region`.
+
+Spec context: a gateway routes on the `Mcp-Param-*` header without parsing the body; the server checks that the
+header and the body agree and refuses a request whose header says otherwise (400, -32020 HEADER_MISMATCH), so a
+header cannot smuggle a request into a pool its body does not belong to. A client that did not list the tool
+sends no header at all: the proxy sends it to the default pool, the instance refuses it the same way, and the
+SDK's `Client.call_tool` re-lists the tools and resends once -- now with the header, to the right pool.
+
+`lying_client` is a connection whose every tools/call carries a header value of our choosing (the record shows
+what went out); `unlisted_call` runs the SDK's own `Client` without a listing and returns every POST it sent:
+status, the instance that answered (from the response) and the header value.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import httpx2
+from mcp import Client, MCPError
+from mcp.client.streamable_http import streamable_http_client
+
+from mcp_lab.deployment.connection import ProxiedServer, served_by
+from mcp_lab.exchanges.record import LegCapture
+from mcp_lab.exchanges.recorder import http_hooks, leg_scope
+from mcp_lab.servers.sandbox import sandbox
+
+if TYPE_CHECKING:
+    from mcp_lab.deployment.fleet import ProcessFleet
+
+__all__ = ["UnlistedCall", "lying_client", "unlisted_call"]
+
+
+def lying_client(fleet: ProcessFleet, name: str, headers: dict[str, str | None]) -> ProxiedServer:
+    """A connection to `fleet`'s proxy, registered as `name`, whose tools/call requests carry `headers` instead of
+    what the body implies (None: the header is left out)."""
+    liar = ProxiedServer(
+        name=name,
+        transport="http",
+        url=fleet.url,
+        instance_logs=fleet.instance_logs,
+        rewrite={k.lower(): v for k, v in headers.items()},
+    )
+    sandbox.register(liar, replace=True)
+    liar.begin_connect()
+    return liar
+
+
+@dataclass
+class UnlistedCall:
+    """Every POST of one `Client.call_tool` made without a prior listing."""
+
+    posts: list[dict[str, Any]]
+    result: str | None
+    error: str | None
+
+    def text(self) -> str:
+        lines = []
+        for post in self.posts:
+            header = post["header"] if post["header"] is not None else "(no header)"
+            code = f" {post['code']}" if post["code"] is not None else ""
+            lines.append(f"{post['method']:<10} {post['header_name']}: {header:<12} -> {post['status']}{code} on {post['served_by']}")
+        lines.append(f"result: {self.result}" if self.result is not None else f"error: {self.error}")
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return self.text()
+
+
+async def unlisted_call(
+    fleet: ProcessFleet, tool: str, arguments: dict[str, Any], header: str = "Mcp-Param-Region"
+) -> UnlistedCall:
+    """The SDK's `Client.call_tool` through the proxy, with no `list_tools` before it."""
+    capture = LegCapture()
+    result = error = None
+    async with (
+        httpx2.AsyncClient(event_hooks=http_hooks(None, tag=False)) as http,
+        Client(streamable_http_client(fleet.url, http_client=http), cache=None) as client,
+    ):
+        with leg_scope(capture):
+            try:
+                called = await client.call_tool(tool, arguments)
+                texts = [getattr(c, "text", "") for c in called.content]
+                result = " ".join(t for t in texts if t)
+            except MCPError as exc:
+                error = f"{exc.error.code} {exc.error.message}"
+    posts = []
+    for exchange in capture.http:
+        response = exchange.get("response") or {}
+        sent = {k.lower(): v for k, v in exchange["request"]["headers"]}
+        posts.append(
+            {
+                "method": exchange.get("rpc"),
+                "header_name": header,
+                "header": sent.get(header.lower()),
+                "status": response.get("status"),
+                "code": (exchange.get("rpc_error") or {}).get("code"),
+                "served_by": served_by([exchange]),
+            }
+        )
+    return UnlistedCall(posts, result, error)

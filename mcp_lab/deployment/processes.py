@@ -1,0 +1,325 @@
+"""One instance of a server as its own OS process: plain uvicorn, on 127.0.0.1, tied to the kernel's life.
+
+Spec context: the SDK docs' deployment lessons need real processes -- the default request_state key is
+process-local (a restart or another instance cannot verify it), `keys=[...]` shared by every instance fixes
+that, and rotating them means reloading each process in turn.
+
+The command is what a person would type (`uvicorn --factory mcp_lab.deployment.app:instance_app --host
+127.0.0.1 --port P [--workers N]`) started under `guard` (it dies with the kernel, also on SIGKILL) in a
+session of its own (so a stop reaches its workers). Shared keys go through a 0600 file in the fleet's 0700
+directory (`write_keys`); the process's configuration otherwise travels in names and paths only. Nothing here
+blocks the event loop except `reload`, which waits a few milliseconds, bounded, for the new ring to go live.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mcp_lab.deployment.app import (
+    ENV_KEYS,
+    ENV_LABEL,
+    ENV_PATH,
+    ENV_STATE,
+    ENV_TARGET,
+    ENV_TTL,
+    ENV_WORKERS,
+)
+from mcp_lab.deployment.guard import guarded
+from mcp_lab.errors import LabError
+
+__all__ = ["APP_FACTORY", "InstanceProcess", "fleet_directory", "free_port", "port_is_free", "session_pids", "stop_group", "write_keys"]
+
+APP_FACTORY = "mcp_lab.deployment.app:instance_app"
+START_TIMEOUT = 60.0
+
+
+def fleet_directory() -> Path:
+    """A new private (0700) directory for a fleet, marked with this kernel's pid. Directories of kernels that
+    died without cleaning up (SIGKILL runs no exit hook) are removed first: logs and Caddyfiles only, since
+    keys files never outlive their handover."""
+    import shutil
+    import tempfile
+
+    for old in Path(tempfile.gettempdir()).glob("mcp_lab-fleet-*"):
+        try:
+            owner = int((old / "owner.pid").read_text())
+        except (OSError, ValueError):
+            continue
+        if owner != os.getpid() and not Path(f"/proc/{owner}").exists():
+            shutil.rmtree(old, ignore_errors=True)
+    directory = Path(tempfile.mkdtemp(prefix="mcp_lab-fleet-"))
+    (directory / "owner.pid").write_text(str(os.getpid()))
+    return directory
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def port_is_free(port: int) -> bool:
+    """Nothing listens on 127.0.0.1:`port` (closed connections still in TIME_WAIT do not count, as for servers)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
+def write_keys(path: Path, generation: int, keys: list[bytes]) -> None:
+    """The keys file an instance reads: created 0600 (never wider, not even for a moment), replaced whole."""
+    temporary = path.with_name(path.name + ".new")
+    with contextlib.suppress(FileNotFoundError):
+        temporary.unlink()
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w") as handle:
+        json.dump({"generation": generation, "keys": [k.hex() for k in keys]}, handle)
+    os.replace(temporary, path)
+
+
+def session_pids(leader: int) -> list[int]:
+    """The processes of the session `leader` started (itself, uvicorn's workers), from Linux /proc."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                fields = Path(f"/proc/{entry}/stat").read_bytes().rsplit(b")", 1)[1].split()
+            except (OSError, IndexError):
+                continue
+            if len(fields) > 3 and int(fields[3]) == leader and fields[0] != b"Z":
+                found.append(int(entry))
+    return found
+
+
+def stop_group(pid: int, sig: int = signal.SIGTERM) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pid, sig)
+
+
+@dataclass(eq=False)
+class InstanceProcess:
+    """One uvicorn process (or one `--workers N` process group) serving the server on one loopback port."""
+
+    label: str
+    index: int
+    target: str
+    """`module:attribute` naming the server (or a zero-argument factory of it)."""
+    directory: Path
+    """The fleet's private (0700) directory: logs, state, keys files, a cell's module."""
+    import_path: str | None = None
+    keys_file: Path | None = None
+    """Where the shared keys are handed over; None: the server keeps its own request-state configuration (the
+    default: a key of this process). The file exists only while the process reads it (see `_hand_over`)."""
+    keys: list[bytes] | None = field(default=None, repr=False)
+    """The ring to hand over (held in the kernel's memory, never shown)."""
+    region: str | None = None
+    ttl: float | None = None
+    workers: int = 1
+    port: int = 0
+    process: subprocess.Popen[bytes] | None = field(default=None, repr=False)
+    generation: int = 0
+    restarts: int = 0
+
+    def __post_init__(self) -> None:
+        if not self.port:
+            self.port = free_port()
+
+    @property
+    def slug(self) -> str:
+        return self.label.replace("#", "-").replace("@", "-")
+
+    @property
+    def log_path(self) -> Path:
+        return self.directory / f"{self.slug}.log"
+
+    @property
+    def state_path(self) -> Path:
+        return self.directory / f"{self.slug}.state.json"
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/mcp"
+
+    @property
+    def address(self) -> str:
+        return f"127.0.0.1:{self.port}"
+
+    @property
+    def pid(self) -> int | None:
+        return self.process.pid if self.process is not None else None
+
+    @property
+    def running(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    def command(self) -> list[str]:
+        """The uvicorn command line (no secret in it: the keys travel in a file)."""
+        line = [sys.executable, "-m", "uvicorn", "--factory", APP_FACTORY, "--host", "127.0.0.1"]
+        line += ["--port", str(self.port), "--log-level", "warning", "--no-access-log"]
+        if self.workers > 1:
+            line += ["--workers", str(self.workers)]
+        return line
+
+    def _environment(self) -> dict[str, str]:
+        env = dict(os.environ)
+        env.update({ENV_TARGET: self.target, ENV_LABEL: self.label, ENV_STATE: str(self.state_path)})
+        env[ENV_WORKERS] = str(self.workers)
+        env["PYTHONUNBUFFERED"] = "1"
+        if self.import_path:
+            env[ENV_PATH] = self.import_path
+        if self.keys_file is not None:
+            env[ENV_KEYS] = str(self.keys_file)
+        if self.ttl is not None:
+            env[ENV_TTL] = repr(self.ttl)
+        for name in (ENV_KEYS, ENV_TTL, ENV_PATH):
+            if name not in env or not env[name]:
+                env.pop(name, None)
+        return env
+
+    def _write_keys(self) -> None:
+        if self.keys_file is not None and self.keys is not None:
+            write_keys(self.keys_file, self.generation, self.keys)
+
+    def _handed_over(self) -> None:
+        """The process has read its keys: the file goes (under --workers it stays: a worker the supervisor
+        restarts reads it again)."""
+        if self.keys_file is not None and self.workers == 1:
+            with contextlib.suppress(FileNotFoundError):
+                self.keys_file.unlink()
+
+    def spawn(self) -> None:
+        for stale in [self.state_path, *self.directory.glob(self.state_path.name + ".*")]:
+            with contextlib.suppress(FileNotFoundError):
+                stale.unlink()
+        self._write_keys()
+        with self.log_path.open("ab") as log:
+            self.process = subprocess.Popen(
+                guarded(self.command()),
+                env=self._environment(),
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+                cwd=str(self.directory),
+            )
+
+    def failure(self) -> str:
+        """Why the process ended: its own `mcp_lab:` line, else the last line it wrote."""
+        text = self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+        lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+        ours = [ln for ln in lines if ln.startswith("mcp_lab: ")]
+        if ours:
+            return ours[-1].removeprefix("mcp_lab: ")
+        if lines:
+            return f"{self.label} exited: {lines[-1][:300]}"
+        return f"{self.label} exited with status {self.process.returncode if self.process else '?'}"
+
+    async def wait_ready(self, timeout: float = START_TIMEOUT) -> None:
+        """Until the port accepts a connection (uvicorn binds only once the app has loaded)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            if self.process is None or self.process.poll() is not None:
+                raise LabError(self.failure())
+            try:
+                _reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
+            except OSError:
+                if time.monotonic() > deadline:
+                    await self.stop()
+                    raise LabError(f"{self.label} did not start listening within {timeout:g} s") from None
+                await asyncio.sleep(0.05)
+                continue
+            writer.close()
+            with contextlib.suppress(OSError):
+                await writer.wait_closed()
+            if self._loaded() >= self.workers:
+                self._handed_over()
+                return
+            await asyncio.sleep(0.02)
+
+    async def start(self) -> None:
+        self.spawn()
+        await self.wait_ready()
+
+    async def stop(self, grace: float = 5.0) -> None:
+        """SIGTERM to the process group (uvicorn finishes its requests), SIGKILL after `grace` seconds."""
+        process = self.process
+        if process is None:
+            return
+        if process.poll() is None:
+            stop_group(process.pid)
+            deadline = time.monotonic() + grace
+            while process.poll() is None and time.monotonic() < deadline:
+                await asyncio.sleep(0.02)
+            if process.poll() is None:
+                stop_group(process.pid, signal.SIGKILL)
+                while process.poll() is None:
+                    await asyncio.sleep(0.02)
+        stop_group(process.pid, signal.SIGKILL)  # any worker left in its session
+        self.process = None
+
+    def stop_now(self) -> None:
+        """Synchronous stop, for interpreter exit (no loop runs then)."""
+        process = self.process
+        if process is None:
+            return
+        stop_group(process.pid)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(2.0)
+        stop_group(process.pid, signal.SIGKILL)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(1.0)
+        self.process = None
+
+    async def restart(self) -> None:
+        """Stop the process and start it again on the same port (a deploy, a crash, a host reboot)."""
+        await self.stop()
+        self.restarts += 1
+        await self.start()
+
+    def _loaded(self) -> int:
+        """How many processes of this instance have loaded the app (under --workers: one file per worker)."""
+        if self.workers == 1:
+            return int(self.state_path.exists())
+        return len([p for p in self.directory.glob(self.state_path.name + ".*") if not p.name.endswith(".tmp")])
+
+    def state(self) -> dict[str, Any]:
+        """What the instance last wrote about itself: key ids live, generation, pid, its server's name."""
+        files = [self.state_path] if self.workers == 1 else sorted(self.directory.glob(self.state_path.name + ".*"))
+        try:
+            data = json.loads(files[0].read_text()) if files else {}
+        except (OSError, ValueError):  # replaced under us, or not written yet
+            return {}
+        return data if isinstance(data, dict) else {}
+
+    def live_generation(self) -> int:
+        value = self.state().get("generation")
+        return int(value) if isinstance(value, int) else -1
+
+    def reload(self, keys: list[bytes], timeout: float = 5.0) -> None:
+        """Hand over `keys` and SIGHUP: the process re-reads its keys file; returns once they are live."""
+        if not self.running or self.process is None:
+            raise LabError(f"{self.label} is not running")
+        self.keys = list(keys)
+        generation = self.generation = self.generation + 1
+        self._write_keys()
+        os.kill(self.process.pid, signal.SIGHUP)
+        deadline = time.monotonic() + timeout
+        while self.live_generation() < generation:
+            if time.monotonic() > deadline or not self.running:
+                raise LabError(f"{self.label} did not load its new keys ({self.failure()})")
+            time.sleep(0.002)  # bounded: the handler runs at once in the instance's main thread
+        self._handed_over()
