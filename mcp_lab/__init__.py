@@ -225,7 +225,7 @@ def load_ipython_extension(ipython: _typing.Any) -> None:
 
 def unload_ipython_extension(ipython: _typing.Any) -> None:
     from mcp_lab.forms import uninstall
-    from mcp_lab.magics.servers import await_magic_transformer
+    from mcp_lab.magics.await_line import await_magic_transformer
 
     uninstall()
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import math
-import re
 from typing import Any
 
 from IPython.core.interactiveshell import InteractiveShell
@@ -25,13 +24,14 @@ from mcp_lab.flow import calls as api
 from mcp_lab.flow.flow import Flow
 from mcp_lab.flow.live import FlowRun
 from mcp_lab.lab import lab
+from mcp_lab.magics.await_line import await_magic_transformer
 from mcp_lab.magics.call_line import parse_arguments, parse_call_line
 from mcp_lab.magics.magic_line import expand_for, magic_args, shell_words
 from mcp_lab.servers.adopt import adopt, adoption_note, is_server, load_server, offers_nothing
 from mcp_lab.servers.sandbox import sandbox
 from mcp_lab.tokens.keys import KeyRing
 
-__all__ = ["FlowRun", "LabMagics", "parse_arguments", "register"]
+__all__ = ["FlowRun", "LabMagics", "await_magic_transformer", "parse_arguments", "register"]
 
 LOWLEVEL_HANDLERS = (
     "on_list_tools",
@@ -44,30 +44,6 @@ LOWLEVEL_HANDLERS = (
     "on_completion",
     "get_tool_input_schema",
 )
-
-
-_AWAIT_MAGIC = re.compile(r"^(?P<head>.*?\bawait\s+)%(?P<name>mcp_\w+)(?P<rest>.*)$")
-_BARE_CALL = re.compile(r"^%(?:mcp_call|mcp_prompt|mcp_read|mcp_describe)\b")
-
-
-def await_magic_transformer(lines: list[str]) -> list[str]:
-    """`x = await %mcp_call ...` -> `x = await get_ipython().run_line_magic('mcp_call', '...')`.
-
-    A bare call on a line of its own (`%mcp_call demo book city=Paris`) is awaited too: its cell waits,
-    shows the forms, and ends with the flow, like any other cell -- under Run All as well. (Assigned without
-    `await`, `run = %mcp_call ...` still runs in the background.)
-    """
-    out = []
-    for line in lines:
-        if _BARE_CALL.match(line):
-            line = "await " + line
-        match = _AWAIT_MAGIC.match(line.rstrip("\n"))
-        if match:
-            rest = match["rest"].strip()
-            newline = "\n" if line.endswith("\n") else ""
-            line = f"{match['head']}get_ipython().run_line_magic({match['name']!r}, {rest!r}){newline}"
-        out.append(line)
-    return out
 
 
 @magics_class
