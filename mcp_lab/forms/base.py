@@ -166,10 +166,22 @@ class Form:
         return self.settle("cancelled")
 
     def keep_draft(self, values: Mapping[str, Any]) -> None:
-        """What the person has typed so far (not validated, not sent): shown again if the page reloads."""
-        if self.open:
-            names = set(self.field_names)
-            self.values.update({k: v for k, v in values.items() if k in names})
+        """What the person has typed so far (not sent): shown again if the page reloads.
+
+        An error shown since the last Submit goes away as soon as the draft makes that field valid (and
+        follows what is still wrong with it otherwise); a field without an error gets none from a draft --
+        the person is still typing.
+        """
+        if not self.open:
+            return
+        names = set(self.field_names)
+        self.values.update({k: v for k, v in values.items() if k in names})
+        if self.errors:
+            _response, now = self.check(self.values)
+            still = {field: now[field] for field in self.errors if field in now}
+            if still != self.errors:
+                self.errors = still
+                self._changed()
 
     # ---- settling --------------------------------------------------------------------------------------
     def attach(self, loop: asyncio.AbstractEventLoop) -> asyncio.Future[None]:

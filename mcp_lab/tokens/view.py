@@ -99,7 +99,9 @@ def _legend(report: TokenRecord) -> str:
     items = []
     for seg in report.segments:
         size = f" ({seg.size} B)" if seg.size is not None else ""
-        items.append(tone(_PART_CLASS.get(seg.part, ""), f"■ {seg.label}{size}"))
+        # The key id reads in hex here as everywhere else (the strip's characters are base64url).
+        label = f"key id {report.key_id}" if seg.part == "kid" and report.key_id else seg.label
+        items.append(tone(_PART_CLASS.get(seg.part, ""), f"■ {label}{size}"))
     return " ".join(items)
 
 
@@ -146,7 +148,7 @@ def _claims_table(report: TokenRecord) -> str:
         note = row.note if row.claim not in ("iat", "exp") else ""
         kind = {"ok": "ok", "mismatch": "err"}.get(row.status, "")
         rows.append(
-            f"<tr><td>{code(row.claim)}</td><td>{code(value)}</td>"
+            f"<tr><td>{code(row.claim)}</td><td>{code(value, 'mcp-lab-wrap')}</td>"
             f"<td>{tone(kind, _claim_mark(row.status) + row.meaning)}</td><td>{e(note)}</td></tr>"
         )
     ttl = (

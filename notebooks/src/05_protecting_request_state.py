@@ -188,7 +188,7 @@ survey
 # %% id=resealed-each-round
 for rnd in survey.rounds[:3]:
     claims = mcp_lab.inspect_token(rnd.request_state, server="clerk").claims
-    print(f"round {rnd.index}: exp - iat = {claims['exp'] - claims['iat']:g} s, state {claims['s']!r}")
+    print(f"leg {rnd.index + 1}: exp - iat = {claims['exp'] - claims['iat']:g} s, state {claims['s']!r}")
 
 # %% [markdown]
 # ## Bound to the original request
