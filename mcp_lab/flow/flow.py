@@ -160,7 +160,8 @@ class Flow:
             if error.get("where") == "client":
                 return f"refused in the client, not sent: {error.get('message', '')}"
             code = f"{error['code']} " if error.get("code") is not None else ""
-            return f"error: {code}{error.get('message', '')}"
+            logged = f" — server logged: {error['reason']}" if error.get("reason") else ""
+            return f"error: {code}{error.get('message', '')}{logged}"
         data = last.result if last is not None and last.outcome == "result" else None
         return "\n".join(result_texts(data))
 

@@ -13,11 +13,19 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from tests.browser.forms_pages import AWAITING, DELAY_MS, PANEL, retype, run_until_form
 from tests.browser.harness import Lab
-from tests.browser.pages import CELL_TIMEOUT_MS, open_notebook, screenshot, wait_kernel_idle
+from tests.browser.pages import (
+    CELL_TIMEOUT_MS,
+    current_kernel_id,
+    open_notebook,
+    screenshot,
+    screenshot_path,
+    wait_kernel_idle,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -30,7 +38,9 @@ def restart_kernel_as_a_person(page: Page) -> None:
     page.locator('.jp-NotebookPanel:not(.lm-mod-hidden) [data-command="notebook:restart-kernel"]').first.click()
     dialog = page.locator(".jp-Dialog")
     expect(dialog).to_be_visible(timeout=10_000)
-    dialog.get_by_role("button", name=re.compile("^Restart$")).click()
+    accept = dialog.locator("button.jp-mod-accept")
+    expect(accept).to_contain_text("Restart")
+    accept.click()
     expect(dialog).to_have_count(0)
 
 
@@ -75,37 +85,53 @@ def test_a_restart_turns_the_waiting_form_into_its_record_in_the_cell_and_the_si
     expect(page.locator(NOTEBOOK).get_by_text(DEAD_WIDGET)).to_have_count(0)
 
 
-def test_a_notebook_saved_while_a_form_waits_reopens_with_the_question_not_answered(lab: Lab, page: Page) -> None:
+def test_a_notebook_saved_while_a_form_waits_reopens_with_the_question_not_answered(
+    lab: Lab, page: Page, context: BrowserContext
+) -> None:
     name = "saved_waiting.ipynb"
     form = run_until_form(page, lab, name, "profile", "ask_profile")
     name_field = form.get_by_label("Name", exact=True)
     name_field.click()
     name_field.press_sequentially("Grace", delay=DELAY_MS)
     saved(page)  # as autosave would, while the cell still awaits the answer
+    kernel = current_kernel_id(page)
+    assert kernel is not None
+    page.close()  # the person leaves; later the kernel is shut down (the Running panel, a server restart)
+    lab.api(f"/api/kernels/{kernel}", method="DELETE")
 
-    # Shutting the kernel down (Kernel menu) turns the live form into its record at once.
-    page.evaluate("() => { window.jupyterapp.commands.execute('kernelmenu:shutdown'); }")
-    dialog = page.locator(".jp-Dialog")
-    try:
-        dialog.wait_for(timeout=3_000)
-    except Exception:
-        pass  # this Lab shuts down without asking
-    else:
-        dialog.get_by_role("button", name=re.compile("Shut Down", re.IGNORECASE)).click()
-    expect(form).to_have_attribute("data-state", "abandoned", timeout=30_000)
-    expect(form).to_contain_text("abandoned: the kernel")
-    screenshot(page, "stale-shutdown.png")
-
-    open_notebook(page, lab, name)  # reopened: the saved output, its widget model gone with its kernel
-    wait_kernel_idle(page)
-    output = page.locator(f"{NOTEBOOK} .jp-CodeCell").nth(AWAITING).locator(".jp-OutputArea")
+    tab = context.new_page()
+    open_notebook(tab, lab, name)  # reopened: the saved output, its widget model gone with its kernel
+    wait_kernel_idle(tab)
+    output = tab.locator(f"{NOTEBOOK} .jp-CodeCell").nth(AWAITING).locator(".jp-OutputArea")
     reopened = output.locator('.mcp-lab-form[data-key="ask_profile"]')
     expect(reopened).to_be_visible(timeout=30_000)
     expect(reopened).to_contain_text("Tell us about you.")  # the question
     expect(reopened).to_contain_text("not answered")  # and that nobody answered it
     expect(reopened.get_by_role("button")).to_have_count(0)
-    page.wait_for_timeout(1500)  # give the widget renderer every chance to complain
-    expect(page.locator(NOTEBOOK).get_by_text(DEAD_WIDGET)).to_have_count(0)
+    tab.wait_for_timeout(1500)  # give the widget renderer every chance to complain
+    expect(tab.locator(NOTEBOOK).get_by_text(DEAD_WIDGET)).to_have_count(0)
     # What was typed is the person's, not the notebook's: the draft was not saved with the question.
     assert "Grace" not in (lab.root / name).read_text()
-    screenshot(page, "stale-reopened.png", NOTEBOOK)
+    output.scroll_into_view_if_needed()
+    output.screenshot(path=str(screenshot_path("stale-reopened.png")))
+
+
+def test_shutting_the_kernel_down_ends_the_waiting_form(lab: Lab, page: Page) -> None:
+    form = run_until_form(page, lab, "shutdown_waiting.ipynb", "profile", "ask_profile")
+    retype(form.get_by_label("Name", exact=True), "Ada")
+    page.evaluate("() => { window.jupyterapp.commands.execute('kernelmenu:shutdown'); }")
+    dialog = page.locator(".jp-Dialog")
+    try:
+        dialog.wait_for(timeout=3_000)
+    except PlaywrightTimeoutError:
+        pass  # this Lab shuts down without asking
+    else:
+        dialog.locator("button.jp-mod-accept").click()
+    output = page.locator(".jp-Notebook .jp-CodeCell").nth(AWAITING).locator(".jp-OutputArea")
+    # Whichever notices first -- the kernel ending its own wait, or the page seeing the kernel go -- the
+    # form becomes a record saying it was abandoned, and nothing is left to press.
+    expect(output).to_contain_text("abandoned", timeout=30_000)
+    expect(output.get_by_role("button")).to_have_count(0)
+    expect(output.locator("input")).to_have_count(0)
+    expect(output).not_to_contain_text("RECEIVED")
+    screenshot(page, "stale-shutdown.png", NOTEBOOK)

@@ -39,7 +39,8 @@ function replaceMissing(notebook: NotebookPanel): void {
       if (!(ROUND_MIME in data) || !(WIDGET_MIME in data)) {
         continue;
       }
-      const output = area.widgets[i].node.querySelector<HTMLElement>(`.jp-OutputArea-output[data-mime-type="${WIDGET_MIME}"]`);
+      // The widget renderer's node carries no data-mime-type: the output of this child is the one.
+      const output = area.widgets[i].node.querySelector<HTMLElement>('.jp-OutputArea-output');
       if (!output || output.querySelector('.mcp-lab-forms') || !MISSING_MODEL.test(output.textContent ?? '')) {
         continue;
       }
