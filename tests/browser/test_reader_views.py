@@ -153,8 +153,10 @@ def test_the_token_view_fits_a_notebook_in_both_themes_with_one_key_id_spelling(
         assert len(fits["headsRight"]) == 4, fits  # claim, value, meaning, note
         assert all(right <= fits["areaRight"] + 1 for right in fits["headsRight"]), fits  # every column in view
         assert min(fits["headsWidth"][:3]) > 20, fits
+        page.set_viewport_size({"width": 1100, "height": 2600})  # the whole view in one picture, same width
         view.scroll_into_view_if_needed()
         screenshot(page, f"token-view-{'light' if light == 'true' else 'dark'}.png", ".mcp-lab-token-view")
+        page.set_viewport_size({"width": 1100, "height": 1000})
     page.evaluate("() => window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Light'})")
 
     # One spelling of the key id: the encoded strip's kid part is labelled with the hex id the facts give.
