@@ -22,6 +22,8 @@ TOKEN_MIME = "application/vnd.mcp-lab.token+json"
 
 _MARK = {"pass": "✔", "fail": "✘", "unknown": "?", "not reached": "·", "skipped": "–"}
 _CHECK_TONE = {"pass": "ok", "fail": "err", "unknown": "warn"}
+_WRAP_AT = 64
+"""Claim values longer than this wrap in the HTML fallback (shorter ones, like times and ids, never break)."""
 _PART_CLASS = {"kid": "warn", "sealed": "ok", "payload": "ok", "body": "err"}
 """Token parts in colour (the legend names them too): the key id, the sealed bytes, an unreadable body."""
 
@@ -148,7 +150,8 @@ def _claims_table(report: TokenRecord) -> str:
         note = row.note if row.claim not in ("iat", "exp") else ""
         kind = {"ok": "ok", "mismatch": "err"}.get(row.status, "")
         rows.append(
-            f"<tr><td>{code(row.claim)}</td><td>{code(value, 'mcp-lab-wrap')}</td>"
+            # Short values never break; a long one (a state, a list) wraps instead of widening the table.
+            f"<tr><td>{code(row.claim)}</td><td>{code(value, 'mcp-lab-wrap' if len(value) > _WRAP_AT else '')}</td>"
             f"<td>{tone(kind, _claim_mark(row.status) + row.meaning)}</td><td>{e(note)}</td></tr>"
         )
     ttl = (
