@@ -20,6 +20,7 @@ from tests.browser.forms_pages import (
     AWAITING,
     DELAY_MS,
     choose,
+    echo_notebook,
     error_of,
     open_in_notebook7,
     output_form,
@@ -32,6 +33,7 @@ from tests.browser.pages import (
     open_notebook,
     run_all,
     screenshot,
+    screenshot_path,
     wait_cells_finished,
     write_notebook,
 )
@@ -198,3 +200,34 @@ def test_an_inline_error_clears_as_soon_as_the_value_is_valid(lab: Lab, page: Pa
     output = page.locator(".jp-Notebook .jp-CodeCell").nth(AWAITING).locator(".jp-OutputArea")
     expect(output).not_to_contain_text("bob@@")
     assert output_form(page, "ask_profile").count() in (0, 1)
+
+
+def test_reject_is_drawn_as_not_sent_and_the_flow_says_why(lab: Lab, page: Page) -> None:
+    nb = echo_notebook("haiku")
+    nb.cells.append(new_code_cell("mcp_lab.last()"))
+    name = write_notebook(lab, "reject.ipynb", nb)
+    open_notebook(page, lab, name)
+    run_all(page)
+    form = output_form(page, "__main__:write_haiku")
+    expect(form).to_be_visible(timeout=60_000)
+    reply = form.get_by_label("Reply", exact=True)
+    reply.click()
+    reply.press_sequentially("no thanks", delay=DELAY_MS // 2)  # typed, then thought better of it
+    form.get_by_role("button", name="Reject", exact=True).click()
+    wait_cells_finished(page, timeout_ms=120_000)
+
+    cells = page.locator(".jp-Notebook .jp-CodeCell")
+    printed = cells.nth(AWAITING).locator(".jp-OutputArea")
+    expect(printed).to_contain_text("refused in the client, not sent")  # flow.text is no longer empty
+    expect(printed).to_contain_text("User rejected sampling request")
+    expect(printed).not_to_contain_text("RECEIVED")  # the tool never ran: nothing reached it
+    view = cells.last.locator(".mcp-lab-flow-view")
+    expect(view.locator(".mcp-lab-leg")).to_have_count(2)
+    expect(view.locator('.mcp-lab-leg[data-leg="1"] .mcp-lab-leg-index')).to_have_text("leg 1")
+    refused = view.locator('.mcp-lab-leg[data-leg="2"]')
+    expect(refused).to_have_class(re.compile("mcp-lab-leg-not-sent"))
+    expect(refused).to_contain_text("refused in the client, nothing was sent to the server")
+    expect(refused.locator(".mcp-lab-to-server")).to_have_count(0)  # no arrow to the server for it
+    expect(view).to_contain_text("1 leg sent")
+    view.scroll_into_view_if_needed()
+    view.screenshot(path=str(screenshot_path("flow-reject-not-sent.png")))
