@@ -16,15 +16,27 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from tests.browser.forms_pages import AWAITING, DELAY_MS, PANEL, retype, run_until_form
+from tests.browser.forms_pages import (
+    AWAITING,
+    DELAY_MS,
+    PANEL,
+    echo_notebook,
+    open_in_notebook7,
+    output_form,
+    retype,
+    run_until_form,
+)
 from tests.browser.harness import Lab
 from tests.browser.pages import (
     CELL_TIMEOUT_MS,
     current_kernel_id,
     open_notebook,
+    run_all,
     screenshot,
     screenshot_path,
+    wait_cell_running,
     wait_kernel_idle,
+    write_notebook,
 )
 
 pytestmark = pytest.mark.browser
@@ -52,16 +64,25 @@ def saved(page: Page) -> None:
     )
 
 
+@pytest.mark.parametrize("frontend", ["lab", "notebook7"])
 def test_a_restart_turns_the_waiting_form_into_its_record_in_the_cell_and_the_side_panel(
-    lab: Lab, page: Page
+    lab: Lab, page: Page, frontend: str
 ) -> None:
-    form = run_until_form(page, lab, "restart_waiting.ipynb", "profile", "ask_profile")
+    if frontend == "lab":
+        form = run_until_form(page, lab, "restart_waiting.ipynb", "profile", "ask_profile")
+    else:
+        name = write_notebook(lab, "restart_waiting_nb7.ipynb", echo_notebook("profile"))
+        open_in_notebook7(page, lab, name)
+        run_all(page)
+        wait_cell_running(page, AWAITING)
+        form = output_form(page, "ask_profile")
+        expect(form).to_be_visible(timeout=30_000)
     retype(form.get_by_label("Name", exact=True), "Ada")
     page.evaluate("() => window.jupyterapp.commands.execute('mcp-lab:show-waiting')")
     panel = page.locator(PANEL)
     panel_form = panel.locator('.mcp-lab-form[data-key="ask_profile"]')
     expect(panel_form).to_be_visible(timeout=30_000)
-    screenshot(page, "stale-restart-before.png")
+    screenshot(page, f"stale-restart-before-{frontend}.png")
 
     restart_kernel_as_a_person(page)
 
@@ -76,7 +97,7 @@ def test_a_restart_turns_the_waiting_form_into_its_record_in_the_cell_and_the_si
     expect(panel_form).to_have_attribute("data-state", "abandoned")
     expect(panel_form).to_contain_text("abandoned: the kernel restarted")
     expect(panel.locator(".mcp-lab-waiting-round").get_by_role("button")).to_have_count(0)
-    screenshot(page, "stale-restart-after.png")
+    screenshot(page, f"stale-restart-after-{frontend}.png")
 
     # The new kernel knows nothing of the old flow, and nothing was sent to the server: no RECEIVED line.
     wait_kernel_idle(page)
