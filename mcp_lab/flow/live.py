@@ -105,7 +105,8 @@ def say_if_failed(flow: Flow) -> None:
 
     `f = await %mcp_prompt rs nosuch` assigns the flow, so nothing displays it and a failure would pass
     unseen; a bare line displays the flow, whose view says it already. The check runs when the cell has
-    finished (IPython's post_execute event), after its last expression was displayed.
+    finished (IPython's post_run_cell event), after its last expression was displayed, and only if
+    the cell did not fail (an exception's one line already says what went wrong).
     """
     line = failure_line(flow)
     if line is None:
@@ -119,9 +120,10 @@ def say_if_failed(flow: Flow) -> None:
         return
     shown = flow.displays
 
-    def after_cell() -> None:
-        shell.events.unregister("post_execute", after_cell)
-        if flow.displays == shown:
+    def after_cell(result: Any) -> None:
+        shell.events.unregister("post_run_cell", after_cell)
+        # A cell that failed (`f.raise_for_status()`) has said so already, in its own one line.
+        if flow.displays == shown and getattr(result, "success", True):
             print(line, file=sys.stderr)
 
-    shell.events.register("post_execute", after_cell)
+    shell.events.register("post_run_cell", after_cell)
