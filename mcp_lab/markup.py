@@ -13,7 +13,9 @@ from __future__ import annotations
 import html
 from typing import Any
 
-__all__ = ["STYLE", "code", "e", "tone"]
+__all__ = ["STYLE", "WIDGET_VIEW_MIME", "code", "e", "tone", "widget_view"]
+
+WIDGET_VIEW_MIME = "application/vnd.jupyter.widget-view+json"
 
 _LIGHT = (
     "--mcp-lab-ok:var(--jp-success-color0,#1b5e20);--mcp-lab-err:var(--jp-error-color0,#b71c1c);"
@@ -38,6 +40,8 @@ STYLE = (
     ".mcp-lab-html pre{white-space:pre;overflow:auto;max-height:20em;margin:2px 0;padding:4px;"
     "background:var(--jp-layout-color2,#eee);color:var(--jp-content-font-color1,rgba(0,0,0,.87))}"
     ".mcp-lab-html .mcp-lab-long{display:block;max-width:60em;overflow-x:auto;white-space:nowrap}"
+    # Values that must not widen their table (a long claim hid the meaning column): wrap anywhere.
+    ".mcp-lab-html code.mcp-lab-wrap{white-space:pre-wrap !important;overflow-wrap:anywhere}"
     ".mcp-lab-html .mcp-lab-ok{color:var(--mcp-lab-ok)}"
     ".mcp-lab-html .mcp-lab-err{color:var(--mcp-lab-err)}"
     ".mcp-lab-html .mcp-lab-warn{color:var(--mcp-lab-warn)}"
@@ -66,3 +70,13 @@ def tone(kind: str, text: Any) -> str:
 def wrap(body: str, cls: str) -> str:
     """One view's HTML: the shared style and the `mcp-lab-html` root every rule hangs from."""
     return f"{STYLE}<div class='mcp-lab-html {cls}'>{body}</div>"
+
+
+def widget_view(widget: Any) -> dict[str, Any]:
+    """The `application/vnd.jupyter.widget-view+json` payload that displays `widget` (an ipywidget).
+
+    Written out rather than unpacked from `widget._repr_mimebundle_()`, whose shape changed: ipywidgets 7
+    returned `(data, metadata)`, 8.1 returns the data alone (a tuple unpacking of it was a TypeError).
+    The payload is the model id with the widget-view format's version, all a front end needs.
+    """
+    return {"version_major": 2, "version_minor": 0, "model_id": widget.model_id}

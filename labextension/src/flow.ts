@@ -9,7 +9,7 @@
  * so the two protocol eras can be compared. The data is the Python `FlowRecord`.
  */
 
-import { badge, Child, details, h, jsonBlock, ms, notes, rawJson, valueText } from './dom';
+import { badge, Child, details, h, jsonBlock, mark, ms, notes, rawJson, valueText } from './dom';
 import { errorBody, httpExchanges, inputRequest, inputResponse, mcpHeaderList, requestKind, resultBody, serverLog } from './legs';
 import { FlowRecord, RoundRecord } from './records';
 import { tokenSegments } from './sealed';
@@ -114,7 +114,32 @@ function responseArrow(round: RoundRecord): HTMLElement {
   return message('to-client', failed ? 'err' : 'ok', badge(failed ? '✗ result (isError)' : '✓ result', failed ? 'err' : 'ok'), resultBody(round.result));
 }
 
+/** The client refused before anything left it (Reject on a sampling request, an answer that failed). */
+const notSent = (round: RoundRecord): boolean => round.outcome === 'error' && round.error?.where === 'client';
+
+/** A leg the client never sent: no arrow reaches the server, only the client's refusal. */
+function refusedLeg(round: RoundRecord): HTMLElement {
+  const number = round.index + 1;
+  return h(
+    'section',
+    { class: 'mcp-lab-leg mcp-lab-leg-not-sent', 'data-leg': String(number), 'aria-label': `leg ${number}: not sent` },
+    h('div', { class: 'mcp-lab-leg-head' }, h('span', { class: 'mcp-lab-leg-index' }, `leg ${number}`), h('span', { class: 'mcp-lab-muted' }, 'not sent')),
+    h(
+      'div',
+      { class: 'mcp-lab-note mcp-lab-not-sent' },
+      mark(false, 'refused'),
+      ' refused in the client, nothing was sent to the server: ',
+      h('code', null, round.error?.message ?? '')
+    )
+  );
+}
+
 function leg(flow: FlowRecord, round: RoundRecord, firstStart: number | undefined): HTMLElement {
+  if (notSent(round)) {
+    return refusedLeg(round);
+  }
+  // Legs are numbered from 1 in every view; the form's "round N" is the questions leg N asked.
+  const number = round.index + 1;
   const timing: string[] = [];
   if (round.started > 0 && firstStart !== undefined) {
     timing.push(`at +${ms(round.started - firstStart)}`);
@@ -133,16 +158,21 @@ function leg(flow: FlowRecord, round: RoundRecord, firstStart: number | undefine
   if (round.unreadable_http > 0) {
     extras.push(h('div', { class: 'mcp-lab-note' }, `${round.unreadable_http} HTTP exchange(s) recorded by another mcp_lab version`));
   }
-  extras.push(serverLog(round.server_log), httpExchanges(round.http), rawJson(round, `leg #${round.index} JSON`));
+  extras.push(serverLog(round.server_log), httpExchanges(round.http), rawJson(round, `leg ${number} JSON`));
   return h(
     'section',
-    { class: `mcp-lab-leg mcp-lab-leg-${round.outcome}`, 'data-leg': String(round.index), 'aria-label': `leg ${round.index}: ${round.outcome}` },
-    h('div', { class: 'mcp-lab-leg-head' }, h('span', { class: 'mcp-lab-leg-index' }, `leg #${round.index}`), h('span', { class: 'mcp-lab-muted' }, timing.join(' · '))),
+    { class: `mcp-lab-leg mcp-lab-leg-${round.outcome}`, 'data-leg': String(number), 'aria-label': `leg ${number}: ${round.outcome}` },
+    h('div', { class: 'mcp-lab-leg-head' }, h('span', { class: 'mcp-lab-leg-index' }, `leg ${number}`), h('span', { class: 'mcp-lab-muted' }, timing.join(' · '))),
     requestArrow(flow, round),
     backchannelArrows(round),
     responseArrow(round),
     h('div', { class: 'mcp-lab-leg-extras' }, extras)
   );
+}
+
+function legCount(flow: FlowRecord): string {
+  const sent = flow.rounds.filter(r => !notSent(r)).length;
+  return `${sent} leg${sent === 1 ? '' : 's'} sent`;
 }
 
 export function renderFlow(flow: FlowRecord): HTMLElement {
@@ -158,7 +188,7 @@ export function renderFlow(flow: FlowRecord): HTMLElement {
     ' ',
     eraBadge(flow.era),
     ' ',
-    h('span', { class: 'mcp-lab-muted' }, `${flow.rounds.length} leg(s)${total ? `, ${ms(total)} in legs` : ''} · flow ${flow.id}`)
+    h('span', { class: 'mcp-lab-muted' }, `${legCount(flow)}${total ? `, ${ms(total)} in legs` : ''} · flow ${flow.id}`)
   );
   const lanes = h(
     'div',

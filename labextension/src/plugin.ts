@@ -15,6 +15,8 @@ import { INotebookTracker, NotebookPanel } from '@jupyterlab/notebook';
 import { LabIcon } from '@jupyterlab/ui-components';
 
 import { PANEL_ID, WaitingPanel } from './forms/panel';
+import { KERNEL_GONE_EVENT } from './forms/render';
+import { watchSavedForms } from './forms/saved';
 import { RoundRecord } from './forms/types';
 import { WaitingQuestions } from './forms/waiting';
 
@@ -55,6 +57,7 @@ function activate(app: JupyterFrontEnd, tracker: INotebookTracker | null, palett
     if (subscriptions.has(notebook)) {
       return;
     }
+    watchSavedForms(notebook);
     const subscription = new WaitingQuestions(notebook.sessionContext);
     subscriptions.set(notebook, subscription);
     subscription.listedOnConnect.connect((_: WaitingQuestions, rounds: RoundRecord[]) => {
@@ -62,6 +65,13 @@ function activate(app: JupyterFrontEnd, tracker: INotebookTracker | null, palett
       if (rounds.some(r => r.state === 'open') && tracker.currentWidget === notebook) {
         showCurrent();
         reveal();
+      }
+    });
+    subscription.gone.connect((_: WaitingQuestions, why: string) => {
+      // Every live form this notebook's cells draw (the anywidget front end listens for this event)
+      // turns into its record: what it asked, and that it was abandoned because the kernel went.
+      for (const forms of notebook.content.node.querySelectorAll('.mcp-lab-forms')) {
+        forms.dispatchEvent(new CustomEvent(KERNEL_GONE_EVENT, { detail: why }));
       }
     });
     notebook.disposed.connect(() => {

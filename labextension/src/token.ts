@@ -10,7 +10,7 @@
  * prediction. The data is the Python `TokenRecord` / `TamperRecord`.
  */
 
-import { Child, clippedNode, clippedText, h, mark, notes, rawJson, table, valueText } from './dom';
+import { Child, clippedNode, clippedText, details, h, mark, notes, rawJson, table, valueText } from './dom';
 import { CheckRecord, TamperRecord, TokenRecord } from './records';
 
 const CHECK_STATE: Record<CheckRecord['status'], [boolean | null, string, string]> = {
@@ -29,14 +29,22 @@ function encoded(report: TokenRecord): HTMLElement {
   if (typeof token !== 'string') {
     return clippedNode(token);
   }
-  const parts = report.segments.map(seg =>
-    h(
+  const parts = report.segments.map(seg => {
+    // The key id has one spelling everywhere: hex. The strip shows the token's own characters (base64url,
+    // which never spell the id), so the kid segment's label carries the id as the other views write it.
+    const kid = seg.part === 'kid' && report.key_id ? report.key_id : null;
+    const label = kid ? `key id ${kid}` : seg.label;
+    const about = `${seg.label}${seg.size !== null ? `, ${seg.size} bytes` : ''}${seg.note ? `: ${seg.note}` : ''}`;
+    return h(
       'span',
-      { class: `mcp-lab-seg mcp-lab-seg-${seg.part === 'sealed' ? 'ct' : seg.part}`, title: `${seg.label}${seg.size !== null ? `, ${seg.size} bytes` : ''}${seg.note ? `: ${seg.note}` : ''}` },
-      h('span', { class: 'mcp-lab-seg-label' }, seg.label),
+      {
+        class: `mcp-lab-seg mcp-lab-seg-${seg.part === 'sealed' ? 'ct' : seg.part}`,
+        title: kid ? `${about}; these base64url characters carry key id ${kid} (hex)` : about
+      },
+      h('span', { class: 'mcp-lab-seg-label' }, label),
       h('code', { class: 'mcp-lab-seg-value mcp-lab-wrap' }, token.slice(seg.start, seg.end))
-    )
-  );
+    );
+  });
   return h('div', { class: `mcp-lab-token mcp-lab-token-${report.format}`, 'data-kid': report.key_id ?? '' }, parts.length ? parts : h('code', { class: 'mcp-lab-wrap' }, token));
 }
 
@@ -64,6 +72,21 @@ function facts(report: TokenRecord): HTMLElement {
   return h('table', { class: 'mcp-lab-table mcp-lab-kv' }, h('tbody', null, rows.map(([k, v]) => h('tr', null, h('th', { scope: 'row' }, k), h('td', null, v)))));
 }
 
+/** Values longer than this fold: their head shows, the rest opens on demand. */
+const FOLD_CHARS = 120;
+
+/** A claim's value wraps inside its column (a 900-character claim must not push the meaning off screen). */
+function claimValue(text: string): HTMLElement {
+  if (text.length <= FOLD_CHARS) {
+    return h('code', { class: 'mcp-lab-wrap' }, text);
+  }
+  return details(
+    [h('code', { class: 'mcp-lab-wrap' }, `${text.slice(0, FOLD_CHARS)}…`), ` (${text.length.toLocaleString('en-US')} chars)`],
+    h('code', { class: 'mcp-lab-wrap' }, text),
+    { className: 'mcp-lab-fold' }
+  );
+}
+
 function claims(report: TokenRecord): Child {
   if (report.claim_rows.length === 0) {
     return h('div', { class: 'mcp-lab-muted' }, report.opened ? 'no claims' : 'not opened: ' + (report.cannot_know[0] ?? report.can_open));
@@ -75,7 +98,7 @@ function claims(report: TokenRecord): Child {
         'tr',
         { class: `mcp-lab-claim-${row.status}` },
         h('td', null, h('code', null, row.claim)),
-        h('td', null, h('code', { class: 'mcp-lab-long' }, valueText(row.value))),
+        h('td', { class: 'mcp-lab-claim-value' }, claimValue(valueText(row.value))),
         h('td', null, row.status === 'ok' ? mark(true, 'matches') : row.status === 'mismatch' ? mark(false, 'does not match') : '', ` ${row.meaning}`),
         h('td', { class: 'mcp-lab-muted' }, row.note)
       )
@@ -93,7 +116,7 @@ function questions(report: TokenRecord): Child[] {
     table(
       ['key', 'question', 'answer', 'data'],
       report.questions.map(q =>
-        h('tr', null, h('td', null, h('code', null, q.key)), h('td', null, q.question ?? ''), h('td', null, q.answered ? q.action ?? '' : 'awaiting'), h('td', null, h('code', null, q.data === null ? '' : valueText(q.data))))
+        h('tr', null, h('td', null, h('code', null, q.key)), h('td', null, q.question ?? ''), h('td', null, q.answered ? q.action ?? '' : 'awaiting'), h('td', { class: 'mcp-lab-claim-value' }, q.data === null ? '' : claimValue(valueText(q.data))))
       )
     )
   ];
@@ -131,7 +154,7 @@ export function renderToken(report: TokenRecord): HTMLElement {
     report.server ? h('div', { class: 'mcp-lab-muted' }, `server ${report.server}`) : ''
   );
   const inner = report.inner_state !== null && report.inner_kind !== 'resolver'
-    ? [h('h4', null, `Inner state (${report.inner_kind ?? 'plaintext'})`), h('code', { class: 'mcp-lab-long' }, clippedText(report.inner_state))]
+    ? [h('h4', null, `Inner state (${report.inner_kind ?? 'plaintext'})`), claimValue(clippedText(report.inner_state))]
     : null;
   return h(
     'div',

@@ -302,7 +302,7 @@ async def no_affinity(ctx: Context) -> AuditCheck:
             f"the same outcome after {len(sent.flow.rounds)} legs on {len(sent.flow.rounds)} connections",
         )
     elif last is not None and last.outcome == "error":
-        verdict, note = "fail", f"leg {last.index} failed on its new connection"
+        verdict, note = "fail", f"leg {last.index + 1} failed on its new connection"
     else:
         verdict, note = "fail", "a different outcome than on one connection"
     where = "a new HTTP client (new TCP connections)" if ctx.http else "a new in-process client"

@@ -72,6 +72,8 @@ class Flow:
         self._listeners: list[Any] = []
         self._epoch = 0
         """Bumped when the flow is interrupted: a leg still in flight then must not write into it."""
+        self.displays = 0
+        """How often the notebook drew this flow (a failure it drew is not announced again)."""
 
     # ---- plain data -------------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
@@ -156,8 +158,17 @@ class Flow:
 
     @property
     def text(self) -> str:
-        """The text parts of the final result, joined (handy in tutorials)."""
-        data = self.last.result if self.last is not None and self.last.outcome == "result" else None
+        """The text parts of the final result, joined (handy in tutorials); for a flow that ended in an
+        error instead (the server's, or a refusal in the client such as Reject), that error in one line."""
+        last = self.last
+        if last is not None and last.outcome == "error" and last.error is not None:
+            error = last.error
+            if error.get("where") == "client":
+                return f"refused in the client, not sent: {error.get('message', '')}"
+            code = f"{error['code']} " if error.get("code") is not None else ""
+            logged = f" — server logged: {error['reason']}" if error.get("reason") else ""
+            return f"error: {code}{error.get('message', '')}{logged}"
+        data = last.result if last is not None and last.outcome == "result" else None
         return "\n".join(result_texts(data))
 
     def raise_for_status(self) -> Flow:
@@ -208,7 +219,8 @@ class Flow:
         with anyio.move_on_after(timeout) as scope:
             await self._until_done()
         if scope.cancelled_caught:
-            self._stop(f"wall-clock limit of {timeout:g} s reached after {len(self.rounds)} round(s)")
+            legs = len(self.rounds)
+            self._stop(f"wall-clock limit of {timeout:g} s reached after {legs} leg{'' if legs == 1 else 's'}")
         return self
 
     async def _until_done(self) -> None:
@@ -346,5 +358,7 @@ class Flow:
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
         from mcp_lab.flow.view import flow_bundle
+
+        self.displays += 1  # a failure shown in the notebook needs no second line (live.say_if_failed)
 
         return flow_bundle(self)

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
-from collections.abc import Coroutine
+import sys
+from collections.abc import Coroutine, Generator
 from typing import Any
 
 from mcp_lab.flow.flow import Flow
 from mcp_lab.shown_task import ShownTask
 
-__all__ = ["LIVE_AREA", "FlowRun", "LiveArea"]
+__all__ = ["LIVE_AREA", "FlowRun", "LiveArea", "say_if_failed"]
 
 
 class LiveArea:
@@ -44,6 +45,11 @@ class FlowRun(ShownTask[Flow]):
             super().__init__(flow_factory, label)
         finally:
             LIVE_AREA.reset(token)
+
+    def __await__(self) -> Generator[Any, None, Flow]:
+        flow = yield from self.task.__await__()
+        say_if_failed(flow)
+        return flow
 
     def attach(self, flow: Flow) -> None:
         self.flow = flow
@@ -84,3 +90,40 @@ class FlowRun(ShownTask[Flow]):
             view.append_stdout(f"{self.label}: {value}\n")
         else:
             self._redraw(value)
+
+
+def failure_line(flow: Flow) -> str | None:
+    """The one line a flow that did not end well is announced with (None for a finished or paused flow)."""
+    paused = flow.status == "input_required" and not flow.stop_reason  # `--step`: it waits, by request
+    if flow.status in ("done", "new") or paused:
+        return None
+    return f"{flow.summary()} (the flow is kept: mcp_lab.last())"
+
+
+def say_if_failed(flow: Flow) -> None:
+    """After this cell, print the flow's failure in one line -- unless the cell displayed the flow.
+
+    `f = await %mcp_prompt rs nosuch` assigns the flow, so nothing displays it and a failure would pass
+    unseen; a bare line displays the flow, whose view says it already. The check runs when the cell has
+    finished (IPython's post_run_cell event), after its last expression was displayed, and only if
+    the cell did not fail (an exception's one line already says what went wrong).
+    """
+    line = failure_line(flow)
+    if line is None:
+        return
+    try:
+        from IPython import get_ipython
+    except ImportError:  # pragma: no cover - IPython is a dependency
+        return
+    shell = get_ipython()
+    if shell is None:
+        return
+    shown = flow.displays
+
+    def after_cell(result: Any) -> None:
+        shell.events.unregister("post_run_cell", after_cell)
+        # A cell that failed (`f.raise_for_status()`) has said so already, in its own one line.
+        if flow.displays == shown and getattr(result, "success", True):
+            print(line, file=sys.stderr)
+
+    shell.events.register("post_run_cell", after_cell)

@@ -278,6 +278,8 @@ def _outcome_summary(record: RoundRecord, data: Any) -> str:
         return "input_required: asks " + "; ".join(r.summary for r in record.input_requests)
     if record.outcome == "error":
         err = record.error or ErrorRecord()
+        if err.where == "client":  # refused before anything was sent: not the server's answer
+            return f"refused in the client, not sent: {err.message}"
         code = f"{err.code} " if err.code is not None else ""
         if err.reason:  # the lab owns the server: its logged reason sits beside the frozen wire error
             return f"error: wire: {code}{err.message} — server logged: {err.reason}"
@@ -356,7 +358,8 @@ def flow_summary(flow: Flow, last: RoundRecord | None = None) -> str:
     """One line: what, where, how it ended."""
     head = f"{flow.method} {flow.target!r} on {flow.server!r} ({flow.era})"
     status = STATUS_TEXT.get(flow.status, flow.status)
-    line = f"{head}: {status} after {len(flow.rounds)} round(s)"
+    legs = sum(1 for r in flow.rounds if (r.error or {}).get("where") != "client")  # legs sent
+    line = f"{head}: {status} after {legs} leg{'' if legs == 1 else 's'}"
     if flow.status == "error" and flow.error:
         if last is None and flow.rounds:
             last = round_record(flow.rounds[-1])

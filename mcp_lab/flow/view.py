@@ -36,8 +36,17 @@ def flow_summary(flow: Flow) -> str:
     return _flow_summary(flow)
 
 
+def not_sent(rnd: RoundRecord) -> bool:
+    """The client refused before sending (a rejected sampling request, a failed answer): no request left."""
+    return rnd.outcome == "error" and rnd.error is not None and rnd.error.where == "client"
+
+
 def _round_lines(rnd: RoundRecord) -> list[str]:
-    lines = [f"  #{rnd.index} sent {rnd.sent_summary}", f"     <- {rnd.outcome_summary}"]
+    # Legs are numbered from 1 in every view (the form's "round N" is the questions leg N asked).
+    if not_sent(rnd):
+        message = rnd.error.message if rnd.error is not None else ""
+        return [f"  leg {rnd.index + 1} not sent: the client refused ({message})"]
+    lines = [f"  leg {rnd.index + 1} sent {rnd.sent_summary}", f"     <- {rnd.outcome_summary}"]
     if rnd.served_by:  # a fleet: the instance that answered, as the response named it
         lines.append(f"     served by {rnd.served_by}")
     for entry in rnd.backchannel:
@@ -70,8 +79,14 @@ def _round_row(rnd: RoundRecord) -> str:
     mark = {"input_required": "? ", "result": "✓ ", "error": "✗ "}[rnd.outcome]
     if rnd.result is not None and rnd.result.is_error:
         mark = "✗ "
+    if not_sent(rnd):
+        message = rnd.error.message if rnd.error is not None else ""
+        return (
+            f"<tr class='mcp-lab-not-sent'><td>{rnd.index + 1}</td><td><i>not sent</i></td>"
+            f"<td colspan='3'>{tone('err', '✗ refused in the client: ' + message)}</td></tr>"
+        )
     row = (
-        f"<tr><td>#{rnd.index}</td><td>{e(rnd.sent_summary)}</td>"
+        f"<tr><td>{rnd.index + 1}</td><td>{e(rnd.sent_summary)}</td>"
         f"<td>{tone(_TONE[rnd.outcome], mark + rnd.outcome_summary)}</td><td>{code(token)}</td>"
         f"<td><span style='white-space:nowrap'>{rnd.elapsed * 1000:.1f} ms</span>{e(http)}</td></tr>"
     )

@@ -174,9 +174,22 @@ class Form:
         return self.settle("cancelled")
 
     def keep_draft(self, values: Mapping[str, Any]) -> None:
-        """What the person has typed so far (not validated, not sent): shown again if the page reloads."""
-        if self.open:
-            self.take(values, "a draft is")
+        """What the person has typed so far (not sent): shown again if the page reloads.
+
+        An error shown since the last Submit goes away as soon as the draft makes that field valid (and
+        follows what is still wrong with it otherwise); a field without an error gets none from a draft --
+        the person is still typing.
+        """
+        if not self.open:
+            return
+        unsendable = self.take(values, "a draft is")
+        if self.errors or unsendable:
+            _response, now = self.check(self.values)
+            still = {field: now[field] for field in self.errors if field in now}
+            still.update(unsendable)  # text no message can carry: said at once, never stored
+            if still != self.errors:
+                self.errors = still
+                self._changed()
 
     def take(self, values: Mapping[str, Any], what: str) -> dict[str, str]:
         """Keep the values a front end sent for this form's fields -- except text no message (nor the widget's

@@ -21,8 +21,12 @@ from typing import Any
 from mcp_lab.errors import LabError
 from mcp_lab.forms.base import Form
 from mcp_lab.lab import lab
+from mcp_lab.markup import WIDGET_VIEW_MIME, widget_view
 
-__all__ = ["Panel"]
+__all__ = ["ROUND_MIME", "Panel"]
+
+ROUND_MIME = "application/vnd.mcp-lab.round+json"
+"""The round record in a live form's output (read by the labextension when the widget's model is gone)."""
 
 
 class Panel:
@@ -220,6 +224,18 @@ class Panel:
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
         bundle: dict[str, Any] = {"text/plain": self.summary(), "text/html": self.record_html()}
         if not self.settled:
-            data, _metadata = self.widget._repr_mimebundle_()
-            bundle["application/vnd.jupyter.widget-view+json"] = data["application/vnd.jupyter.widget-view+json"]
+            bundle[WIDGET_VIEW_MIME] = widget_view(self.widget)
+            bundle[ROUND_MIME] = self.saved_record()
         return bundle
+
+    def saved_record(self) -> dict[str, Any]:
+        """The round as a saved notebook keeps it beside the live widget: the questions, nothing typed.
+
+        A notebook saved while the round waits holds a widget view whose model dies with the kernel; the
+        labextension draws this record there instead (labextension/src/forms/saved.ts): what was asked,
+        and that it was not answered. Values and errors are left out -- a draft is the person's, not the
+        notebook's.
+        """
+        record = self.record()
+        record["forms"] = [{**form, "values": {}, "errors": {}} for form in record["forms"]]
+        return record

@@ -26,6 +26,7 @@ __all__ = [
     "Invalid",
     "check_content",
     "format_checker",
+    "is_email",
     "parse_number",
     "parse_schema",
 ]
@@ -209,16 +210,28 @@ def format_checker() -> Any:
         from jsonschema import FormatChecker
 
         checker = FormatChecker()
-        fallbacks = {"email": _is_email, "uri": _is_uri, "date": _is_date, "date-time": _is_datetime}
+        fallbacks = {"uri": _is_uri, "date": _is_date, "date-time": _is_datetime}
         for name, check in fallbacks.items():
             if name not in checker.checkers:
                 checker.checks(name)(check)
+        # jsonschema's own "email" check is only `"@" in value` (it took `a@` and `bob@@example.com`):
+        # addresses are checked by email-validator, the validator pydantic's EmailStr uses.
+        checker.checks("email")(is_email)
         _CHECKER = checker
     return _CHECKER
 
 
-def _is_email(value: object) -> bool:
-    return not isinstance(value, str) or "@" in value
+def is_email(value: object) -> bool:
+    """An address as RFC 5321/5322 allow one to be typed (syntax only: no DNS lookup, nothing sent)."""
+    if not isinstance(value, str):
+        return True
+    from email_validator import EmailNotValidError, validate_email
+
+    try:
+        validate_email(value, check_deliverability=False, test_environment=True)
+    except EmailNotValidError:
+        return False
+    return True
 
 
 def _is_uri(value: object) -> bool:

@@ -12,6 +12,7 @@ import asyncio
 from typing import TYPE_CHECKING, Any
 
 from mcp_lab.errors import LabError
+from mcp_lab.markup import widget_view
 
 if TYPE_CHECKING:
     from mcp_lab.rotation.stepper import RotationStepper
@@ -74,11 +75,10 @@ class StepperWidget:
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
         """The live widget, with a text and HTML account of the stepper for any page without it."""
-        data, _metadata = self.box._repr_mimebundle_()
         return {
             "text/plain": repr(self),
             "text/html": f"<div>{self._status_html()}</div>",
-            "application/vnd.jupyter.widget-view+json": data["application/vnd.jupyter.widget-view+json"],
+            "application/vnd.jupyter.widget-view+json": widget_view(self.box),
         }
 
     def __repr__(self) -> str:

@@ -22,6 +22,8 @@ TOKEN_MIME = "application/vnd.mcp-lab.token+json"
 
 _MARK = {"pass": "✔", "fail": "✘", "unknown": "?", "not reached": "·", "skipped": "–"}
 _CHECK_TONE = {"pass": "ok", "fail": "err", "unknown": "warn"}
+_WRAP_AT = 64
+"""Claim values longer than this wrap in the HTML fallback (shorter ones, like times and ids, never break)."""
 _PART_CLASS = {"kid": "warn", "sealed": "ok", "payload": "ok", "body": "err"}
 """Token parts in colour (the legend names them too): the key id, the sealed bytes, an unreadable body."""
 
@@ -99,7 +101,9 @@ def _legend(report: TokenRecord) -> str:
     items = []
     for seg in report.segments:
         size = f" ({seg.size} B)" if seg.size is not None else ""
-        items.append(tone(_PART_CLASS.get(seg.part, ""), f"■ {seg.label}{size}"))
+        # The key id reads in hex here as everywhere else (the strip's characters are base64url).
+        label = f"key id {report.key_id}" if seg.part == "kid" and report.key_id else seg.label
+        items.append(tone(_PART_CLASS.get(seg.part, ""), f"■ {label}{size}"))
     return " ".join(items)
 
 
@@ -146,7 +150,8 @@ def _claims_table(report: TokenRecord) -> str:
         note = row.note if row.claim not in ("iat", "exp") else ""
         kind = {"ok": "ok", "mismatch": "err"}.get(row.status, "")
         rows.append(
-            f"<tr><td>{code(row.claim)}</td><td>{code(value)}</td>"
+            # Short values never break; a long one (a state, a list) wraps instead of widening the table.
+            f"<tr><td>{code(row.claim)}</td><td>{code(value, 'mcp-lab-wrap' if len(value) > _WRAP_AT else '')}</td>"
             f"<td>{tone(kind, _claim_mark(row.status) + row.meaning)}</td><td>{e(note)}</td></tr>"
         )
     ttl = (

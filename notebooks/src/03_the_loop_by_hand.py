@@ -281,7 +281,7 @@ class Auditor:
     label = "auditor"
 
     async def answer(self, key, request, context):
-        audit_log.append(f"round {context.round_index}: {context.server} asks {key.split(':')[-1]}: {request.params.message}")
+        audit_log.append(f"round {context.round_index + 1}: {context.server} asks {key.split(':')[-1]}: {request.params.message}")
         if "Wozzeck" in request.params.message:
             raise CallbackRefused(key, ErrorData(code=-32000, message="not answering questions about Wozzeck"))
         return to_input_response(key, request, {"seat": "E5"} if key.endswith("ask_seat") else {"ok": True})

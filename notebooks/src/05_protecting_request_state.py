@@ -188,7 +188,7 @@ survey
 # %% id=resealed-each-round
 for rnd in survey.rounds[:3]:
     claims = mcp_lab.inspect_token(rnd.request_state, server="clerk").claims
-    print(f"round {rnd.index}: exp - iat = {claims['exp'] - claims['iat']:g} s, state {claims['s']!r}")
+    print(f"leg {rnd.index + 1}: exp - iat = {claims['exp'] - claims['iat']:g} s, state {claims['s']!r}")
 
 # %% [markdown]
 # ## Bound to the original request
@@ -581,9 +581,15 @@ from mcp.server.mcpserver import InvalidRequestState, RequestStateSecurity
 PREFIX = "kms1."  # format version; fed to GCM as associated data, so it is bound under the tag
 
 
+kms_calls = 0  # counted here, to show below that tokens never reach the KMS
+
+
 def unwrap_data_key() -> bytes:
     """One KMS call at process start, kms.decrypt(CiphertextBlob=...); every token after that is local crypto."""
-    return os.urandom(32)  # stand-in for the unwrapped 32-byte data key
+    global kms_calls, data_key
+    kms_calls += 1
+    data_key = os.urandom(32)  # stand-in for the unwrapped 32-byte data key (kept to open a token by hand below)
+    return data_key
 
 
 class EnvelopeCodec:
@@ -613,6 +619,8 @@ mcp = MCPServer("Deployer", request_state_security=RequestStateSecurity(codec=En
 # Give that server one hand-made question and drive it with the SDK's `Client`, in memory. The token on
 # the wire is the docs' codec's (`kms1.` + hex). A retry with one hex digit changed, or with the same token
 # in upper case, is refused (the log shows the codec's own reason); the token as sealed finishes the call.
+# The KMS was called once, at start-up, however many tokens were sealed and opened; and the prefix is bound:
+# the token's bytes open with the associated data `kms1.` and fail with any other.
 
 # %% id=docs-codec-run
 STAGE = T.ElicitRequest(params=T.ElicitRequestFormParams(
@@ -640,6 +648,15 @@ async with Client(mcp) as client:
             print(f"{label:17} -> {done.content[0].text}")
         except MCPError as exc:
             print(f"{label:17} -> {exc.error.code} {exc.error.message} | server logged: {', '.join(server_log.reasons)}")
+print("KMS calls for 1 token sealed and 3 opened:", kms_calls)
+# The prefix is GCM's associated data: the same nonce and ciphertext open under "kms1." and under no other.
+raw = bytes.fromhex(token[len(PREFIX) :])
+for aad in (PREFIX, "kms2."):
+    try:
+        AESGCM(data_key).decrypt(raw[:12], raw[12:], aad.encode())
+        print(f"associated data {aad!r}: opens")
+    except InvalidTag:
+        print(f"associated data {aad!r}: InvalidTag (the prefix is bound under the tag)")
 
 # %% [markdown]
 # Install the lab's codec on a server with `mcp_lab.use_codec(...)`, which builds

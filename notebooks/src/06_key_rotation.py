@@ -61,7 +61,7 @@ def legs(flow):
     for rnd in flow.rounds:
         reason = f" ({rnd.error['reason']})" if rnd.error else ""
         again = " [started over]" if rnd.started_over else ""
-        print(f"  leg {rnd.index} on {rnd.served_by}: {rnd.outcome}{reason}{again}")
+        print(f"  leg {rnd.index + 1} on {rnd.served_by}: {rnd.outcome}{reason}{again}")
     print(" ", flow.summary())
 
 # %% [markdown]

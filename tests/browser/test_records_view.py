@@ -264,7 +264,7 @@ def test_text_contrast_in_light_and_dark_themes(
         )
         assert set(aligned) <= {"left", "start"}, set(aligned)
         wrapped = page.evaluate(
-            "() => Array.from(document.querySelectorAll('.mcp-lab-html table code'))"
+            "() => Array.from(document.querySelectorAll('.mcp-lab-html table code:not(.mcp-lab-wrap)'))"
             ".filter(n => n.getClientRects().length > 1).map(n => n.textContent)"
         )
         assert not wrapped, f"values broken across lines: {wrapped[:5]}"

@@ -44,7 +44,7 @@ async def test_decline_and_cancel_reach_the_tool(demo: LabServer) -> None:
         assert isinstance(result, T.CallToolResult) and result.is_error
         assert f"elicitation was {action}" in flow.text
         assert flow.error is not None and flow.error["where"] == "tool" and flow.error["message"] == flow.text
-        with pytest.raises(mcp_lab.FlowError, match=f"failed after 2 round.*isError.*elicitation was {action}"):
+        with pytest.raises(mcp_lab.FlowError, match=f"failed after 2 legs.*isError.*elicitation was {action}"):
             flow.raise_for_status()
 
 

@@ -41,7 +41,7 @@ async def test_a_leg_lost_in_transit_ends_the_flow_interrupted_and_resume_retrie
     assert [r.outcome for r in flow.rounds] == ["input_required", "error"] and flow.rounds[1].transport_failed
     token = flow.rounds[0].request_state
     assert flow.request_state == token and list(flow.pending_requests) == ["q1"]  # the last good round
-    with pytest.raises(mcp_lab.FlowError, match=r"interrupted after 2 round.*leg 2 failed"):
+    with pytest.raises(mcp_lab.FlowError, match=r"interrupted after 2 legs.*leg 2 failed"):
         flow.raise_for_status()
     serve(http_demo, port)  # the server is back at its address, with the same key
     resumed = await mcp_lab.resume(flow)

@@ -15,10 +15,10 @@ async def test_bundle_has_three_renderings_and_no_times_in_text(demo: LabServer)
     bundle = flow._repr_mimebundle_()
     assert set(bundle) == {"text/plain", "text/html", FLOW_MIME}
     assert bundle["text/plain"] == (
-        "Flow tools/call 'handmade' on 'demo' (2026-07-28): done after 2 round(s)\n"
-        "  #0 sent the request\n"
+        "Flow tools/call 'handmade' on 'demo' (2026-07-28): done after 2 legs\n"
+        "  leg 1 sent the request\n"
         "     <- input_required: asks q1: elicitation (form) 'pick a number'\n"
-        '  #1 sent q1 = accept {"n": 2} (script); token echoed\n'
+        '  leg 2 sent q1 = accept {"n": 2} (script); token echoed\n'
         "     <- result: 'x=1 n=2 state={\"x\": 1}'"
     )
     assert "<table>" in bundle["text/html"] and "sealed v1, key " in bundle["text/html"]

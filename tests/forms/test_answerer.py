@@ -98,7 +98,7 @@ async def test_deferred_mode_returns_at_once_and_continues_after_the_answer(prob
     assert json.loads(flow.text) == {"action": "accept", "content": {"name": "Ada"}}
     assert flow.rounds[-1].answered_by == {"q": "form"}
     text = "".join(o.get("text", "") for o in sink.outputs)
-    assert "cannot deliver widget events" in text and "done after 2 round(s)" in text
+    assert "cannot deliver widget events" in text and "done after 2 legs" in text
 
 
 async def test_deferred_mode_with_a_prearranged_answer_finishes_by_itself(probe: Probe) -> None:

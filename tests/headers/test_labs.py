@@ -114,7 +114,7 @@ async def test_list_first_lab_shows_each_clients_recovery(shop: LabServer) -> No
         "raised MCPError -32020: Mcp-Param-Region header is missing"
     )
     assert flow.relisted and [(e["rpc"], e["response"]["status"]) for e in flow.exchanges] == rpcs
-    assert flow.outcome.endswith("done after 1 round(s)")
+    assert flow.outcome.endswith("done after 1 leg")
     assert [e["rpc"] for e in listed.exchanges] == ["tools/list", "tools/call"]
     text = lab._repr_mimebundle_()["text/plain"]
     assert "SDK Client.call_tool, tools never listed: 3 POST(s)" in text
@@ -124,7 +124,7 @@ async def test_list_first_lab_shows_each_clients_recovery(shop: LabServer) -> No
 async def test_list_first_lab_with_questions_answered(shop: LabServer) -> None:
     lab = await mcp_lab.list_first_lab("shop", "ship", {"region": "eu"}, answers={"ask_ok": {"ok": True}})
     assert lab.scenario("client").outcome == "result: shipped to eu (ok=True)"
-    assert "done after 2 round(s)" in lab.scenario("flow").outcome
+    assert "done after 2 legs" in lab.scenario("flow").outcome
     assert lab.scenario("flow").relisted
 
 

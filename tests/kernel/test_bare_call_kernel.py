@@ -32,7 +32,7 @@ def test_bare_call_shows_its_form_in_its_own_live_area() -> None:
     assert text_of(cells[3]).strip() == "1 True"
     assert not [o for o in cells[3]["outputs"] if WIDGET in o.get("data", {})]
     assert text_of(cells[4]).splitlines() == ["Booked Oslo in north", "{'__main__:ask_region': 'form'}"]
-    assert text_of(cells[5]).strip() == "Flow tools/call 'book' on 'demo' (2026-07-28): done after 2 round(s)"
+    assert text_of(cells[5]).strip() == "Flow tools/call 'book' on 'demo' (2026-07-28): done after 2 legs"
 
 
 def test_a_bare_call_line_waits_and_shows_the_flow() -> None:

@@ -243,7 +243,7 @@ def test_forced_deferred_mode_continues_after_the_cell(tmp_path: Path) -> None:
         shown = json.dumps(sinks[-1].get("outputs", []))
         assert "cannot deliver widget events" in shown  # the one-line notice
         assert "round 1 from 'quiz'" in shown  # the form, shown through the Output widget
-        assert "done after 2 round(s)" in shown  # the finished flow, appended by the background task
+        assert "done after 2 legs" in shown  # the finished flow, appended by the background task
 
 
 def test_prearranged_answers_show_only_the_record_so_nbval_can_compare(browser: Browser) -> None:

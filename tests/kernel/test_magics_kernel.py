@@ -35,7 +35,7 @@ def test_notebook_defines_a_server_and_calls_it_with_scripted_answers() -> None:
     assert "demo: mcpserver, lab-generated key [" in text_of(cells[2])
     assert "in-process" in text_of(cells[2])
     flow_text = text_of(cells[3])
-    assert "Flow tools/call 'book' on 'demo' (2026-07-28): done after 2 round(s)" in flow_text
+    assert "Flow tools/call 'book' on 'demo' (2026-07-28): done after 2 legs" in flow_text
     assert '__main__:ask_region = accept {"region": "eu-west"} (script); token echoed' in flow_text
     assert "result: 'Booked Paris in eu-west'" in flow_text
     html = next(o for o in cells[3]["outputs"] if o["output_type"] == "execute_result")["data"]

@@ -11,7 +11,7 @@
 import { Widget } from '@lumino/widgets';
 
 import { el } from './html';
-import { renderRound, Update } from './render';
+import { endRound, renderRound, Update } from './render';
 import { RoundRecord, WaitingEvent } from './types';
 import { WaitingQuestions } from './waiting';
 
@@ -20,7 +20,7 @@ export const PANEL_ID = 'mcp-lab-waiting-questions';
 /** How many answered rounds stay visible (as their one-line records) after the kernel stops listing them. */
 const KEEP_ANSWERED = 3;
 
-type Entry = { node: HTMLElement; update: Update; record: RoundRecord };
+type Entry = { node: HTMLElement; update: Update; record: RoundRecord; ended?: boolean };
 
 const STATE_TEXT = {
   connecting: 'Asking the kernel for waiting questions…',
@@ -67,6 +67,7 @@ export class WaitingPanel extends Widget {
   follow(source: WaitingQuestions | null, notebook: string): void {
     if (source !== this.source) {
       this.source?.changed.disconnect(this.redraw, this);
+      this.source?.gone.disconnect(this.onGone, this);
       if (this.source) {
         this.source.retryWhenIdle = false;
       }
@@ -75,6 +76,7 @@ export class WaitingPanel extends Widget {
         source.retryWhenIdle = this.isVisible;
       }
       source?.changed.connect(this.redraw, this);
+      source?.gone.connect(this.onGone, this);
       this.rounds.forEach(entry => entry.node.remove());
       this.rounds.clear();
       this.answered = [];
@@ -89,6 +91,20 @@ export class WaitingPanel extends Widget {
       this.status.textContent = 'Not sent: the kernel is not listening for answers (see the line above).';
     }
     return sent;
+  }
+
+  /** The kernel went away: its waiting rounds stay here as records saying so, their buttons gone. */
+  private onGone(_: WaitingQuestions, why: string): void {
+    for (const [key, entry] of this.rounds) {
+      if (entry.record.state === 'open') {
+        entry.record = endRound(entry.record, `abandoned: ${why}`);
+        entry.update(entry.record);
+        entry.ended = true;
+        if (!this.answered.includes(key)) {
+          this.answered.unshift(key);
+        }
+      }
+    }
   }
 
   protected onAfterShow(): void {
@@ -121,6 +137,10 @@ export class WaitingPanel extends Widget {
       const key = `${record.flow.id}#${record.round}`;
       seen.add(key);
       let entry = this.rounds.get(key);
+      if (entry?.ended) {
+        order.push(entry.node); // a round of a kernel that is gone: its record stays as it was drawn
+        continue;
+      }
       if (entry) {
         entry.update(record);
         entry.record = record;

@@ -17,6 +17,32 @@ import { FormEvent, FormRecord, FormValues, RoundRecord } from './types';
 export type Send = (event: FormEvent) => void;
 export type Update = (record: RoundRecord) => void;
 
+/**
+ * The DOM event that ends every live form drawn inside the node it is dispatched on: the kernel that
+ * asked is gone (restarted, shut down, changed), so nothing typed here can reach it any more. The
+ * JupyterLab plugin dispatches it on a notebook's node when that notebook's kernel goes; the side panel
+ * uses the same `endRound`. `detail` is the reason, e.g. "the kernel restarted".
+ */
+export const KERNEL_GONE_EVENT = 'mcp-lab-kernel-gone';
+
+/** "elicitation form 'region' from 'desk'": the kernel's own words for the form, without its state. */
+const formHead = (form: FormRecord): string =>
+  form.summary.replace(/: waiting for an answer$/, '') || `${form.name} from ${form.server}`;
+
+/** `record` as it reads once its kernel is gone: every open form becomes its record, ending in `outcome`
+ * (e.g. "abandoned: the kernel restarted"). */
+export function endRound(record: RoundRecord, outcome: string): RoundRecord {
+  return {
+    ...record,
+    state: 'settled',
+    stoppable: false,
+    notice: null,
+    forms: record.forms.map(form =>
+      form.state === 'open' ? { ...form, state: 'abandoned', summary: `${formHead(form)}: ${outcome}` } : form
+    )
+  };
+}
+
 const DRAFT_DELAY_MS = 400;
 /** After this long without a new record, a "Sending…" line gives way to what the record says. */
 const SENDING_MS = 2500;
@@ -199,13 +225,19 @@ class FormView {
       this.node.removeAttribute('role');
       this.node.removeAttribute('aria-labelledby');
       const ok = record.state === 'accepted';
+      // What was asked and never answered stays readable (a restart, a notebook reopened without its kernel).
+      const asked =
+        record.state === 'abandoned' && record.message
+          ? [el('div', { class: 'mcp-lab-form-asked' }, el('span', { class: 'mcp-lab-muted' }, 'asked: '), record.message)]
+          : [];
       this.node.replaceChildren(
         el(
           'div',
           { class: `mcp-lab-form-record ${ok ? 'mcp-lab-ok' : 'mcp-lab-not-ok'}` },
           el('span', { class: 'mcp-lab-mark', 'aria-hidden': 'true' }, ok ? '✓' : '✗'),
           el('span', { class: 'mcp-lab-form-summary' }, record.summary || `${record.name}: ${record.state}`)
-        )
+        ),
+        ...asked
       );
       return;
     }
@@ -325,6 +357,15 @@ export function renderRound(host: HTMLElement, record: RoundRecord, send: Send):
   const actions = el('div', { class: 'mcp-lab-forms-actions' });
   const root = el('div', { class: 'mcp-lab-forms' }, title, notice, list, actions);
   const views = new Map<string, FormView>();
+  let ended: string | null = null;
+  let latest = record;
+  // Once the kernel is gone, nothing more is sent (a late click or a pending draft goes nowhere) and a
+  // record arriving late from the old kernel cannot bring the forms back.
+  const guarded: Send = event => {
+    if (ended === null) {
+      send(event);
+    }
+  };
 
   const submitAll = el('button', { type: 'button', class: 'mcp-lab-button mcp-lab-primary' }, 'Submit all');
   submitAll.addEventListener('click', () => {
@@ -335,13 +376,15 @@ export function renderRound(host: HTMLElement, record: RoundRecord, send: Send):
         values[view.key] = view.values();
       }
     }
-    send({ event: 'submit_all', values });
+    guarded({ event: 'submit_all', values });
   });
   const stop = el('button', { type: 'button', class: 'mcp-lab-button mcp-lab-warn' }, 'Stop flow');
   stop.title = 'End the whole flow now, as interrupted; it can be resumed later';
-  stop.addEventListener('click', () => send({ event: 'stop' }));
+  stop.addEventListener('click', () => guarded({ event: 'stop' }));
 
-  const update: Update = next => {
+  const update: Update = incoming => {
+    latest = incoming;
+    const next = ended === null ? incoming : endRound(incoming, `abandoned: ${ended}`);
     root.dataset.flow = next.flow.id;
     root.dataset.round = String(next.round);
     root.dataset.state = next.state;
@@ -360,7 +403,7 @@ export function renderRound(host: HTMLElement, record: RoundRecord, send: Send):
       if (view) {
         view.update(form);
       } else {
-        views.set(form.key, new FormView(form, send));
+        views.set(form.key, new FormView(form, guarded));
       }
     }
     for (const [key, view] of views) {
@@ -381,6 +424,13 @@ export function renderRound(host: HTMLElement, record: RoundRecord, send: Send):
     actions.hidden = !actions.childElementCount;
   };
   update(record);
+  root.addEventListener(KERNEL_GONE_EVENT, event => {
+    if (ended === null && latest.state === 'open') {
+      ended = String((event as CustomEvent).detail || 'the kernel is gone');
+      root.dataset.ended = ended;
+      update(latest);
+    }
+  });
   host.append(root);
   return update;
 }

@@ -22,12 +22,22 @@ export type WaitingState = 'connecting' | 'open' | 'unavailable' | 'no kernel';
 /** Kernel states after which its comms are gone (Lab disposes them on restart). */
 const GONE = new Set(['restarting', 'autorestarting', 'dead']);
 
+/** Why the forms of a kernel that went away can no longer be answered, by the status it went to. */
+const GONE_WHY: Record<string, string> = {
+  restarting: 'the kernel restarted',
+  autorestarting: 'the kernel restarted',
+  dead: 'the kernel stopped'
+};
+
 export class WaitingQuestions {
   private comm: Kernel.IComm | null = null;
   private kernel: Kernel.IKernelConnection | null = null;
   private listed = false;
   private readonly changedSignal = new Signal<this, void>(this);
   private readonly listedSignal = new Signal<this, RoundRecord[]>(this);
+  private readonly goneSignal = new Signal<this, string>(this);
+  /** The kernel whose going was announced already (a restart passes through several statuses). */
+  private announced: Kernel.IKernelConnection | null = null;
   state: WaitingState = 'no kernel';
   /** Set while the side panel shows this notebook: a kernel without mcp_lab is asked again each time a
    * cell finishes, so `%load_ext mcp_lab` is noticed without a reload. (Once per cell, not on every idle
@@ -54,6 +64,12 @@ export class WaitingQuestions {
     return this.listedSignal;
   }
 
+  /** The kernel that asked went away (restart, shutdown, another kernel): why, in a few words. Every
+   * form it drew, in its cell or in the side panel, can no longer be answered. */
+  get gone(): ISignal<this, string> {
+    return this.goneSignal;
+  }
+
   /** Try again (e.g. mcp_lab was loaded since): opens the comm unless it is open. */
   retry(): void {
     if (this.state !== 'open' && this.state !== 'connecting') {
@@ -75,15 +91,35 @@ export class WaitingQuestions {
   }
 
   private onKernelChanged(): void {
+    const before = this.kernel;
+    const after = this.session.session?.kernel ?? null;
+    if (before && before !== after) {
+      this.announce(before, after ? 'the kernel changed' : 'the kernel was shut down');
+    }
     this.drop();
-    this.kernel = this.session.session?.kernel ?? null;
+    this.kernel = after;
     this.open();
+  }
+
+  private announce(kernel: Kernel.IKernelConnection, why: string): void {
+    if (this.announced !== kernel) {
+      this.announced = kernel;
+      this.goneSignal.emit(why);
+    }
   }
 
   private onStatus(_: unknown, status: Kernel.Status): void {
     if (GONE.has(status)) {
+      if (this.kernel) {
+        this.announce(this.kernel, GONE_WHY[status]);
+      }
       this.drop();
-    } else if (this.kernel && this.state === 'no kernel' && (status === 'idle' || status === 'busy')) {
+      return;
+    }
+    if (status === 'idle' || status === 'busy') {
+      this.announced = null; // alive again (a restart keeps the connection): its next going is news
+    }
+    if (this.kernel && this.state === 'no kernel' && (status === 'idle' || status === 'busy')) {
       this.open(); // back after a restart
     }
   }
