@@ -20,13 +20,28 @@ from mcp.client.session import ClientSession
 from mcp_lab.exchanges.record import LegCapture
 from mcp_lab.flow.answers import InputResponse
 
-__all__ = ["LEGACY", "METHODS", "MODERN", "Connection", "LegCapture", "Request", "Round", "result_texts"]
+__all__ = [
+    "LEGACY",
+    "METHODS",
+    "MODERN",
+    "START_OVER_HINT",
+    "Connection",
+    "LegCapture",
+    "Request",
+    "Round",
+    "result_texts",
+]
 
 _REQUEST_MODELS = "_request_models"
 _RESPONSE_MODELS = "_response_models"
 """Where a Round keeps SDK models beside its fields (so `asdict` and the record never see them)."""
 
 INVALID_PARAMS = -32602
+START_OVER_HINT = (
+    "the server refused this flow's request_state (new keys after a restart, expired, or altered): start the "
+    "flow over -- `await mcp_lab.resume(flow)` sends the original request again"
+)
+"""What a flow that failed on a rejected token says (the seeds' advice: on the frozen -32602, start over)."""
 
 Method = Literal["tools/call", "prompts/get", "resources/read"]
 METHODS: tuple[str, ...] = ("tools/call", "prompts/get", "resources/read")
