@@ -43,6 +43,11 @@ def bounded_h11() -> type[Any]:
             if self.conn.their_state in received:
                 self._disarm()
 
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            if self.conn.their_state not in received and self.conn.trailing_data[0]:
+                self._arm()  # the next request had begun arriving already (pipelined): it is bounded too
+
         def connection_lost(self, exc: Exception | None) -> None:
             self._disarm()
             super().connection_lost(exc)
