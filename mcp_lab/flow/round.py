@@ -37,11 +37,9 @@ _RESPONSE_MODELS = "_response_models"
 """Where a Round keeps SDK models beside its fields (so `asdict` and the record never see them)."""
 
 INVALID_PARAMS = -32602
-START_OVER_HINT = (
-    "the server refused this flow's request_state (new keys after a restart, expired, or altered): start the "
-    "flow over -- `await mcp_lab.resume(flow)` sends the original request again"
-)
-"""What a flow that failed on a rejected token says (the seeds' advice: on the frozen -32602, start over)."""
+START_OVER_HINT = "start it over with `await mcp_lab.resume(flow)`"
+"""What a flow that failed on a refused token says (new keys after a restart, expired, altered): the seeds'
+advice on the frozen -32602 is to start over, and `resume` sends the original request afresh."""
 
 Method = Literal["tools/call", "prompts/get", "resources/read"]
 METHODS: tuple[str, ...] = ("tools/call", "prompts/get", "resources/read")

@@ -5,20 +5,22 @@ error` (and logs it), but lets every other `BaseException` through. In a noteboo
 calls `sys.exit()` or raises `KeyboardInterrupt` runs inside an asyncio task -- the flow's, in-process, or a
 request task of the serving thread over HTTP -- and asyncio re-raises those two out of the event loop itself.
 In-process the kernel's loop stopped (every later cell hung, Interrupt did nothing); over HTTP the serving
-thread died with a long traceback. `Containment` sits outermost in every lab server's middleware chain and
-turns such an escape into an ordinary exception (`HandlerExit`, chained to the original) before any task
-boundary sees it, so the SDK answers -32603 as for any failing handler and the lab's server log records the
-one-line reason (`SystemExit: 3`). Cancellation is never touched: it must reach the code that asked for it.
+thread died with a long traceback. `contain_handlers` wraps every handler of a lab server so that such an
+escape becomes an ordinary exception (`HandlerExit`, chained to the original) before any task boundary sees
+it: the SDK answers -32603 as for any failing handler, and the lab's server log records the one-line reason
+(`SystemExit: 3`). Cancellation is never touched: it must reach the code that asked for it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import Any
 
 import anyio
-from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
+from mcp.server.lowlevel.server import HandlerEntry
 
-__all__ = ["Containment", "HandlerExit", "contain", "describe", "escaping"]
+__all__ = ["HandlerExit", "contain", "contain_handlers", "describe", "escaping"]
 
 
 class HandlerExit(RuntimeError):
@@ -45,19 +47,43 @@ def contain(exc: BaseException, what: str) -> HandlerExit:
     return HandlerExit(f"{what} raised {describe(exc)}")
 
 
-class Containment:
-    """Outermost server middleware: a handler's SystemExit / KeyboardInterrupt becomes `HandlerExit`."""
+def contain_handlers(server: Any) -> None:
+    """Make every request and notification handler of the lowlevel `server` fail with `HandlerExit` instead
+    of letting SystemExit / KeyboardInterrupt escape -- also handlers registered later (idempotent).
 
-    async def __call__(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
+    The entries are wrapped as the runner looks them up, on this server object alone, so its middleware
+    chain (which tutorials print) stays what its author made."""
+    if getattr(server, _MARK, False):
+        return
+    wrapped: dict[int, tuple[HandlerEntry[Any], HandlerEntry[Any]]] = {}
+
+    def lookup(find: Callable[[str], HandlerEntry[Any] | None]) -> Callable[[str], HandlerEntry[Any] | None]:
+        def contained_entry(method: str) -> HandlerEntry[Any] | None:
+            entry = find(method)
+            if entry is None:
+                return None
+            known = wrapped.get(id(entry))
+            if known is None or known[0] is not entry:
+                known = wrapped[id(entry)] = (entry, replace(entry, handler=_contained(entry.handler, method)))
+            return known[1]
+
+        return contained_entry
+
+    server.get_request_handler = lookup(server.get_request_handler)
+    server.get_notification_handler = lookup(server.get_notification_handler)
+    setattr(server, _MARK, True)
+
+
+_MARK = "_mcp_lab_contained"
+
+
+def _contained(handler: Callable[..., Awaitable[Any]], method: str) -> Callable[..., Awaitable[Any]]:
+    async def run(ctx: Any, params: Any) -> Any:
         try:
-            return await call_next(ctx)
+            return await handler(ctx, params)
         except BaseException as exc:
             if not escaping(exc):
                 raise
-            raise contain(exc, f"the {ctx.method} handler") from exc
+            raise contain(exc, f"the {method} handler") from exc
 
-    @classmethod
-    def install(cls, chain: list[Any]) -> None:
-        """Put one `Containment` first in a server's middleware `chain` (idempotent)."""
-        if not any(isinstance(m, cls) for m in chain):
-            chain.insert(0, cls())
+    return run
