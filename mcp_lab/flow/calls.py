@@ -203,7 +203,9 @@ async def resume(
         flow = Flow.from_dict(saved)
     else:
         raise LabError(f"resume takes a Flow, flow.to_dict() or the text of flow.to_json(), not {type(saved).__name__}")
-    if flow.running or flow.id in lab.running:  # before binding: the running driver keeps its connection
+    # Before binding (the running driver keeps its connection); a copy (flow.to_json()) of a flow this kernel
+    # is running counts too: its next leg would run the same tool again.
+    if flow.running or flow.id in lab.running or any(f.id == flow.id and f.running for f in lab.flows):
         raise LabError(running_message(flow))
     restart = flow.status == "error" and flow.last is not None and flow.last.state_rejected
     if flow.done and not restart:

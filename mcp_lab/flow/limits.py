@@ -57,7 +57,7 @@ def check_max_rounds(max_rounds: Any, what: str = "max_rounds") -> int:
     """How many times the server may ask for input: a whole number >= 0."""
     if isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or not 0 <= max_rounds <= MAX_FLOW_ROUNDS:
         raise LabError(
-            f"{what} must be a whole number from 0 to {MAX_FLOW_ROUNDS} (default {DEFAULT_MAX_ROUNDS}), not {max_rounds!r}"
+            f"{what} must be a whole number >= 0 (at most {MAX_FLOW_ROUNDS}; default {DEFAULT_MAX_ROUNDS}), not {max_rounds!r}"
         )
     return max_rounds
 

@@ -13,11 +13,11 @@ it: the SDK answers -32603 as for any failing handler, and the lab's server log 
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any
 
-import anyio
 from mcp.server.lowlevel.server import HandlerEntry
 
 __all__ = ["HandlerExit", "contain", "contain_handlers", "describe", "escaping"]
@@ -29,7 +29,7 @@ class HandlerExit(RuntimeError):
 
 def escaping(exc: BaseException) -> bool:
     """`exc` would escape `except Exception` and is not a cancellation (nor a generator closing)."""
-    if isinstance(exc, Exception | GeneratorExit | anyio.get_cancelled_exc_class()):
+    if isinstance(exc, Exception | GeneratorExit | asyncio.CancelledError):  # anyio cancels with the latter
         return False
     if isinstance(exc, BaseExceptionGroup):
         return any(escaping(inner) for inner in exc.exceptions)

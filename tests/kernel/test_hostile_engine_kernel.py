@@ -293,7 +293,8 @@ def test_a_hostile_saved_flow_is_refused_at_a_bound(kernel: Browser) -> None:
     ok(kernel, HUGE.format(rounds=1, asks=200, max_rounds=10))
     text = ok(kernel, "f = await mcp_lab.resume(saved)\nprint(f.status, '|', f.stop_reason)")
     assert "stopped | round 1: the server asked 200 questions at once" in text, text
-    one_line_error(kernel, 'await mcp_lab.call("fs", "hang", {"seconds": 1}, max_rounds=1001)')
+    assert "at most 1000;" in one_line_error(kernel, 'await mcp_lab.call("fs", "hang", {"seconds": 1}, max_rounds=1001)')
+    assert "at most 1000;" in one_line_error(kernel, "%mcp_call fs hang seconds=1 --max-rounds 5000")
     assert flow_count(kernel) == before + 1
 
 
