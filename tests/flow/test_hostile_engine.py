@@ -21,6 +21,7 @@ from mcp.server import Server
 import mcp_lab
 from mcp_lab.flow.limits import MAX_FLOW_ROUNDS, MAX_INPUT_REQUESTS
 from mcp_lab.servers.containment import escaping
+from mcp_lab.servers.lab_server import LabServer
 from mcp_lab.servers.sandbox import sandbox
 
 
@@ -161,3 +162,20 @@ async def test_max_rounds_is_bounded_and_a_saved_round_past_the_question_bound_i
     assert len(flow.rounds) == 1 and gate["runs"] == 0
     flow = await mcp_lab.resume(saved_flow(1, MAX_INPUT_REQUESTS), server="low", answers=answers)
     assert flow.status == "error" and len(flow.rounds) == 2  # at the bound: answered and sent
+
+
+async def test_an_answer_callback_raising_systemexit_fails_its_flow_in_both_eras(demo: LabServer) -> None:
+    async def leave(ctx: object, params: T.ElicitRequestParams) -> T.ElicitResult:
+        raise SystemExit(4)
+
+    answers = mcp_lab.CallbackAnswerer(elicitation_callback=leave)
+    modern = await mcp_lab.call("demo", "book", {"city": "Rome"}, answers=answers)
+    assert modern.status == "error" and "the answer callback raised SystemExit: 4" in modern.summary()
+    legacy = await mcp_lab.call("demo", "book", {"city": "Rome"}, answers=answers, legacy=True)
+    assert legacy.status == "error", legacy.summary()
+    assert legacy.rounds[0].backchannel[0]["error"] == "SystemExit: 4"  # the back channel was refused, not killed
+    assert (
+        await mcp_lab.call(
+            "demo", "book", {"city": "Rome"}, answers={"ask_region": {"region": "eu"}, "ask_ok": {"ok": True}}
+        )
+    ).status == "done"

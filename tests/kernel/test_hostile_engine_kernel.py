@@ -25,6 +25,8 @@ from tests.kernel.test_forms_kernel import Browser, start_browser, text_of
 
 HOSTILE = """%%mcp_server {name} {flags}
 import sys
+from typing import Annotated
+from mcp.server.mcpserver import Resolve
 
 class Custom(BaseException):
     pass
@@ -48,6 +50,13 @@ def exit_prompt() -> str:
 @mcp.resource("hostile://{{name}}")
 def interrupt_resource(name: str) -> str:
     raise KeyboardInterrupt
+
+async def exit_resolver(city: str) -> str:
+    raise SystemExit("from a resolver")
+
+@mcp.tool()
+async def resolved(city: str, extra: Annotated[str, Resolve(exit_resolver)]) -> str:
+    return city
 
 @mcp.tool()
 def fine() -> str:
@@ -131,21 +140,24 @@ BASE_EXCEPTIONS = [
     ('await mcp_lab.call("{s}", "custom")', "server logged: Custom: not an Exception"),
     ('await mcp_lab.get_prompt("{s}", "exit_prompt")', "server logged: SystemExit: from a prompt"),
     ('await mcp_lab.read_resource("{s}", "hostile://x")', "server logged: KeyboardInterrupt"),
+    ('await mcp_lab.call("{s}", "resolved", {{"city": "Oslo"}})', "server logged: SystemExit: from a resolver"),
     ('await mcp_lab.call("{s}", "exits", legacy=True)', "SystemExit: 3"),
 ]
 
 
 @pytest.mark.parametrize("server", ["hostile", "remote"])
-def test_a_handler_raising_a_base_exception_fails_its_call_and_the_kernel_goes_on(
-    kernel: Browser, server: str
-) -> None:
+def test_a_handler_raising_a_base_exception_fails_its_call_and_the_kernel_goes_on(kernel: Browser, server: str) -> None:
     before = flow_count(kernel)
     for call, line in BASE_EXCEPTIONS:
         text = ok(kernel, f"f = {call.format(s=server)}\nprint(f.status, '|', f.summary())")
         assert text.startswith("error |") and line in text, text
         assert len(text.strip().splitlines()) == 1, text
     # The magics show the same flows (their one-line summary heads the view).
-    for magic in (f"%mcp_call {server} exits code=5", f"%mcp_prompt {server} exit_prompt", f"%mcp_read {server} hostile://y"):
+    for magic in (
+        f"%mcp_call {server} exits code=5",
+        f"%mcp_prompt {server} exit_prompt",
+        f"%mcp_read {server} hostile://y",
+    ):
         text = ok(kernel, magic)
         assert "failed after 1 round(s)" in text and "server logged:" in text, text
     assert "still fine" in ok(kernel, f'print((await mcp_lab.call("{server}", "fine")).text)')
@@ -248,7 +260,10 @@ def test_interrupt_ends_the_awaited_call_alone_while_a_flow_runs_in_the_backgrou
     )
     assert ok(kernel, answer).strip().endswith("BG: eu-south | 2 ['BG']")
     # An interrupted flow is resumable (not "still running"), and finishes.
-    text = ok(kernel, 'f = await mcp_lab.resume(mcp_lab.flows[-2], answers={"ask_region": {"region": "andes"}})\nprint(f.text)')
+    text = ok(
+        kernel,
+        'f = await mcp_lab.resume(mcp_lab.flows[-2], answers={"ask_region": {"region": "andes"}})\nprint(f.text)',
+    )
     assert "Lima: accept andes" in text, text
 
 
@@ -293,7 +308,9 @@ def test_a_hostile_saved_flow_is_refused_at_a_bound(kernel: Browser) -> None:
     ok(kernel, HUGE.format(rounds=1, asks=200, max_rounds=10))
     text = ok(kernel, "f = await mcp_lab.resume(saved)\nprint(f.status, '|', f.stop_reason)")
     assert "stopped | round 1: the server asked 200 questions at once" in text, text
-    assert "at most 1000;" in one_line_error(kernel, 'await mcp_lab.call("fs", "hang", {"seconds": 1}, max_rounds=1001)')
+    assert "at most 1000;" in one_line_error(
+        kernel, 'await mcp_lab.call("fs", "hang", {"seconds": 1}, max_rounds=1001)'
+    )
     assert "at most 1000;" in one_line_error(kernel, "%mcp_call fs hang seconds=1 --max-rounds 5000")
     assert flow_count(kernel) == before + 1
 
