@@ -87,6 +87,13 @@ async def hang(seconds: float) -> str:
     print("the tool is running")
     await anyio.sleep(seconds)
     return "woke up"
+
+@mcp.tool()
+def block(seconds: float) -> str:  # a sync tool runs in a worker thread, which no cancellation reaches
+    import time
+    print("the thread is blocking")
+    time.sleep(seconds)
+    return "unblocked"
 """
 
 MANY = """%%mcp_server many --lowlevel
@@ -231,6 +238,7 @@ def test_interrupt_ends_the_awaited_call_alone_while_a_flow_runs_in_the_backgrou
         ('hung = await mcp_lab.call("fs", "hang", {"seconds": 600})', "the tool is running"),
         ('f = await mcp_lab.call("quiz", "where", {"city": "Lima"})', "round 1 from 'quiz'"),
         ("f = await %mcp_call fs hang seconds=600", "the tool is running"),
+        ('f = await mcp_lab.call("fs", "block", {"seconds": 3})', "the thread is blocking"),
     ):
         reply, outputs, took = interrupt_when(kernel, call, when)
         errors = [m["content"] for m in outputs if m["header"]["msg_type"] == "error"]
@@ -245,7 +253,7 @@ def test_interrupt_ends_the_awaited_call_alone_while_a_flow_runs_in_the_backgrou
         text = ok(kernel, "print(run.done(), run.flow.status, run.flow.stop_reason, len(run.flow.rounds))")
         assert text.strip() == "False input_required None 1", text
     print("interrupt to one-line error, seconds:", ", ".join(f"{s:.2f}" for s in seconds))
-    assert flow_count(kernel) == before + 3
+    assert flow_count(kernel) == before + 4
 
     # Resuming the background flow while it runs is refused: its tool would run twice.
     for code in ("await mcp_lab.resume(run.flow)", "await mcp_lab.resume(run.flow.to_json())", "await run.flow.run()"):
@@ -262,7 +270,8 @@ def test_interrupt_ends_the_awaited_call_alone_while_a_flow_runs_in_the_backgrou
     # An interrupted flow is resumable (not "still running"), and finishes.
     text = ok(
         kernel,
-        'f = await mcp_lab.resume(mcp_lab.flows[-2], answers={"ask_region": {"region": "andes"}})\nprint(f.text)',
+        'lima = [f for f in mcp_lab.flows if f.arguments.get("city") == "Lima"][-1]\n'
+        'f = await mcp_lab.resume(lima, answers={"ask_region": {"region": "andes"}})\nprint(f.text)',
     )
     assert "Lima: accept andes" in text, text
 
