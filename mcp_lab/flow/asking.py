@@ -25,6 +25,7 @@ from mcp_lab.flow.answers import (
     Unanswered,
     request_kind,
 )
+from mcp_lab.servers.containment import describe, escaping
 
 __all__ = ["answer_round", "answerer_label", "missing_answer_message"]
 
@@ -41,8 +42,10 @@ async def answer_round(
         try:
             responses[key] = await answerer.answer(key, request, context)
             labels[key] = answerer_label(answerer, key)
-        except Exception as exc:  # one clear message per failing answer, never an ExceptionGroup
-            failures.append(exc)
+        except BaseException as exc:  # one clear message per failing answer, never an ExceptionGroup
+            if not isinstance(exc, Exception) and not escaping(exc):
+                raise  # a cancellation
+            failures.append(exc)  # a callback's SystemExit too: it must not stop the event loop
 
     if len(requests) == 1:
         for key, request in requests.items():
@@ -59,7 +62,7 @@ async def answer_round(
         exc = failures[0]
         if isinstance(exc, CallbackRefused | LabError):
             raise FlowError(str(exc))
-        raise FlowError(f"the answer callback raised {type(exc).__name__}: {exc}")
+        raise FlowError(f"the answer callback raised {describe(exc)}")
     return responses, labels
 
 

@@ -17,7 +17,7 @@ from mcp.types import METHOD_NOT_FOUND
 from mcp_lab.bounded_json import check_text
 from mcp_lab.errors import LabError
 from mcp_lab.flow.answers import Answerer, ChainAnswerer, ScriptedAnswerer
-from mcp_lab.flow.flow import DEFAULT_MAX_ROUNDS, LEGACY, MODERN, Connection, Flow
+from mcp_lab.flow.flow import DEFAULT_MAX_ROUNDS, LEGACY, MODERN, Connection, Flow, running_message
 from mcp_lab.flow.interrupts import run_interruptibly
 from mcp_lab.flow.limits import check_max_rounds, check_timeout
 from mcp_lab.given import wire_arguments
@@ -209,13 +209,21 @@ async def resume(
         flow = Flow.from_dict(saved)
     else:
         raise LabError(f"resume takes a Flow, flow.to_dict() or the text of flow.to_json(), not {type(saved).__name__}")
-    if flow.done:
+    # Before binding (the running driver keeps its connection); a copy (flow.to_json()) of a flow this kernel
+    # is running counts too: its next leg would run the same tool again.
+    if flow.running or flow.id in lab.running or any(f.id == flow.id and f.running for f in lab.flows):
+        raise LabError(running_message(flow))
+    restart = flow.status == "error" and flow.last is not None and flow.last.state_rejected
+    if flow.done and not restart:
         raise LabError(f"flow {flow.id} already ended ({flow.status}); nothing to resume")
     answerer, scripted = _answerer(answers)
     flow.bind(_connection(server if server is not None else flow.server), answerer, scripted)
     if flow.status in ("stopped", "interrupted"):
         flow.status = "input_required" if flow.request_state is not None else "new"
         flow.stop_reason = None
+    elif restart:  # its token was refused (START_OVER_HINT): the next leg sends the original request afresh
+        flow.status = "new"
+        flow.notes.append(f"started over after leg {len(flow.rounds)}: its request_state was refused")
     if step:
         lab.remember(flow)
         await flow.step()

@@ -15,6 +15,7 @@ import mcp.types as T
 from pydantic import ValidationError
 
 from mcp_lab.errors import LabError
+from mcp_lab.flow.limits import MAX_FLOW_ROUNDS, MAX_SAVED_QUESTIONS
 
 __all__ = ["checked_flow", "checked_round"]
 
@@ -118,4 +119,20 @@ def checked_flow(data: Any) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     rounds = data.get("rounds", [])
     if not isinstance(rounds, list):
         raise LabError(f"flow: 'rounds' must be a list, not {_kind(rounds)}")
+    if fields.get("max_rounds", 0) > MAX_FLOW_ROUNDS:
+        raise LabError(f"flow: max_rounds must be at most {MAX_FLOW_ROUNDS}, not {fields['max_rounds']}")
+    _check_size(rounds)
     return fields, [checked_round(r, f"round {i}") for i, r in enumerate(rounds)]
+
+
+def _check_size(rounds: list[Any]) -> None:
+    """Bounded before any round is checked (limits.py): a hostile file must not keep the kernel busy."""
+    if len(rounds) > MAX_FLOW_ROUNDS:
+        raise LabError(f"flow: it has {len(rounds)} rounds, more than a flow may hold ({MAX_FLOW_ROUNDS})")
+    asked = sum(
+        len(r["input_requests"]) for r in rounds if isinstance(r, Mapping) and isinstance(r.get("input_requests"), dict)
+    )
+    if asked > MAX_SAVED_QUESTIONS:
+        raise LabError(
+            f"flow: its rounds ask {asked} questions in all, more than a flow may hold ({MAX_SAVED_QUESTIONS})"
+        )

@@ -29,7 +29,7 @@ from mcp_lab.errors import FlowError, LabError
 from mcp_lab.flow.answers import AnswerContext, Answerer, ChainAnswerer, InputResponse, ScriptedAnswerer, Unanswered
 from mcp_lab.flow.asking import answer_round, missing_answer_message
 from mcp_lab.flow.legs import BACKCHANNEL_HINT, backchannel_hint, send_leg, wire
-from mcp_lab.flow.limits import DEFAULT_MAX_ROUNDS
+from mcp_lab.flow.limits import DEFAULT_MAX_ROUNDS, MAX_FLOW_ROUNDS, MAX_INPUT_REQUESTS, too_many_questions
 from mcp_lab.flow.round import LEGACY, METHODS, MODERN, Connection, LegCapture, Round, result_texts
 from mcp_lab.given import json_safe
 
@@ -42,6 +42,14 @@ _BACKOFF_CAP = 0.25
 
 _STATUS_AFTER: dict[str, Any] = {"input_required": "input_required", "result": "done", "error": "error"}
 """The flow's status after a leg with this outcome."""
+
+
+def running_message(flow: Flow) -> str:
+    """Why a flow that is running now cannot be driven again."""
+    return (
+        f"flow {flow.id} ({flow.method} {flow.target} on {flow.server!r}) is still running; wait for it to end, "
+        "or end it (its Stop button, or Interrupt) before resuming it"
+    )
 
 
 @dataclass
@@ -74,6 +82,8 @@ class Flow:
         """Bumped when the flow is interrupted: a leg still in flight then must not write into it."""
         self.displays = 0
         """How often the notebook drew this flow (a failure it drew is not announced again)."""
+        self._stepping: int | None = None
+        """The epoch of the step running now (None between steps): a second driver is refused meanwhile."""
 
     # ---- plain data -------------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
@@ -111,6 +121,11 @@ class Flow:
     @property
     def done(self) -> bool:
         return self.status in ("done", "error")
+
+    @property
+    def running(self) -> bool:
+        """A step of this flow is running now (not counting a leg left behind by an interrupt)."""
+        return self._stepping is not None and self._stepping == self._epoch
 
     @property
     def last(self) -> Round | None:
@@ -210,6 +225,8 @@ class Flow:
         timeout: float | None = None,
     ) -> Flow:
         """Step until a final result, an error, the round cap or the wall-clock `timeout` (seconds)."""
+        if self.running:
+            raise FlowError(running_message(self))
         if max_rounds is not None:
             self.max_rounds = max_rounds
         self._set_answers(answers)
@@ -235,8 +252,18 @@ class Flow:
             raise FlowError(f"flow {self.id} has already ended ({self.status}); start a new call")
         if self._connection is None:
             raise LabError("this flow is not connected to a server; use mcp_lab.resume(...) to continue it")
+        if self.running:  # driving it twice at once would send the same leg twice (a tool running twice)
+            raise FlowError(running_message(self))
         if answers is not None:
             self._set_answers(answers)
+        epoch = self._stepping = self._epoch
+        try:
+            return await self._step()
+        finally:
+            if self._stepping == epoch:
+                self._stepping = None
+
+    async def _step(self) -> Round | None:
         rounds = self.rounds
         ir_rounds = 0
         for r in rounds:
@@ -248,6 +275,15 @@ class Flow:
                 "raise max_rounds or inspect the rounds"
             )
             return None
+        if len(rounds) >= MAX_FLOW_ROUNDS:
+            self._stop(f"the flow holds {len(rounds)} rounds, the most a flow may hold; start a new call")
+            return None
+        asking = self._last_answered
+        if asking is not None and asking.outcome == "input_required":
+            asked = len(asking.input_requests or {})
+            if asked > MAX_INPUT_REQUESTS:  # a form each: bounded before any is built
+                self._stop(too_many_questions(asking.index + 1, asked))
+                return None
         self.stop_reason = None
         retry = rounds.pop() if rounds and rounds[-1].transport_failed else None  # resent as it was
         rnd = Round(index=len(rounds))

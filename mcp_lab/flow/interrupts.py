@@ -7,6 +7,10 @@ always be able to end that wait. Two things stood in the way in a kernel (jupyte
   handler. While the loop sleeps in `select` waiting for a form, nothing wakes it, so the interrupt lands
   only when some other message arrives (minutes later, or never). The guard below adds one
   `call_soon_threadsafe`, which writes to the loop's self-pipe and wakes it at once.
+- The kernel installs its canceller for each cell and restores the old handler after it, so one guard for
+  all flows missed every cell after the first while a flow ran in the background: the awaited call then
+  ended only when something else woke the loop, with a bare `CancelledError`. Each running flow now puts
+  its own guard over the handler it found (`_Guard`), so whichever cell runs, its canceller is reached.
 - A cancelled cell raised `CancelledError` through the SDK's internals (a 216-line traceback), and
   `f = await mcp_lab.call(...)` never assigned `f`. Here the flow runs as a child task; when the wait is
   ended the flow is marked *interrupted* (its legs kept, resumable with `mcp_lab.resume`), the kernel's
@@ -19,6 +23,7 @@ that comes back later is not written into it (flow.py).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import signal
 import threading
 from collections.abc import Awaitable, Callable
@@ -28,12 +33,12 @@ from mcp_lab.errors import FlowInterrupted
 from mcp_lab.flow.flow import Flow
 from mcp_lab.lab import lab
 
-__all__ = ["GRACE", "run_interruptibly", "stop", "stop_all"]
+__all__ = ["GRACE", "INTERRUPT_PRESSED", "run_interruptibly", "stop", "stop_all"]
 
 GRACE = 0.5
 """Seconds a cancelled flow gets to finish its current step before it is declared interrupted anyway."""
 
-_guard: dict[str, Any] = {"depth": 0, "handler": None, "previous": None}
+INTERRUPT_PRESSED = "interrupted (Interrupt pressed)"
 
 
 def _in_kernel() -> bool:
@@ -44,33 +49,68 @@ def _in_kernel() -> bool:
     return getattr(get_ipython(), "kernel", None) is not None
 
 
-def _install_guard(loop: asyncio.AbstractEventLoop) -> None:
-    """Wrap the kernel's SIGINT handler while flows run in the main thread (reference counted)."""
+def _wake() -> None:
+    """Nothing: scheduling it from the signal handler wakes the loop (its self-pipe) so the cancel lands now."""
+
+
+class _Guard:
+    """One running flow's SIGINT handler, installed over whatever handled SIGINT when the flow started.
+
+    That is the kernel's canceller of the cell then running (ipykernel installs one per cell and puts the
+    old handler back afterwards), another flow's guard, or nothing that ends a wait (the kernel between
+    cells). Interrupt ends the running cell -- and with it the flow that cell awaits -- and nothing else: a
+    flow running in the background (`run = %mcp_call ...`) belongs to no cell and goes on. Only when no
+    cell is running does Interrupt end the flows whose guards got it (there is nothing else it could end).
+    """
+
+    def __init__(self, flow_id: str, loop: asyncio.AbstractEventLoop, previous: Any) -> None:
+        self.flow_id = flow_id
+        self.loop = loop
+        self.previous = previous
+        self.active = True
+        """False once its flow has ended: a guard the kernel restored later only passes the signal on."""
+        self.pressed = False
+        """Interrupt was pressed while this flow ran (so its cancellation is the person's, not code's)."""
+
+    def __call__(self, signum: int, frame: Any) -> None:
+        self.relay(signum, frame)
+        with contextlib.suppress(RuntimeError):  # a closed loop: nothing left to wake
+            self.loop.call_soon_threadsafe(_wake)  # the kernel schedules its cancel without waking the loop
+
+    def relay(self, signum: int, frame: Any) -> bool:
+        """Note the press and pass it on; True when a cell's canceller got it."""
+        if self.active:
+            self.pressed = True
+        previous = self.previous
+        if isinstance(previous, _Guard):
+            reached = previous.relay(signum, frame)
+        elif callable(previous) and previous is not signal.default_int_handler:
+            previous(signum, frame)  # the kernel cancels its cell as usual
+            reached = True
+        else:
+            reached = False
+        if not reached and self.active:
+            with contextlib.suppress(RuntimeError):
+                self.loop.call_soon_threadsafe(stop, self.flow_id, INTERRUPT_PRESSED)
+        return reached
+
+
+def _install_guard(flow_id: str, loop: asyncio.AbstractEventLoop) -> _Guard | None:
+    """A guard for this flow while it runs in the main thread (signals reach only that one)."""
     if threading.current_thread() is not threading.main_thread():
+        return None
+    guard = _Guard(flow_id, loop, signal.getsignal(signal.SIGINT))
+    signal.signal(signal.SIGINT, guard)
+    return guard
+
+
+def _remove_guard(guard: _Guard | None) -> None:
+    if guard is None:
         return
-    _guard["depth"] += 1
-    if _guard["depth"] > 1:
-        return
-    previous = signal.getsignal(signal.SIGINT)
-
-    def on_sigint(signum: int, frame: Any) -> None:
-        reason = "interrupted (Interrupt pressed)"
-        loop.call_soon_threadsafe(stop_all, reason)  # wakes the loop now: the kernel's own handler does not
-        if callable(previous) and previous is not signal.default_int_handler:
-            previous(signum, frame)  # the kernel cancels the cell as usual
-
-    _guard["handler"], _guard["previous"] = on_sigint, previous
-    signal.signal(signal.SIGINT, on_sigint)
-
-
-def _remove_guard() -> None:
-    if threading.current_thread() is not threading.main_thread() or _guard["depth"] == 0:
-        return
-    _guard["depth"] -= 1
-    if _guard["depth"] == 0:
-        if signal.getsignal(signal.SIGINT) is _guard["handler"]:  # the kernel may have moved on already
-            signal.signal(signal.SIGINT, _guard["previous"])
-        _guard["handler"] = _guard["previous"] = None
+    guard.active = False
+    previous = guard.previous
+    if signal.getsignal(signal.SIGINT) is guard:  # else a later handler sits on top: this one stays, passing on
+        signal.signal(signal.SIGINT, previous)
 
 
 def stop(flow_id: str, reason: str = "stopped (Stop pressed)") -> bool:
@@ -105,7 +145,7 @@ async def run_interruptibly(flow: Flow, drive: Callable[[], Awaitable[Any]]) -> 
 
     task.add_done_callback(settle)
     lab.running[flow.id] = (flow, task)
-    _install_guard(loop)
+    guard = _install_guard(flow.id, loop)
     cancelled_here = False
     try:
         try:
@@ -115,9 +155,11 @@ async def run_interruptibly(flow: Flow, drive: Callable[[], Awaitable[Any]]) -> 
             task.cancel()
             await asyncio.wait({task}, timeout=GRACE)
     finally:
-        _remove_guard()
+        _remove_guard(guard)
         lab.running.pop(flow.id, None)
     requested = lab.stop_requested.pop(flow.id, None)
+    if requested is None and cancelled_here and guard is not None and guard.pressed:
+        requested = INTERRUPT_PRESSED  # the kernel cancelled the cell this flow's call was awaited in
     if task.done() and not task.cancelled() and not cancelled_here:
         error = task.exception()
         if error is not None:

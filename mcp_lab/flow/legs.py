@@ -26,6 +26,7 @@ from pydantic import ValidationError
 
 from mcp_lab.errors import ConnectionFailed, LabError
 from mcp_lab.flow.answers import AnswerContext, Answerer, CallbackRefused, InputResponse, Unanswered, request_kind
+from mcp_lab.servers.containment import describe, escaping
 
 if TYPE_CHECKING:
     from mcp_lab.flow.round import Connection, Request, Round
@@ -90,7 +91,9 @@ async def send_leg(flow: Request, rnd: Round, connection: Connection, answerer: 
                     rnd.relisted = True
                     await session.list_tools()
                     result = await _call(flow, session, responses, rnd.sent_request_state)
-        except Exception as exc:  # recorded in the leg (never a traceback); cancellation goes on as it should
+        except BaseException as exc:  # recorded in the leg (never a traceback); cancellation goes on as it should
+            if not isinstance(exc, Exception) and not escaping(exc):
+                raise
             _record_error(rnd, exc)
             if rnd.transport_failed:  # the connection is gone: the retry connects afresh
                 drop = getattr(connection, "drop_session", None)
@@ -190,6 +193,12 @@ async def _legacy_session(
         except CallbackRefused as refused:
             entry["error"] = str(refused)
             return refused.error
+        except BaseException as exc:
+            if isinstance(exc, Exception) or not escaping(exc):
+                raise  # as before (the SDK answers the server), or a cancellation
+            # A callback's SystemExit here would stop the event loop: it refuses this one request instead.
+            entry["error"] = describe(exc)
+            return T.ErrorData(code=-32603, message=f"the answer to {key!r} raised {describe(exc)}")
         entry["response"] = wire(response)
         return response
 

@@ -4,6 +4,11 @@ for the Python API, the magics and connections alike.
 Spec context: 2026-07-28 multi round-trip requests. A server may answer with `InputRequiredResult` again and
 again; as the SDK's `Client(input_required_max_rounds=10)`, the lab stops after `max_rounds` rounds of
 questions, and a `timeout` bounds a whole flow (or a connect). Bad values are one `LabError` line.
+
+What a server (or a saved file) may make the lab do is bounded too, so a hostile one cannot keep the kernel
+busy: a round may ask at most `MAX_INPUT_REQUESTS` questions (a form each) -- past that the flow stops
+before anything is shown or answered -- and a flow holds at most `MAX_FLOW_ROUNDS` rounds, running or read
+back from a file (a saved flow with more is refused at once, before any of it is checked).
 """
 
 from __future__ import annotations
@@ -13,10 +18,28 @@ from typing import Any
 
 from mcp_lab.errors import LabError
 
-__all__ = ["DEFAULT_MAX_ROUNDS", "check_max_rounds", "check_timeout"]
+__all__ = [
+    "DEFAULT_MAX_ROUNDS",
+    "MAX_FLOW_ROUNDS",
+    "MAX_INPUT_REQUESTS",
+    "MAX_SAVED_QUESTIONS",
+    "check_max_rounds",
+    "check_timeout",
+    "too_many_questions",
+]
 
 DEFAULT_MAX_ROUNDS = 10
 """As the SDK's `Client(input_required_max_rounds=10)`."""
+
+MAX_INPUT_REQUESTS = 64
+"""The most questions one round may ask: each becomes a form a person answers (the SDK batches a tool's
+independent resolvers into one round; real tools ask a handful)."""
+
+MAX_FLOW_ROUNDS = 1000
+"""The most rounds a flow holds; `max_rounds` may not exceed it."""
+
+MAX_SAVED_QUESTIONS = MAX_FLOW_ROUNDS * MAX_INPUT_REQUESTS
+"""The most questions a saved flow may hold in all (each is parsed when the file is read)."""
 
 
 def check_timeout(timeout: Any, what: str = "timeout") -> float | None:
@@ -32,6 +55,16 @@ def check_timeout(timeout: Any, what: str = "timeout") -> float | None:
 
 def check_max_rounds(max_rounds: Any, what: str = "max_rounds") -> int:
     """How many times the server may ask for input: a whole number >= 0."""
-    if isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or max_rounds < 0:
-        raise LabError(f"{what} must be a whole number >= 0 (default {DEFAULT_MAX_ROUNDS}), not {max_rounds!r}")
+    if isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or not 0 <= max_rounds <= MAX_FLOW_ROUNDS:
+        raise LabError(
+            f"{what} must be a whole number >= 0 (at most {MAX_FLOW_ROUNDS}; default {DEFAULT_MAX_ROUNDS}), not {max_rounds!r}"
+        )
     return max_rounds
+
+
+def too_many_questions(round_number: int, asked: int) -> str:
+    """Why a flow stopped at a round that asks more than `MAX_INPUT_REQUESTS` questions."""
+    return (
+        f"round {round_number}: the server asked {asked} questions at once, more than a round may ask "
+        f"({MAX_INPUT_REQUESTS}); nothing was shown or answered"
+    )

@@ -11,13 +11,15 @@ token's keyless anatomy, the result's text -- worked out once here, so every ren
 
 from __future__ import annotations
 
+import itertools
 import json
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import ValidationError
 
 from mcp_lab.exchanges.record import HttpExchange
-from mcp_lab.flow.round import result_texts
+from mcp_lab.flow.limits import MAX_INPUT_REQUESTS
+from mcp_lab.flow.round import START_OVER_HINT, result_texts
 from mcp_lab.records.base import Clipped, Model, Record, clip, clip_json
 
 if TYPE_CHECKING:
@@ -302,12 +304,13 @@ def _exchanges(raw: list[dict[str, Any]]) -> tuple[list[HttpExchange], int]:
 def round_record(rnd: Round) -> RoundRecord:
     answers = [answer(k, v, rnd.answered_by.get(k)) for k, v in (rnd.sent_input_responses or {}).items()]
     http, unreadable = _exchanges(rnd.http)
+    asked = rnd.input_requests or {}  # past the bound a round is not answered: the view shows its first ones
     record = RoundRecord(
         index=rnd.index,
         outcome=rnd.outcome,
         sent_answers=answers,
         sent_token=token_brief(rnd.sent_request_state) if rnd.sent_request_state is not None else None,
-        input_requests=[input_request(k, v) for k, v in (rnd.input_requests or {}).items()],
+        input_requests=[input_request(k, v) for k, v in itertools.islice(asked.items(), MAX_INPUT_REQUESTS)],
         token=token_brief(rnd.request_state) if rnd.request_state is not None else None,
         backoff=rnd.backoff,
         started=rnd.started,
@@ -341,6 +344,8 @@ def round_record(rnd: Round) -> RoundRecord:
             data=clip_json(err.get("data")),
         )
     record.outcome_summary = _outcome_summary(record, rnd.result)
+    if len(asked) > MAX_INPUT_REQUESTS:
+        record.outcome_summary = f"input_required: asks {len(asked)} questions (more than a round may ask)"
     return record
 
 
@@ -365,6 +370,8 @@ def flow_summary(flow: Flow, last: RoundRecord | None = None) -> str:
             last = round_record(flow.rounds[-1])
         if last is not None:
             line += f": {last.outcome_summary}"
+        if flow.rounds and flow.rounds[-1].state_rejected:
+            line += f"; {START_OVER_HINT}"
     if flow.stop_reason:
         line += f": {flow.stop_reason}"
     return line

@@ -20,13 +20,26 @@ from mcp.client.session import ClientSession
 from mcp_lab.exchanges.record import LegCapture
 from mcp_lab.flow.answers import InputResponse
 
-__all__ = ["LEGACY", "METHODS", "MODERN", "Connection", "LegCapture", "Request", "Round", "result_texts"]
+__all__ = [
+    "LEGACY",
+    "METHODS",
+    "MODERN",
+    "START_OVER_HINT",
+    "Connection",
+    "LegCapture",
+    "Request",
+    "Round",
+    "result_texts",
+]
 
 _REQUEST_MODELS = "_request_models"
 _RESPONSE_MODELS = "_response_models"
 """Where a Round keeps SDK models beside its fields (so `asdict` and the record never see them)."""
 
 INVALID_PARAMS = -32602
+START_OVER_HINT = "start it over with `await mcp_lab.resume(flow)`"
+"""What a flow that failed on a refused token says (new keys after a restart, expired, altered): the seeds'
+advice on the frozen -32602 is to start over, and `resume` sends the original request afresh."""
 
 Method = Literal["tools/call", "prompts/get", "resources/read"]
 METHODS: tuple[str, ...] = ("tools/call", "prompts/get", "resources/read")

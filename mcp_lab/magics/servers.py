@@ -115,13 +115,16 @@ class LabMagics(Magics):
             if args.seal:
                 raise LabError("--seal is for --lowlevel servers; MCPServer always seals")
             entry = sandbox.new_mcpserver(args.name, keys=keys, ttl=args.ttl)
-            previous = ns.get("mcp")
+            had_mcp, previous = "mcp" in ns, ns.get("mcp")
             ns["mcp"] = entry.server
             servers_before = {id(v) for v in ns.values() if is_server(v)}
             try:
                 self._exec(cell, args.name)
-            except LabError:
-                ns["mcp"] = previous
+            except LabError:  # `mcp` is what it was before the cell, not a server nobody registered
+                if had_mcp:
+                    ns["mcp"] = previous
+                else:
+                    ns.pop("mcp", None)
                 raise
             own = self._own_server(args.name, ns, entry.server, servers_before)
             if own is not None:  # the cell built its own server: that is the one the user means
@@ -227,6 +230,7 @@ class LabMagics(Magics):
         print("\n".join(lines))
 
     def _exec(self, cell: str, name: str) -> None:
+        from mcp_lab.servers.containment import describe
         from mcp_lab.servers.log_book import contained
 
         ns = self.shell.user_ns if self.shell is not None else {}
@@ -234,10 +238,9 @@ class LabMagics(Magics):
             code = compile(cell, f"<%%mcp_server {name}>", "exec")
             with contained(name):  # the cell's logging set-up goes to the server's log, not to every cell
                 exec(code, ns)
-        except Exception as exc:
-            kind = type(exc).__name__
+        except BaseException as exc:  # SystemExit / KeyboardInterrupt from the cell too: one line, no server
             raise LabError(
-                f"%%mcp_server {name}: the cell raised {kind}: {exc}; the server was not registered"
+                f"%%mcp_server {name}: the cell raised {describe(exc)}; the server was not registered"
             ) from None
 
     def _evaluate(self, expression: str) -> KeyRing:
@@ -245,7 +248,7 @@ class LabMagics(Magics):
         ns = self.shell.user_ns if self.shell is not None else {}
         try:
             value = eval(expression, ns)
-        except Exception as exc:
+        except BaseException as exc:
             raise LabError(f"--keys {expression!r} could not be evaluated: {type(exc).__name__}") from None
         try:
             return KeyRing.coerce(value)

@@ -32,6 +32,7 @@ from mcp_lab.exchanges.record import LegCapture
 from mcp_lab.exchanges.recorder import current_capture, leg_scope
 from mcp_lab.flow.legs import rejection_reason
 from mcp_lab.lab import lab
+from mcp_lab.servers.containment import contain_handlers
 from mcp_lab.servers.log_book import leg_began, leg_ended
 from mcp_lab.servers.loopback import HttpServing, Stopped, check_port, register_exit_hook, stopping_on
 from mcp_lab.servers.server_log import HandlerErrorFilter
@@ -146,6 +147,10 @@ class LabServer:
     _tools: set[str] = field(default_factory=set, repr=False)
     tool_schemas: dict[str, Any] = field(default_factory=dict, repr=False)
     """Input schemas by tool from the latest listing (a saved collection keeps the called tools')."""
+
+    def __post_init__(self) -> None:
+        # A handler's SystemExit / KeyboardInterrupt must fail its request, not stop an event loop.
+        contain_handlers(self.lowlevel)
 
     @property
     def lowlevel(self) -> Server[Any]:

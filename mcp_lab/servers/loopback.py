@@ -33,6 +33,7 @@ from mcp_lab.errors import ConnectionFailed, LabError
 from mcp_lab.exchanges.recorder import ExchangeRecorder, SchemaBook, http_hooks
 from mcp_lab.lab import lab
 from mcp_lab.servers.access import Access
+from mcp_lab.servers.http_protocol import bounded_h11
 
 __all__ = [
     "HOST",
@@ -139,6 +140,7 @@ def _uvicorn_server(app: Any) -> Any:
         # Clients keep idle connections 5 s (httpx's keep-alive expiry); a server that also closes them at
         # 5 s races a client reusing one and the request is lost in transit. The server holds them longer.
         timeout_keep_alive=30,
+        http=bounded_h11(),  # and a request must arrive whole within a bound (a half-open one is closed)
     )
     return WakeableServer(config)
 
