@@ -68,8 +68,7 @@ class Flow:
     max_rounds: int = DEFAULT_MAX_ROUNDS
     start_over: bool = False
     """On a rejected request_state (-32602), start the flow over once instead of failing."""
-    id: str = field(default_factory=lambda: os.urandom(4).hex())
-    """8 random hex digits (what `uuid4().hex[:8]` gives, without building a UUID)."""
+    id: str = field(default_factory=lambda: os.urandom(4).hex())  # 8 random hex digits, no UUID built
 
     def __post_init__(self) -> None:
         if self.method not in METHODS:
@@ -396,5 +395,4 @@ class Flow:
         from mcp_lab.flow.view import flow_bundle
 
         self.displays += 1  # a failure shown in the notebook needs no second line (live.say_if_failed)
-
         return flow_bundle(self)
