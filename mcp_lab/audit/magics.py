@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from IPython.core.error import UsageError
 from IPython.core.magic import Magics, line_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
 
@@ -28,6 +29,8 @@ class AuditMagics(Magics):
     @argument("collection", nargs="?", help="a collection saved with mcp_lab.save_flows (default: this kernel's calls)")
     @argument("--only", action="append", default=[], metavar="CHECK[,CHECK]", help="run only these checks")
     @argument("--skip", action="append", default=[], metavar="CHECK[,CHECK]", help="leave these checks out")
+    @argument("--header", action="append", default=[], metavar='"NAME: VALUE"', help="an extra HTTP header (never shown)")
+    @argument("--header-file", action="append", default=[], metavar="FILE", help='a file of "Name: value" lines')
     @argument("--lifetime", type=float, help="seconds the server's requestState plausibly lives")
     @argument("--max-wait", type=float, default=30.0, help="the longest the lifetime check waits (default 30 s)")
     @line_magic
@@ -35,11 +38,17 @@ class AuditMagics(Magics):
         """Audit a server against the 2026-07-28 rules by repeating the calls recorded for it.
 
         %mcp_audit NAME [COLLECTION] [--only CHECK,...] [--skip CHECK,...] [--lifetime S] [--max-wait S]
+                   [--header "NAME: VALUE"]... [--header-file FILE]...
         """
         from mcp_lab.audit.lab import audit, select
+        from mcp_lab.servers.credentials import header_arguments, redact
         from mcp_lab.servers.sandbox import sandbox
 
-        args = parse_argstring(self.mcp_audit, line)
+        try:
+            args = parse_argstring(self.mcp_audit, line)
+        except UsageError as exc:  # argparse quotes what it did not understand: maybe an unquoted secret
+            raise UsageError(redact(str(exc), line.split())) from None
+        headers = header_arguments(args.header, args.header_file)
         select(args.only or None, args.skip or None)  # one clear line for an unknown check, before anything runs
         connection = sandbox.get(args.name)
         work = audit(
@@ -49,5 +58,6 @@ class AuditMagics(Magics):
             skip=args.skip or None,
             lifetime=args.lifetime,
             max_wait=args.max_wait,
+            headers=headers or None,
         )
         return Pending(work, f"auditing {args.name!r}", lambda report: report)
