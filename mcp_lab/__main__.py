@@ -101,7 +101,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             if not math.isfinite(timeout) or timeout <= 0:
                 raise LabError("timeouts must be positive numbers of seconds")
         if (args.header or args.header_file) and not args.server:
-            raise LabError("--header and --header-file are for --server URL")
+            raise LabError("--header is for --server URL (so is --header-file)")
         header_arguments(args.header, args.header_file)
         collection = load_collection(args.collection)  # checked before anything is started
         if not collection.flows:

@@ -117,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
             if value is not None and (not math.isfinite(value) or value <= 0):
                 raise LabError(f"--{option.replace('_', '-')} must be a positive number of seconds")
         if (args.header or args.header_file) and not args.server:
-            raise LabError("--header and --header-file are for --server URL")
+            raise LabError("--header is for --server URL (so is --header-file)")
         headers = header_arguments(args.header, args.header_file)
         secrets = [part for value in headers.values() for part in (value, *(w for w in value.split() if len(w) >= 8))]
         select(args.only or None, args.skip or None)  # an unknown check is bad usage: before anything starts

@@ -41,9 +41,9 @@ def _header_line(line: str, where: str) -> tuple[str, str]:
     key, sep, value = line.partition(":")
     key = key.strip()
     if not sep or not key or not all(c.isalnum() or c in _TOKEN_CHARS for c in key):
-        name = key if key and all(c.isalnum() or c in _TOKEN_CHARS for c in key) else None
-        what = f"the line for {name!r}" if name else "a line"
-        raise LabError(f'{where}: {what} is not "Name: value" (e.g. "Authorization: Bearer ..."); its text is not shown')
+        # Never the line itself: without its colon a header line is all value, and that may be the secret.
+        named = f" (the line for {key!r} is not)" if sep and key and key.isascii() and key.isprintable() else ""
+        raise LabError(f'{where} takes "Name: value", e.g. "Authorization: Bearer ..."{named}; the text is not shown')
     return key, value.strip()
 
 

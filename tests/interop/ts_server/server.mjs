@@ -21,7 +21,7 @@ import {
     fromJsonSchema,
     inputRequired,
 } from '@modelcontextprotocol/server';
-import { toNodeHandler } from '@modelcontextprotocol/node';
+import { localhostHostValidation, toNodeHandler } from '@modelcontextprotocol/node';
 
 const changed = process.env.FIXTURE_VARIANT === 'changed';
 const codec = createRequestStateCodec({ key: crypto.getRandomValues(new Uint8Array(32)), ttlSeconds: 600 });
@@ -203,6 +203,12 @@ function build() {
             const declared = ctx.mcpReq.envelope?.['io.modelcontextprotocol/clientCapabilities'];
             const inputRequests = {};
             if (declared?.elicitation !== undefined) inputRequests.user_name = askName();
+            if (declared?.sampling !== undefined) {
+                inputRequests.greeting = inputRequired.createMessage({
+                    messages: [{ role: 'user', content: { type: 'text', text: 'Generate a short greeting' } }],
+                    maxTokens: 50,
+                });
+            }
             if (declared?.roots !== undefined) inputRequests.client_roots = inputRequired.listRoots();
             if (Object.keys(inputRequests).length === 0) return text('No declared client capability supports input');
             return inputRequired({ inputRequests });
@@ -271,7 +277,11 @@ function build() {
 }
 
 const handler = toNodeHandler(createMcpHandler(() => build(), { onerror: (error) => console.error(`fixture: ${error.message}`) }));
+// As the TypeScript SDK's own conformance server does: the Host header is checked (DNS rebinding), the
+// Origin header is not -- what the lab's audit calls out and the suite's rebinding scenario does not see.
+const checkHost = localhostHostValidation();
 const http = createServer((req, res) => {
+    if (!checkHost(req, res)) return;
     if (new URL(req.url ?? '/', 'http://127.0.0.1').pathname !== '/mcp') {
         res.writeHead(404).end();
         return;
