@@ -20,6 +20,11 @@ from mcp_lab.magics.connect import Pending
 __all__ = ["AuditMagics"]
 
 
+def _unquoted(value: str) -> str:
+    """IPython's argument splitter keeps the quotes around `--header "NAME: VALUE"`; drop the outer pair."""
+    return value[1:-1] if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"" else value
+
+
 @magics_class
 class AuditMagics(Magics):
     """The audit."""
@@ -48,7 +53,7 @@ class AuditMagics(Magics):
             args = parse_argstring(self.mcp_audit, line)
         except UsageError as exc:  # argparse quotes what it did not understand: maybe an unquoted secret
             raise UsageError(redact(str(exc), line.split())) from None
-        headers = header_arguments(args.header, args.header_file)
+        headers = header_arguments([_unquoted(h) for h in args.header], [_unquoted(f) for f in args.header_file])
         select(args.only or None, args.skip or None)  # one clear line for an unknown check, before anything runs
         connection = sandbox.get(args.name)
         work = audit(
