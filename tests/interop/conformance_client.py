@@ -18,15 +18,21 @@ import json
 import os
 import sys
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 import httpx2
 import mcp.types as T
+from mcp.client.auth import OAuthClientProvider, TokenStorage
+from mcp.shared.auth import AuthorizationCodeResult, OAuthClientInformationFull, OAuthClientMetadata, OAuthToken
+from pydantic import AnyUrl
 
 import mcp_lab
 from mcp_lab.flow.answers import AnswerContext
 from mcp_lab.servers import transports
 
 NAME = "under-test"
+CIMD_URL = "https://conformance-test.local/client-metadata.json"
+"""The client-id metadata document URL the suite's authorization server expects a client to present."""
 LOCAL_DISCOVER = {
     "sep-2322-client-request-state",
     "http-standard-headers",
@@ -46,6 +52,81 @@ class Agreeable:
                 role="assistant", content=T.TextContent(type="text", text="ok"), model="lab", stop_reason="endTurn"
             )
         return T.ListRootsResult(roots=[])
+
+
+def _with_client_options(**options: Any) -> None:
+    """Every httpx2 client the lab's engine opens gets these options (a transport, an auth)."""
+    original = httpx2.AsyncClient.__init__
+
+    def init(self: httpx2.AsyncClient, *args: Any, **kwargs: Any) -> None:
+        for key, value in options.items():
+            kwargs.setdefault(key, value)
+        original(self, *args, **kwargs)
+
+    transports.httpx2.AsyncClient.__init__ = init  # type: ignore[method-assign]
+
+
+class Memory(TokenStorage):
+    """Tokens and the registered client, for this one run."""
+
+    def __init__(self) -> None:
+        self.tokens: OAuthToken | None = None
+        self.client: OAuthClientInformationFull | None = None
+
+    async def get_tokens(self) -> OAuthToken | None:
+        return self.tokens
+
+    async def set_tokens(self, tokens: OAuthToken) -> None:
+        self.tokens = tokens
+
+    async def get_client_info(self) -> OAuthClientInformationFull | None:
+        return self.client
+
+    async def set_client_info(self, client_info: OAuthClientInformationFull) -> None:
+        self.client = client_info
+
+
+class Consent:
+    """The user's browser, scripted: open the authorization URL, read the code from where it redirects."""
+
+    def __init__(self) -> None:
+        self.result: AuthorizationCodeResult | None = None
+
+    async def open(self, url: str) -> None:
+        async with httpx2.AsyncClient(auth=None) as http:  # the browser carries no token of the client
+            response = await http.get(url, follow_redirects=False)
+        query = parse_qs(urlsplit(response.headers.get("location", "")).query)
+        if "code" not in query:
+            raise RuntimeError(f"the authorization server answered {response.status_code} without a code")
+        first = {key: values[0] for key, values in query.items()}
+        self.result = AuthorizationCodeResult(code=first["code"], state=first.get("state"), iss=first.get("iss"))
+
+    async def come_back(self) -> AuthorizationCodeResult:
+        if self.result is None:
+            raise RuntimeError("no authorization code: the redirect was never followed")
+        return self.result
+
+
+async def _oauth(url: str) -> OAuthClientProvider:
+    """The SDK's OAuth client (authorization code + PKCE), as the lab's HTTP auth; pre-registered when the
+    scenario gives a client id."""
+    storage, consent = Memory(), Consent()
+    given = _context()
+    callback = [AnyUrl("http://localhost:3000/callback")]
+    if given.get("client_id"):
+        secret = given.get("client_secret")
+        method = "client_secret_basic" if secret else "none"
+        storage.client = OAuthClientInformationFull(
+            client_id=given["client_id"], client_secret=secret, redirect_uris=callback, token_endpoint_auth_method=method
+        )
+    metadata = OAuthClientMetadata(
+        client_name="mcp-lab", redirect_uris=callback, grant_types=["authorization_code", "refresh_token"],
+        response_types=["code"],
+    )  # fmt: skip
+    return OAuthClientProvider(
+        server_url=url, client_metadata=metadata, storage=storage, redirect_handler=consent.open,
+        callback_handler=consent.come_back, client_metadata_url=CIMD_URL,
+    )  # fmt: skip
 
 
 def _discover_locally() -> None:
@@ -71,13 +152,7 @@ def _discover_locally() -> None:
                 return httpx2.Response(200, json=body, request=request)
             return await self.inner.handle_async_request(request)
 
-    original = httpx2.AsyncClient.__init__
-
-    def with_local_discover(self: httpx2.AsyncClient, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("transport", Local())
-        original(self, *args, **kwargs)
-
-    transports.httpx2.AsyncClient.__init__ = with_local_discover  # type: ignore[method-assign]
+    _with_client_options(transport=Local())
 
 
 def _context() -> dict[str, Any]:
@@ -95,6 +170,8 @@ async def _tools() -> list[str]:
 async def run(scenario: str, url: str) -> None:
     if scenario in LOCAL_DISCOVER:
         _discover_locally()
+    if scenario.startswith("auth/"):
+        _with_client_options(auth=await _oauth(url), timeout=30.0)
     await mcp_lab.connect(NAME, url)
     answers = Agreeable()
     if scenario == "tools_call":
@@ -124,6 +201,10 @@ async def run(scenario: str, url: str) -> None:
             await mcp_lab.call(NAME, tool, {}, answers=answers)
     elif scenario == "json-schema-ref-no-deref":
         await _tools()
+    elif scenario.startswith("auth/"):  # authorized: list, then call the first tool
+        tools = await _tools()
+        if tools:
+            await mcp_lab.call(NAME, tools[0], {})
     else:
         raise SystemExit(f"conformance_client: no script for scenario {scenario!r}")
     await mcp_lab.disconnect(NAME)
@@ -133,7 +214,7 @@ def main() -> int:
     scenario = os.environ.get("MCP_CONFORMANCE_SCENARIO", "")
     try:
         asyncio.run(run(scenario, sys.argv[-1]))
-    except mcp_lab.LabError as exc:
+    except (mcp_lab.LabError, RuntimeError) as exc:  # a refused authorization is one line too
         print(f"conformance_client: {scenario}: {exc}", file=sys.stderr)
         return 1
     return 0

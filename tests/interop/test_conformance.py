@@ -29,7 +29,7 @@ from mcp_lab.servers.sandbox import sandbox
 from tests.interop.node import CONFORMANCE, HERE, NODE, installed, node_env, ts_server
 from tests.kernel.harness import ROOT
 
-CLIENT_SCENARIOS = [
+NOT_AUTH = [
     "tools_call",
     "request-metadata",
     "sep-2322-client-request-state",
@@ -38,8 +38,17 @@ CLIENT_SCENARIOS = [
     "http-invalid-tool-headers",
     "json-schema-ref-no-deref",
 ]
-"""Every 2026-07-28 client scenario of the frozen requirement set but the OAuth ones (`auth/*`: the lab's
-engine connects with headers it is given and runs no OAuth flow of its own)."""
+"""The frozen set's client scenarios besides the 25 OAuth ones (`auth/*`, run with the SDK's OAuth client
+as the lab's HTTP auth)."""
+
+
+async def required_client_scenarios() -> list[str]:
+    """The client scenarios the suite itself lists as required for 2026-07-28 (frozen at its release)."""
+    code, out = await _run(str(NODE), str(CONFORMANCE), "list", "--client", "--requirements", "2026-07-28")
+    assert code == 0, out
+    required = out.split("Client scenarios", 1)[1].split("Run and reported", 1)[0]
+    return re.findall(r"^\s+- (\S+)$", required, flags=re.MULTILINE)
+
 
 SERVER_SCENARIOS = [
     "input-required-result-basic-elicitation",
@@ -100,9 +109,11 @@ async def namespace(name: str) -> AsyncIterator[str]:
         await _run("ip", "netns", "delete", name)
 
 
-async def _client_scenario(scenario: str, results: Path, gate: asyncio.Semaphore) -> tuple[str, int, str]:
+async def _client_scenario(
+    scenario: str, index: int, results: Path, gate: asyncio.Semaphore
+) -> tuple[str, int, str]:
     command = f"{sys.executable} -m tests.interop.conformance_client"
-    async with gate, namespace(f"mcplab-{os.getpid()}-{CLIENT_SCENARIOS.index(scenario)}") as ns:
+    async with gate, namespace(f"mcplab-{os.getpid()}-{index}") as ns:
         code, out = await _run(
             "ip", "netns", "exec", ns, str(NODE), str(CONFORMANCE), "client", "--command", command,
             "--scenario", scenario, "--spec-version", "2026-07-28", "-o", str(results / scenario),
@@ -113,8 +124,11 @@ async def _client_scenario(scenario: str, results: Path, gate: asyncio.Semaphore
 async def test_the_lab_client_engine_passes_every_2026_client_scenario(tmp_path: Path) -> None:
     installed()
     _root()
-    gate = asyncio.Semaphore(3)
-    runs = await asyncio.gather(*(_client_scenario(s, tmp_path, gate) for s in CLIENT_SCENARIOS))
+    scenarios = await required_client_scenarios()
+    assert len(scenarios) == 32 and set(NOT_AUTH) <= set(scenarios), scenarios
+    assert all(s.startswith("auth/") for s in scenarios if s not in NOT_AUTH)
+    gate = asyncio.Semaphore(4)  # each in its own namespace: the mocks may pick the same port
+    runs = await asyncio.gather(*(_client_scenario(s, i, tmp_path, gate) for i, s in enumerate(scenarios)))
     for scenario, code, out in runs:
         tally = re.search(r"Passed: (\d+)/(\d+), (\d+) failed", out)
         assert code == 0 and "OVERALL: PASSED" in out and tally is not None, f"{scenario}:\n{out[-3000:]}"

@@ -64,10 +64,12 @@ def test_a_header_file_is_read_and_a_broken_one_named_without_its_text(tmp_path:
         ["replay", "c.json", f"--header={SECRET}"],
     ],
 )
-def test_no_error_line_repeats_a_secret(argv: list[str], capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_no_error_line_repeats_a_secret(
+    argv: list[str], capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     collection = tmp_path / "c.json"
     collection.write_text('{"format": "mcp-lab/flows", "version": 1, "flows": []}')
-    os.chdir(tmp_path)
+    monkeypatch.chdir(tmp_path)
     with pytest.raises(SystemExit) as exited:
         raise SystemExit(main(argv))
     out, err = capsys.readouterr()
