@@ -22,6 +22,8 @@ from typing import Any
 import mcp_lab
 from mcp_lab.audit.tokens import reveal
 from mcp_lab.flow.view import token_brief
+from mcp_lab.forms import FormAnswerer, Panel, current
+from mcp_lab.lab import lab
 from mcp_lab.servers.sandbox import sandbox
 from tests.interop.node import ts_server
 from tests.kernel.harness import ROOT
@@ -64,6 +66,24 @@ def _sent_headers(flow: mcp_lab.Flow) -> dict[str, str]:
     return {k.lower(): v for k, v in exchange["request"]["headers"]}
 
 
+async def _shown(before: Panel | None) -> Panel:
+    """The next round of live forms, once the lab says it is shown."""
+    panel = current()
+    if panel is not None and panel is not before and panel.revealed:
+        return panel
+    shown: asyncio.Future[Panel] = asyncio.get_running_loop().create_future()
+
+    def on_shown(panel: Panel) -> None:
+        if panel is not before and not shown.done():
+            shown.set_result(panel)
+
+    unsubscribe = lab.on_round_shown(on_shown)
+    try:
+        return await asyncio.wait_for(shown, 60)  # a bound against a hang, not a timing claim
+    finally:
+        unsubscribe()
+
+
 async def _cli(*args: str) -> tuple[int, str, str]:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
     process = await asyncio.create_subprocess_exec(
@@ -86,6 +106,20 @@ async def test_every_keyless_view_works_on_a_typescript_server(tmp_path: Path) -
                 flows.append(flow)
             assert len(flows[6].rounds) == 3  # two rounds of questions, then the result
             assert _sent_headers(flows[-1])["mcp-param-region"] == "eu-west"  # the server saw the header
+            # Live forms: the form and the URL question the TypeScript server asks, answered as a person does.
+            for tool, values, expected in (
+                ("test_input_required_result_elicitation", {"name": "Grace"}, "Hello, Grace!"),
+                ("open_dashboard", None, "dashboard: accept"),
+            ):
+                before = current()
+                running = asyncio.ensure_future(mcp_lab.call("ts", tool, {}, answers=FormAnswerer()))
+                panel = await _shown(before)
+                assert [type(f).__name__ for f in panel.forms] == ["ElicitForm" if values else "UrlForm"]
+                if values:
+                    panel.fill(**values)
+                assert panel.submit()
+                answered = await running
+                assert answered.status == "done" and answered.text == expected
             prompt = await mcp_lab.get_prompt(
                 "ts", "test_input_required_result_prompt", answers={"user_context": {"context": "tea"}}
             )
