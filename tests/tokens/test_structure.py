@@ -60,7 +60,8 @@ def test_a_signed_v1_token_is_readable_never_encrypted_and_names_its_claims() ->
     assert report.format == "signed-v1" and report.verdict == "unknown" and report.verdict != "malformed"
     assert "anyone holding this token can read its payload" in report.can_open
     assert "encrypted" not in report.can_open.replace("not encrypted", "")
-    assert report.claims is not None and report.claims["exp"] == exp
+    assert report.anatomy is not None and report.anatomy.claims["exp"] == exp and report.claim_rows == []
+    assert any(n.startswith(f"expiry: exp {exp}") for n in report.notes)
     assert all(c.status == "unknown" for c in report.checks)
     shown = reveal(token)  # the audit's reading is the same anatomy's
     assert shown is not None and shown.value == anatomy.claims and shown.form == "base64url JSON (segment 2 of 3)"
