@@ -213,7 +213,7 @@ async def state_readable(ctx: Context) -> AuditCheck:
             record.came_back = f"an opaque requestState ({len(token)} chars): nothing readable"
         else:
             anatomy = keyless_anatomy(token)  # the inspector's reading: which format, who can read it
-            said = f"{anatomy.label}: {anatomy.statement}" if anatomy.statement else "anyone holding the token reads this"
+            said = f"{anatomy.label} — {anatomy.statement}" if anatomy.statement else "anyone holding the token reads this"
             note = f"{said}; integrity is checked separately (state-integrity)"
             record = probe(f"{method} {target}", sent, None, "warn", note, flow)
             record.came_back = shown.describe()

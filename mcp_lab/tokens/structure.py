@@ -146,7 +146,7 @@ def foreign_anatomy(token: str, now: float | None = None) -> Anatomy:
     readable = find_readable(token)
     anatomy = _jose(token, at)
     if anatomy is None and readable is not None and readable.form == "plain JSON":
-        anatomy = Anatomy(format="json", label="plain JSON (not protected)", confidential=False)
+        anatomy = Anatomy(format="json", label="plain JSON", confidential=False)
         anatomy.segments = [Segment("body", 0, len(token), len(token.encode("utf-8", "surrogatepass")), "plain")]
         anatomy.claims = readable.value
         anatomy.statement = "not protected: anyone holding this token can read it and change it"
