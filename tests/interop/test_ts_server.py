@@ -177,7 +177,7 @@ async def test_every_keyless_view_works_on_a_typescript_server(tmp_path: Path) -
             assert verdict["origin"] == "fail" and verdict["state-integrity"] == "pass"
             assert verdict["state-readable"] == "warn" and verdict["header-mismatch"] == "pass"
             assert verdict["header-missing"] == "pass" and verdict["capabilities"] == "pass"
-            (readable,) = [c for c in audited.record.checks if c.rule.id == "state-readable"][0].probes
+            (readable,) = next(c for c in audited.record.checks if c.rule.id == "state-readable").probes
             assert readable.note.startswith("signed v1 (") and "anyone holding this token can read" in readable.note
 
             # Replay: the same server gives the same answers; the changed copy words one differently.
