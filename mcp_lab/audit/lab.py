@@ -160,6 +160,10 @@ async def audit(
         )
     if headers and getattr(connection, "transport", None) != "http" and getattr(connection, "http", None) is None:
         raise LabError(f"headers are for servers reached over HTTP; {connection.name!r} is not")
+    if headers:
+        from mcp_lab.exchanges.record import keep_out_of_records
+
+        keep_out_of_records(headers)  # a credential by any name: its value never enters the report
     reach = Reach(connection, headers=headers)
     session = await reach.session()
     if session.protocol_version not in MODERN_PROTOCOL_VERSIONS:

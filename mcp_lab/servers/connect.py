@@ -13,6 +13,7 @@ import shlex
 from collections.abc import Mapping, Sequence
 
 from mcp_lab.errors import LabError
+from mcp_lab.exchanges.record import keep_out_of_records
 from mcp_lab.flow.limits import check_timeout
 from mcp_lab.lab import lab
 from mcp_lab.servers.lab_server import check_name
@@ -80,6 +81,7 @@ def open_connection(
             raise LabError(f'not an http(s) URL: {url!r} (for a command use --stdio "COMMAND ARGS")')
         entry = OutsideServer(name=name, transport="http", url=url, legacy_only=legacy, timeout=timeout)
         entry.headers = {str(k): str(v) for k, v in (headers or {}).items()}
+        keep_out_of_records(entry.headers)  # a credential by any name: its value never enters a flow or view
     elif headers:
         raise LabError("headers are for Streamable HTTP connections (a URL), not --stdio")
     else:

@@ -98,7 +98,8 @@ async def _cli(*args: str) -> tuple[int, str, str]:
 async def test_every_keyless_view_works_on_a_typescript_server(tmp_path: Path) -> None:
     async with ts_server() as url, ts_server("changed") as changed_url:
         try:
-            await mcp_lab.connect("ts", url)
+            # A credential given by any header name is sent and recorded as <redacted> (this server ignores it).
+            await mcp_lab.connect("ts", url, headers={"X-Api-Key": "k-s3cr3t-value", "X-Tenant-Token": "t-s3cr3t"})
             flows = []
             for tool, arguments, answers, expected in CALLS:
                 flow = await mcp_lab.call("ts", tool, arguments, answers=answers)
@@ -106,6 +107,8 @@ async def test_every_keyless_view_works_on_a_typescript_server(tmp_path: Path) -
                 flows.append(flow)
             assert len(flows[6].rounds) == 3  # two rounds of questions, then the result
             assert _sent_headers(flows[-1])["mcp-param-region"] == "eu-west"  # the server saw the header
+            assert _sent_headers(flows[-1])["x-api-key"] == _sent_headers(flows[-1])["x-tenant-token"] == "<redacted>"
+            assert not any("s3cr3t" in f.to_json() for f in flows)
             # Live forms: the form and the URL question the TypeScript server asks, answered as a person does.
             for tool, values, expected in (
                 ("test_input_required_result_elicitation", {"name": "Grace"}, "Hello, Grace!"),
