@@ -165,6 +165,27 @@ def test_x_mcp_header(
     return f"region={region}"
 
 
+@mcp.tool()
+async def test_missing_capability(ctx: Context) -> str | T.InputRequiredResult:
+    """Asks your model (hand-made, as the SDK docs show: it does not read the declared capabilities)."""
+    if (ctx.input_responses or {}).get("llm_answer") is not None:
+        return "sampled"
+    return T.InputRequiredResult(input_requests={"llm_answer": _sample("Reply with one word", 16)})
+
+
+@mcp.tool()
+async def test_streaming_elicitation() -> str:
+    """Answers with a result and nothing else on the stream."""
+    return "result only"
+
+
+@mcp.tool()
+async def test_logging_tool(ctx: Context) -> str:
+    """Logs through the request."""
+    await ctx.info("test_logging_tool ran")
+    return "logged"
+
+
 @mcp.prompt()
 async def test_input_required_result_prompt(ctx: Context) -> str | T.InputRequiredResult:
     """A prompt that asks for its context first."""

@@ -209,6 +209,9 @@ async def test_scored_server_scenarios_and_the_audit_on_a_python_and_a_typescrip
     # declared capabilities; the audit asks every recorded call with none declared -- the Python server's
     # elicitation tool asks anyway (the spec's MUST NOT), while the TypeScript SDK refuses that at its seam.
     assert verdicts["python"]["capabilities"] == "fail" and verdicts["typescript"]["capabilities"] == "pass"
+    # server-stateless agrees with the audit there: its undeclared-capability checks (test_missing_capability,
+    # a hand-made sampling question) fail for the Python server and pass for the TypeScript one.
+    assert py_scores["server-stateless"] == (False, 25, 2) and ts_scores["server-stateless"][0]
     # dns-rebinding-protection sends a foreign Host *and* Origin, and the TypeScript server's Host check
     # refuses it; the audit sends a foreign Origin with a good Host, which the TypeScript server accepts.
     assert verdicts["typescript"]["origin"] == "fail" and verdicts["python"]["origin"] == "pass"

@@ -136,7 +136,7 @@ async def test_every_keyless_view_works_on_a_typescript_server(tmp_path: Path) -
             assert description.tool("test_x_mcp_header").headers == {"region": "Mcp-Param-Region"}
             signature = description.tool("test_x_mcp_header").signature
             assert signature.startswith("test_x_mcp_header(region: string [Mcp-Param-Region]"), signature
-            assert repr(description) == "<ServerDescription 'ts': 10 tools, 1 prompts, 1 resources>"
+            assert repr(description) == "<ServerDescription 'ts': 13 tools, 1 prompts, 1 resources>"
             table = await mcp_lab.header_table("ts")
             (marked,) = [t for t in table.tools if t.rows]
             assert marked.name == "test_x_mcp_header" and marked.rows[0].header == "Mcp-Param-Region"

@@ -231,6 +231,36 @@ function build() {
         async (args) => text(`region=${args.region ?? '<none>'}`),
     );
 
+    // The diagnostic tools the suite's server-stateless scenario calls by name.
+    server.registerTool(
+        'test_missing_capability',
+        { description: 'Asks your model; a client that declared no sampling must be refused.', inputSchema: empty },
+        async (_args, ctx) => {
+            if (ctx.mcpReq.inputResponses?.['llm_answer'] !== undefined) return text('sampled');
+            return inputRequired({
+                inputRequests: {
+                    llm_answer: inputRequired.createMessage({
+                        messages: [{ role: 'user', content: { type: 'text', text: 'Reply with one word' } }],
+                        maxTokens: 16,
+                    }),
+                },
+            });
+        },
+    );
+    server.registerTool(
+        'test_streaming_elicitation',
+        { description: 'Answers with a result and nothing else on the stream.', inputSchema: empty },
+        async () => text('result only'),
+    );
+    server.registerTool(
+        'test_logging_tool',
+        { description: 'Logs through the request (delivered only when the request sets a log level).', inputSchema: empty },
+        async (_args, ctx) => {
+            await ctx.mcpReq.log('info', 'test_logging_tool ran');
+            return text('logged');
+        },
+    );
+
     server.registerPrompt(
         'test_input_required_result_prompt',
         { description: 'A prompt that asks for its context first.' },
