@@ -117,6 +117,7 @@ async def _client_scenario(
         code, out = await _run(
             "ip", "netns", "exec", ns, str(NODE), str(CONFORMANCE), "client", "--command", command,
             "--scenario", scenario, "--spec-version", "2026-07-28", "-o", str(results / scenario),
+            "--timeout", "120000",  # a bound against a hang on a busy machine (the suite's default is 30 s)
         )  # fmt: skip
     return scenario, code, out
 
