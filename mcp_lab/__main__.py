@@ -21,7 +21,8 @@ from collections.abc import Sequence
 from mcp_lab.errors import LabError
 from mcp_lab.replay.collection import Collection, load_collection
 from mcp_lab.replay.run import DEFAULT_TIMEOUT, ReplayReport, replay
-from mcp_lab.servers.connect import parse_environment, parse_headers
+from mcp_lab.servers.connect import parse_environment
+from mcp_lab.servers.credentials import SafeArgumentParser, header_arguments, redact_url
 
 __all__ = ["main"]
 
@@ -29,7 +30,8 @@ EXIT_SAME, EXIT_DIFFERENT, EXIT_BAD_INPUT = 0, 1, 2
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m mcp_lab", description="mcp_lab from the command line")
+    # Its error lines never repeat a typed header value or URL password (SafeArgumentParser).
+    parser = SafeArgumentParser(prog="python -m mcp_lab", description="mcp_lab from the command line")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     rp = commands.add_parser(
         "replay",
@@ -49,6 +51,13 @@ def _parser() -> argparse.ArgumentParser:
         default=[],
         metavar='"NAME: VALUE"',
         help='an HTTP header for --server, e.g. "Authorization: Bearer ..." (never printed)',
+    )
+    rp.add_argument(
+        "--header-file",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="HTTP headers for --server, one \"Name: value\" a line (the file %%mcp_server url NAME writes)",
     )
     rp.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds each flow may take")
     rp.add_argument("--connect-timeout", type=float, default=30.0, help="seconds to wait for the server")
@@ -74,7 +83,7 @@ async def _replay(args: argparse.Namespace, collection: Collection, env: dict[st
         env=env,
         cwd=args.cwd,
         timeout=args.connect_timeout,
-        headers=parse_headers(args.header),
+        headers=header_arguments(args.header, args.header_file),
     )
     try:
         report = await replay(collection, server=connection, timeout=args.timeout)
@@ -98,19 +107,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         for timeout in (args.timeout, args.connect_timeout):
             if not math.isfinite(timeout) or timeout <= 0:
                 raise LabError("timeouts must be positive numbers of seconds")
-        if args.header and not args.server:
-            raise LabError("--header is for --server URL")
-        parse_headers(args.header)
+        if (args.header or args.header_file) and not args.server:
+            raise LabError("--header is for --server URL (so is --header-file)")
+        header_arguments(args.header, args.header_file)
         collection = load_collection(args.collection)  # checked before anything is started
         if not collection.flows:
             raise LabError(f"{args.collection!r} holds no flows")
         report = asyncio.run(_replay(args, collection, parse_environment(args.env)))
     except LabError as exc:
-        print(f"mcp_lab replay: error: {exc}", file=sys.stderr)
+        print(redact_url(f"mcp_lab replay: error: {exc}"), file=sys.stderr)
         return EXIT_BAD_INPUT
     except Exception as exc:  # whatever else made the collection unusable: one line, never a traceback
         detail = f"{type(exc).__name__}: {exc}".splitlines()[0][:300]
-        print(f"mcp_lab replay: error: could not replay {args.collection!r}: {detail}", file=sys.stderr)
+        print(redact_url(f"mcp_lab replay: error: could not replay {args.collection!r}: {detail}"), file=sys.stderr)
         return EXIT_BAD_INPUT
     report.source = args.collection
     if args.json:

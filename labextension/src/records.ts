@@ -311,7 +311,7 @@ export interface ResultRecord {
  */
 export interface TokenBrief {
   key_id: string | null;
-  kind: 'sealed' | 'plaintext' | 'malformed' | 'not saved';
+  kind: 'sealed' | 'signed' | 'opaque' | 'plaintext' | 'malformed' | 'not saved';
   label: string;
   length: number;
   nonce: string | null;

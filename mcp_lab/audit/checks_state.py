@@ -20,6 +20,7 @@ from mcp_lab.audit.legs import Leg, Replayed, same_outcome
 from mcp_lab.audit.model import AuditCheck, AuditProbe, Verdict
 from mcp_lab.audit.tokens import edits, flip_bit, reveal, splice, truncate
 from mcp_lab.flow.flow import Flow, Round
+from mcp_lab.tokens.anatomy import keyless_anatomy
 
 __all__ = ["state_binding", "state_integrity", "state_lifetime", "state_readable"]
 
@@ -211,7 +212,9 @@ async def state_readable(ctx: Context) -> AuditCheck:
             record = probe(f"{method} {target}", sent, None, "pass")
             record.came_back = f"an opaque requestState ({len(token)} chars): nothing readable"
         else:
-            note = "anyone holding the token reads this; integrity is checked separately (state-integrity)"
+            anatomy = keyless_anatomy(token)  # the inspector's reading: which format, who can read it
+            said = f"{anatomy.label} — {anatomy.statement}" if anatomy.statement else "anyone holding the token reads this"
+            note = f"{said}; integrity is checked separately (state-integrity)"
             record = probe(f"{method} {target}", sent, None, "warn", note, flow)
             record.came_back = shown.describe()
         probes.append(record)

@@ -40,6 +40,20 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     target = parser.add_mutually_exclusive_group(required=True)
     target.add_argument("--server", metavar="URL", help="a Streamable HTTP endpoint, e.g. http://127.0.0.1:8000/mcp")
     target.add_argument("--stdio", metavar='"COMMAND ARGS"', help="start the server as a subprocess over stdio")
+    parser.add_argument(
+        "--header",
+        action="append",
+        default=[],
+        metavar='"NAME: VALUE"',
+        help='an HTTP header for --server, e.g. "Authorization: Bearer ..." (repeatable; never printed)',
+    )
+    parser.add_argument(
+        "--header-file",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="HTTP headers for --server, one \"Name: value\" a line (the file %%mcp_server url NAME writes)",
+    )
     parser.add_argument("--env", action="append", default=[], metavar="KEY=VALUE", help="environment for --stdio")
     parser.add_argument("--cwd", help="working directory for --stdio")
     parser.add_argument("--only", action="append", default=[], metavar="CHECK[,CHECK]", help="run only these checks")
@@ -61,14 +75,16 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     return parser
 
 
-async def _audit(args: argparse.Namespace, flows: list[Any], env: dict[str, str]) -> Any:
+async def _audit(args: argparse.Namespace, flows: list[Any], env: dict[str, str], headers: dict[str, str]) -> Any:
     from mcp_lab.audit.lab import audit
     from mcp_lab.flow.flow import MODERN
     from mcp_lab.servers.connect import connect
     from mcp_lab.servers.sandbox import sandbox
 
     name = "audit-target"
-    connection = await connect(name, args.server, stdio=args.stdio, env=env, cwd=args.cwd, timeout=args.connect_timeout)
+    connection = await connect(
+        name, args.server, stdio=args.stdio, env=env, cwd=args.cwd, timeout=args.connect_timeout, headers=headers
+    )
     try:
         report = await audit(
             connection,
@@ -92,23 +108,29 @@ def run(args: argparse.Namespace) -> int:
     from mcp_lab.audit.lab import select
     from mcp_lab.replay.collection import load_flows
     from mcp_lab.servers.connect import parse_environment
+    from mcp_lab.servers.credentials import header_arguments, redact
 
+    secrets: list[str] = []
     try:
         for option in ("timeout", "connect_timeout", "max_wait", "lifetime"):
             value = getattr(args, option)
             if value is not None and (not math.isfinite(value) or value <= 0):
                 raise LabError(f"--{option.replace('_', '-')} must be a positive number of seconds")
+        if (args.header or args.header_file) and not args.server:
+            raise LabError("--header is for --server URL (so is --header-file)")
+        headers = header_arguments(args.header, args.header_file)
+        secrets = [part for value in headers.values() for part in (value, *(w for w in value.split() if len(w) >= 8))]
         select(args.only or None, args.skip or None)  # an unknown check is bad usage: before anything starts
         flows = load_flows(args.collection)
-        report = asyncio.run(_audit(args, flows, parse_environment(args.env)))
+        report = asyncio.run(_audit(args, flows, parse_environment(args.env), headers))
         report.write(json_path=args.json, junit_path=args.junit)
     except LabError as exc:
-        print(f"mcp_lab audit: error: {exc}", file=sys.stderr)
+        print(redact(f"mcp_lab audit: error: {exc}", secrets), file=sys.stderr)
         return EXIT_CANNOT_RUN
     except Exception as exc:  # whatever else stopped the audit: one line, never a traceback
         detail = f"{type(exc).__name__}: {exc}".splitlines()[0][:300]
-        print(f"mcp_lab audit: error: the audit could not run: {detail}", file=sys.stderr)
+        print(redact(f"mcp_lab audit: error: the audit could not run: {detail}", secrets), file=sys.stderr)
         return EXIT_CANNOT_RUN
-    print(f"server: {report.record.where}")
-    print(report.text())
+    print(redact(f"server: {report.record.where}", secrets))
+    print(redact(report.text(), secrets))
     return EXIT_BROKEN if report.exit_code else EXIT_KEPT

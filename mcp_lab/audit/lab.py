@@ -142,6 +142,7 @@ async def audit(
     lifetime: float | None = None,
     max_wait: float = DEFAULT_MAX_WAIT,
     timeout: float = 60.0,
+    headers: dict[str, str] | None = None,
 ) -> AuditReport:
     """Audit `server` against the 2026-07-28 rules by repeating recorded calls (this kernel's flows for it by
     default, or `flows`: a collection path or a list of flows).
@@ -149,7 +150,8 @@ async def audit(
     `only` / `skip`: check ids (see `mcp_lab.audit.rules.RULES`). `lifetime`: how long the server's
     requestState plausibly lives, in seconds (default: the ttl the lab knows for a server it seals for);
     the lifetime check waits that long plus a margin, unless that exceeds `max_wait`, and is then skipped.
-    `timeout`: seconds each request may take.
+    `timeout`: seconds each request may take. `headers`: HTTP headers sent with every request of the audit
+    besides the connection's own (a credential; never shown or recorded).
     """
     from mcp_lab.servers.sandbox import sandbox
 
@@ -171,7 +173,13 @@ async def audit(
             f"no recorded call for {connection.name!r}: only the listing and transport checks ran; record calls "
             f"(%mcp_call {connection.name} ...) or pass flows=, and audit again"
         )
-    reach = Reach(connection)
+    if headers and getattr(connection, "transport", None) != "http" and getattr(connection, "http", None) is None:
+        raise LabError(f"headers are for servers reached over HTTP; {connection.name!r} is not")
+    if headers:
+        from mcp_lab.exchanges.record import keep_out_of_records
+
+        keep_out_of_records(headers)  # a credential by any name: its value never enters the report
+    reach = Reach(connection, headers=headers)
     session = await reach.session()
     if session.protocol_version not in MODERN_PROTOCOL_VERSIONS:
         raise LabError(f"{connection.name!r} speaks {session.protocol_version}: the audit checks 2026-07-28 servers")

@@ -64,9 +64,11 @@ _CALLBACKS: dict[str, Any] = dict(elicitation_callback=_refuse, sampling_callbac
 class Reach:
     """The audit's handle on one connection (a server the lab started, or one it connected to)."""
 
-    def __init__(self, connection: Connection) -> None:
+    def __init__(self, connection: Connection, headers: Mapping[str, str] | None = None) -> None:
         self.connection = connection
         self.name: str = connection.name
+        self.extra_headers = dict(headers or {})
+        """Headers the audit adds to every request (`--header`): a credential the connection lacks."""
 
     # ---- what the server is -------------------------------------------------------------------------------
     @property
@@ -89,8 +91,8 @@ class Reach:
         serving = getattr(self.connection, "http", None)
         access = getattr(serving, "access", None)
         if access is not None and callable(getattr(access, "headers", None)):
-            return dict(access.headers())
-        return dict(getattr(self.connection, "headers", None) or {})
+            return {**access.headers(), **self.extra_headers}
+        return {**(getattr(self.connection, "headers", None) or {}), **self.extra_headers}
 
     @property
     def lifetime(self) -> float | None:
@@ -118,6 +120,7 @@ class Reach:
         if spec.capabilities is not None:
             params["_meta"] = {**params.get("_meta", {}), CLIENT_CAPABILITIES_META_KEY: spec.capabilities}
         headers: dict[str, str] = opts.setdefault("headers", {})
+        headers.update(self.extra_headers)
         wanted = {k.lower() for k in (*spec.drop_headers, *spec.headers)}
         for key in [k for k in headers if k.lower() in wanted]:
             del headers[key]

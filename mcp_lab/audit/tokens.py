@@ -10,45 +10,18 @@ any server's tokens. A token that decodes to readable text is "readable", and `r
 
 from __future__ import annotations
 
-import base64
-import binascii
 import json
 import re
-from dataclasses import dataclass
 from typing import Any
+
+from mcp_lab.tokens.anatomy import keyless_anatomy
+from mcp_lab.tokens.readable import Readable, decode_segment, encode_segment, segment_spans
 
 __all__ = ["Reveal", "edits", "flip_bit", "reveal", "splice", "truncate"]
 
-_B64 = re.compile(r"[A-Za-z0-9_\-+/]{8,}={0,2}")
-SHOWN = 160
-"""How much of what a token reveals is shown."""
-
-
-def _decode(segment: str) -> tuple[bytes, str] | None:
-    """The bytes of a base64url or base64 segment, and which alphabet it used (None: not base64)."""
-    if not _B64.fullmatch(segment):
-        return None
-    urlsafe = "-" in segment or "_" in segment or not ("+" in segment or "/" in segment)
-    padded = segment + "=" * (-len(segment.rstrip("=")) % 4) if "=" not in segment else segment
-    try:
-        data = (base64.urlsafe_b64decode if urlsafe else base64.b64decode)(padded.encode())
-    except (binascii.Error, ValueError):
-        return None
-    return data, ("url" if urlsafe else "std") + ("" if "=" in segment else "-nopad")
-
-
-def _encode(data: bytes, alphabet: str) -> str:
-    text = (base64.urlsafe_b64encode if alphabet.startswith("url") else base64.b64encode)(data).decode()
-    return text.rstrip("=") if alphabet.endswith("-nopad") else text
-
-
-def _segments(token: str) -> list[tuple[int, int]]:
-    """(start, end) of each dot-separated segment."""
-    spans, start = [], 0
-    for part in token.split("."):
-        spans.append((start, start + len(part)))
-        start += len(part) + 1
-    return spans
+Reveal = Readable
+"""What a token shows to anyone who holds it (the keyless anatomy's readable part)."""
+_decode, _encode, _segments = decode_segment, encode_segment, segment_spans
 
 
 def _longest_binary(token: str) -> tuple[int, int, bytes, str] | None:
@@ -96,74 +69,10 @@ def splice(first: str, second: str) -> tuple[str, str]:
     return first[:half] + second[half:], f"first {half} characters of one token, the rest of another"
 
 
-@dataclass
-class Reveal:
-    """What a token shows to anyone who holds it."""
-
-    form: str
-    """`plain JSON`, `plain text`, `base64url JSON` (segment k of n), ..."""
-    text: str
-    """The readable content (clipped)."""
-    value: Any = None
-    """The parsed JSON value, when it is JSON."""
-    start: int = 0
-    end: int = 0
-    alphabet: str = ""
-    """Where in the token it sits and how it is encoded ("" : verbatim)."""
-
-    def describe(self) -> str:
-        return f"readable {self.form}: {self.text}"
-
-
-def _readable(data: bytes) -> str | None:
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        return None
-    printable = sum(ch.isprintable() or ch in "\n\t" for ch in text)
-    return text if text and printable >= 0.95 * len(text) else None
-
-
-def _clip(text: str) -> str:
-    return text if len(text) <= SHOWN else text[:SHOWN] + f"… ({len(text)} chars)"
-
-
 def reveal(token: str) -> Reveal | None:
-    """What the token shows without a key (None: nothing readable -- opaque)."""
-    try:
-        value = json.loads(token)
-    except ValueError:
-        value = None
-    if isinstance(value, dict | list):
-        return Reveal("plain JSON", _clip(token), value, 0, len(token))
-    spans = _segments(token)
-    found: list[Reveal] = []
-    for start, end in spans:
-        decoded = _decode(token[start:end])
-        text = _readable(decoded[0]) if decoded is not None else None
-        if decoded is None or text is None or len(text) < 2:
-            continue
-        where = f" (segment {spans.index((start, end)) + 1} of {len(spans)})" if len(spans) > 1 else ""
-        encoding = "base64url" if decoded[1].startswith("url") else "base64"
-        try:
-            parsed = json.loads(text)
-        except ValueError:
-            parsed = None
-        kind = "JSON" if isinstance(parsed, dict | list) else "text"
-        found.append(
-            Reveal(f"{encoding} {kind}{where}", _clip(text), parsed if kind == "JSON" else None, start, end, decoded[1])
-        )
-    if found:  # JSON first (claims), then the longest text
-        return max(found, key=lambda r: (r.value is not None, r.end - r.start))
-    if _readable(token.encode()) and any(ch.isalpha() for ch in token) and not _looks_random(token):
-        return Reveal("plain text", _clip(token), None, 0, len(token))
-    return None
-
-
-def _looks_random(token: str) -> bool:
-    """A long run of base64-ish characters with no separators reads as an opaque blob, not as text."""
-    core = token.split(".")[-1]
-    return len(core) >= 24 and bool(_B64.fullmatch(core))
+    """What the token shows without a key (None: nothing readable -- opaque), as the keyless anatomy the
+    inspector shows reads it: one reader for both."""
+    return keyless_anatomy(token).readable
 
 
 def edits(token: str, limit: int = 3) -> list[tuple[str, str]]:

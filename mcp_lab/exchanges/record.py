@@ -11,7 +11,7 @@ SSE events, which argument travelled in which header, and bodies capped with a v
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -34,8 +34,16 @@ __all__ = [
 
 BODY_CAP = 64 * 1024
 """Bytes of a body kept (a listing of many tools still fits; a runaway stream does not)."""
-REDACTED = frozenset({"authorization", "proxy-authorization", "cookie", "set-cookie"})
+REDACTED = frozenset({"authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "api-key"})
 """Credentials never enter a record: the header stays visible, its value does not."""
+GIVEN_CREDENTIALS: set[str] = set()
+"""Lower-cased names of headers a person gave as a credential (`%mcp_connect --header`, `connect(headers=)`):
+whatever their name, their values are recorded as `<redacted>` too (`keep_out_of_records`)."""
+
+
+def keep_out_of_records(names: Iterable[str]) -> None:
+    """Record these headers' values as `<redacted>` from now on (they were given as credentials)."""
+    GIVEN_CREDENTIALS.update(name.lower() for name in names)
 
 
 Header = tuple[str, str]
@@ -133,7 +141,8 @@ class HttpExchange(Model):
 
 
 def redact(headers: Sequence[tuple[str, str]]) -> list[Header]:
-    return [(k, "<redacted>" if k.lower() in REDACTED else v) for k, v in headers]
+    hidden = REDACTED | GIVEN_CREDENTIALS
+    return [(k, "<redacted>" if k.lower() in hidden else v) for k, v in headers]
 
 
 def decode_body(raw: bytes, content_type: str, size: int | None = None) -> Body:

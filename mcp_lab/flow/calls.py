@@ -60,24 +60,48 @@ def _connection(server: str | Connection) -> Connection:
     return server
 
 
-async def _check_tool(connection: Connection, target: str) -> None:
-    """Unknown tool: one line listing the tools. A server that lists none (no handler) is called anyway."""
+async def _listing_note(connection: Connection, target: str) -> str | None:
+    """A tool the client's listing lacks is still sent: the server decides (the spec lets a client call a tool
+    it has not listed; a mock may list none). The note says why the lab could not check it first: absent from
+    the server's tools/list, or listed but dropped by the SDK's client for an invalid `x-mcp-header` mark."""
     tool_names = getattr(connection, "tool_names", None)
     if tool_names is None:
-        return
+        return None
     try:
         names: set[str] = await tool_names()
         if target not in names:
             names = await tool_names(refresh=True)
     except MCPError as exc:
         if exc.error.code == METHOD_NOT_FOUND:  # e.g. a lowlevel Server without on_list_tools
-            return
-        raise LabError(
-            f"could not list the tools of {connection.name!r}: {exc.error.code} {exc.error.message}"
-        ) from None
-    if target not in names:
-        listed = ", ".join(sorted(names)) or "none"
-        raise LabError(f"server {connection.name!r} has no tool {target!r} (tools: {listed})")
+            return None
+        return f"tools/list failed ({exc.error.code} {exc.error.message}); {target!r} sent anyway: the server decides"
+    if target in names:
+        return None
+    dropped = await _dropped_for(connection, target)
+    if dropped is not None:
+        return (
+            f"the SDK client dropped {target!r} from its tool listing: {dropped} -- sent anyway without "
+            "Mcp-Param-* headers for it; the server decides (%mcp_describe shows the mark)"
+        )
+    listed = ", ".join(sorted(names)) or "none"
+    return f"{target!r} is not in the tools/list of {connection.name!r} (tools: {listed}): sent anyway, the server decides"
+
+
+async def _dropped_for(connection: Connection, target: str) -> str | None:
+    """Why the SDK's client dropped `target` (an invalid x-mcp-header), when the raw listing has it."""
+    from mcp.shared.inbound import find_invalid_x_mcp_header
+
+    from mcp_lab.headers.params import raw_tool_listing
+
+    try:
+        _, _, tools = await raw_tool_listing(connection)
+    except Exception:  # the raw listing is only for the explanation
+        return None
+    for tool in tools:
+        if tool.get("name") == target and isinstance(tool.get("inputSchema"), dict):
+            reason = find_invalid_x_mcp_header(tool["inputSchema"])
+            return f"invalid x-mcp-header ({reason})" if reason else "listed, but not kept by the client"
+    return None
 
 
 async def start(
@@ -102,8 +126,7 @@ async def start(
     check_text(arguments, "the arguments")
     answerer, scripted = _answerer(answers)  # checked before anything is sent
     connection = _connection(server)
-    if method == "tools/call":
-        await _check_tool(connection, target)
+    note = await _listing_note(connection, target) if method == "tools/call" else None
     flow = Flow(
         server=connection.name,
         method=method,
@@ -113,6 +136,8 @@ async def start(
         era=LEGACY if legacy or getattr(connection, "legacy_only", False) else MODERN,
         max_rounds=max_rounds,
     )
+    if note is not None:
+        flow.notes.append(note)
     flow.bind(connection, answerer, scripted)
     lab.remember(flow, new=True)
     return flow

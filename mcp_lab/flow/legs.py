@@ -149,11 +149,27 @@ def _record_error(rnd: Round, exc: BaseException) -> None:
     rnd.outcome = "error"
     if isinstance(exc, MCPError):
         rnd.error = {"code": exc.error.code, "message": exc.error.message, "data": exc.error.data}
+    elif isinstance(exc, ValidationError):
+        rnd.error = {"code": None, "message": refused_result(exc), "where": "client"}
     else:
         text = str(exc) if isinstance(exc, LabError) else f"{type(exc).__name__}: {exc}"
         rnd.error = {"code": None, "message": text.splitlines()[0] if text else type(exc).__name__, "where": "client"}
     if _transport_failure(exc):
         rnd.error["where"] = "transport"
+
+
+def refused_result(exc: ValidationError) -> str:
+    """One line for a result the SDK client would not parse, with what the spec expects of it."""
+    errors = exc.errors()
+    missing = sorted({str(e["loc"][-1]) for e in errors if e.get("type") == "missing" and e.get("loc")})
+    head = "the SDK client refused the server's result"
+    if missing:
+        return (
+            f"{head}: it lacks {', '.join(missing)}; the spec reads a result without resultType as complete "
+            "(resultType: 'complete'), and a complete result must carry those fields"
+        )
+    first = errors[0]["msg"] if errors else str(exc).splitlines()[0]
+    return f"{head}: {first}"
 
 
 def _first_leaf(group: BaseExceptionGroup[Any]) -> BaseException:

@@ -52,7 +52,7 @@ STATUS_TONE = {"done": "ok", "error": "err", "input_required": "warn", "stopped"
 class TokenBrief(Model):
     """What anyone holding a request_state value can see without a key."""
 
-    kind: Literal["sealed", "plaintext", "malformed", "not saved"]
+    kind: Literal["sealed", "signed", "opaque", "plaintext", "malformed", "not saved"]
     text: str | Clipped
     length: int
     key_id: str | None = None
@@ -63,28 +63,33 @@ class TokenBrief(Model):
 
 
 def token_brief(token: str) -> TokenBrief:
-    from mcp_lab.tokens.anatomy import AES_PREFIX, keyless_anatomy
+    from mcp_lab.tokens.anatomy import keyless_anatomy
 
     length = len(token)
     if token.startswith("<") and token.endswith("not saved>"):  # a flow loaded from a collection
         return TokenBrief(kind="not saved", text=token, length=length, label=token)
-    if not token.startswith(AES_PREFIX):
+    anatomy = keyless_anatomy(token)
+    if anatomy.format == "aes-gcm-v1" and anatomy.key_id is not None:
+        return TokenBrief(
+            kind="sealed",
+            text=clip(token),
+            length=length,
+            key_id=anatomy.key_id,
+            nonce=anatomy.nonce,
+            sealed_bytes=anatomy.sealed_bytes,
+            label=f"sealed v1, key {anatomy.key_id}, {length} chars",
+        )
+    if anatomy.format == "aes-gcm-v1":
+        return TokenBrief(kind="malformed", text=clip(token), length=length, label=f"v1 prefix but malformed, {length} chars")
+    if anatomy.format in ("signed-v1", "jws", "hmac-sign-only"):
+        label = f"SIGNED, NOT ENCRYPTED ({anatomy.format}; readable by anyone holding it), {length} chars"
+        return TokenBrief(kind="signed", text=clip(token), length=length, label=label)
+    if anatomy.readable is not None or anatomy.format == "empty":
         return TokenBrief(
             kind="plaintext", text=clip(token), length=length, label=f"PLAINTEXT (not sealed), {length} chars"
         )
-    anatomy = keyless_anatomy(token)
-    if anatomy.key_id is None:
-        label = f"v1 prefix but malformed, {length} chars"
-        return TokenBrief(kind="malformed", text=clip(token), length=length, label=label)
-    return TokenBrief(
-        kind="sealed",
-        text=clip(token),
-        length=length,
-        key_id=anatomy.key_id,
-        nonce=anatomy.nonce,
-        sealed_bytes=anatomy.sealed_bytes,
-        label=f"sealed v1, key {anatomy.key_id}, {length} chars",
-    )
+    label = f"opaque ({anatomy.label}), {length} chars"
+    return TokenBrief(kind="opaque", text=clip(token), length=length, label=label)
 
 
 class SchemaField(Model):

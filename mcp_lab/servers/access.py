@@ -25,10 +25,8 @@ clients.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import hmac
-import os
 import secrets
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -233,36 +231,13 @@ def authenticates_itself(server: Any) -> bool:
     )
 
 
-def header_file(name: str) -> Path:
-    """Where `%mcp_server url NAME` writes the server's `Authorization` header line for outside clients.
-
-    A file only its owner can read, in Jupyter's runtime folder (where kernels keep their connection files),
-    so the secret never lands in a cell's output -- which would be saved with the notebook.
-    """
-    from jupyter_core.paths import jupyter_runtime_dir
-
-    folder = Path(jupyter_runtime_dir()) / "mcp_lab"
-    if len(name.encode("utf-8", "surrogatepass")) > 120:  # a long non-ASCII name: keep the file name short
-        name = "server-" + hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:32]
-    return folder / f"{name}.header"
-
-
 def write_header_file(name: str, access: Access) -> Path | None:
-    """Write the header line (mode 0600); None when the server takes no lab secret."""
+    """Write this kernel's header file for `name` (servers/header_files.py); None when it takes no lab secret."""
+    from mcp_lab.servers.header_files import forget_header_file
+    from mcp_lab.servers.header_files import write_header_file as write
+
     header = access.headers().get("Authorization")
-    path = header_file(name)
     if header is None:
         forget_header_file(name)
         return None
-    path.parent.mkdir(parents=True, exist_ok=True)
-    os.chmod(path.parent, 0o700)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w") as out:
-        out.write(f"Authorization: {header}\n")
-    return path
-
-
-def forget_header_file(name: str) -> None:
-    """Remove a stopped or replaced server's header file (its secret no longer opens anything)."""
-    with contextlib.suppress(OSError):  # gone already, or a folder that cannot be reached: nothing to remove
-        header_file(name).unlink()
+    return write(name, header)

@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from mcp_lab.errors import LabError
+from mcp_lab.exchanges.record import keep_out_of_records
 from mcp_lab.flow.limits import check_timeout
 from mcp_lab.given import shown
 from mcp_lab.lab import lab
@@ -84,6 +85,7 @@ def open_connection(
             raise LabError(f'not an http(s) URL: {url!r} (for a command use --stdio "COMMAND ARGS")')
         entry = OutsideServer(name=name, transport="http", url=url, legacy_only=legacy, timeout=timeout)
         entry.headers = {str(k): str(v) for k, v in (headers or {}).items()}
+        keep_out_of_records(entry.headers)  # a credential by any name: its value never enters a flow or view
     elif headers:
         raise LabError("headers are for Streamable HTTP connections (a URL), not --stdio")
     else:

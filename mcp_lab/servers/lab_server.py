@@ -33,6 +33,7 @@ from mcp_lab.exchanges.recorder import current_capture, leg_scope
 from mcp_lab.flow.legs import rejection_reason
 from mcp_lab.lab import lab
 from mcp_lab.servers.containment import contain_handlers
+from mcp_lab.servers.header_files import forget_header_file, header_file
 from mcp_lab.servers.log_book import leg_began, leg_ended
 from mcp_lab.servers.loopback import HttpServing, Stopped, check_port, register_exit_hook, stopping_on
 from mcp_lab.servers.server_log import HandlerErrorFilter
@@ -249,6 +250,7 @@ class LabServer:
         self.http = None
         self.url = None
         self.detach_clients()
+        forget_header_file(self.name)  # its secret opens nothing now
         return serving.stop()
 
     def restart_http(self, *, keep_secret: bool = False) -> str | None:
@@ -260,8 +262,14 @@ class LabServer:
             return None
         port = serving.port
         access = serving.access if keep_secret else serving.access.renewed()
+        printed = keep_secret and header_file(self.name).exists()
         self.stop_http()
-        return self.serve_on(port, access)
+        url = self.serve_on(port, access)
+        if printed:  # the secret is kept, so the command `%mcp_server url` printed keeps working
+            from mcp_lab.servers.access import write_header_file
+
+            write_header_file(self.name, access)
+        return url
 
     def detach_clients(self) -> None:
         """Clients made for the old address are closed in the background; the next call connects afresh."""

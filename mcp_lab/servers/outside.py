@@ -294,7 +294,7 @@ class OutsideServer:
         if timed_out or isinstance(exc, TimeoutError | httpx2.TimeoutException):
             return head + f"{self.where} did not answer within {self.timeout:g} s{tail}"
         if isinstance(exc, httpx2.ConnectError):
-            return head + f"nothing answers at {self.url} ({exc or 'connection refused'}); is the server running?"
+            return head + f"nothing answers at {self.where} ({exc or 'connection refused'}); is the server running?"
         if isinstance(exc, OSError) and self.transport == "stdio":
             return head + f"cannot start {(self.command or ['?'])[0]!r}: {exc.strerror or exc}"
         if isinstance(exc, MCPError) and self.transport == "stdio" and exc.error.code == -32000:
@@ -304,12 +304,12 @@ class OutsideServer:
             what = "requires a credential" if refused == 401 else "refused the request"
             return head + (
                 f'{self.where} {what} (HTTP {refused}); send it with --header "Authorization: Bearer ..." '
-                "(for a lab server, %mcp_server url NAME shows its header)"
+                "(for a lab server, --header-file FILE with the file %mcp_server url NAME writes)"
             )
         if isinstance(exc, MCPError):
             return head + f"{self.where} answered {exc.error.code}: {exc.error.message}{tail}"
         if isinstance(exc, httpx2.HTTPError):
-            return head + f"{self.url}: {type(exc).__name__}: {exc}"
+            return head + f"{self.where}: {type(exc).__name__}: {exc}"
         return head + f"{type(exc).__name__}: {exc}{tail}"
 
     def _stderr_tail(self) -> str:

@@ -6,20 +6,22 @@ Spec context: the SDK docs' "Protecting requestState". `AESGCMRequestStateCodec`
 anything shorter than 32 bytes is `malformed`. This module mirrors those rules to *explain* a rejection
 (which character, which length) without a key. The 4-byte key id is a public fingerprint, not key material.
 
-Lab codecs (`mcp_lab.tokens.lab_codecs`) register their own prefixes here, so a keyless look also recognises a
-sign-only token (whose claims anyone can read) or an envelope-encrypted one.
+Formats are told apart by their structure, not by a prefix alone: the TypeScript SDK's signed-only tokens
+also begin with `v1.` (`tokens.structure` reads them, and JWS/JWE, plain JSON and opaque tokens). Lab codecs
+(`mcp_lab.tokens.lab_codecs`) register their own prefixes here, so a keyless look also recognises a sign-only
+token (whose claims anyone can read) or an envelope-encrypted one. Every anatomy carries what anyone can read
+in the token (`tokens.readable`), the same answer the audit's token probes use.
 """
 
 from __future__ import annotations
 
-import base64
-import binascii
-import string
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from mcp_lab.lab import lab
+from mcp_lab.tokens.readable import find_readable
+from mcp_lab.tokens.structure import foreign_anatomy, signed_v1_anatomy
+from mcp_lab.tokens.token_parts import Anatomy, Segment, b64u, b64u_decode_explained
 
 __all__ = [
     "AES_PREFIX",
@@ -37,73 +39,7 @@ KID_LEN = 4
 NONCE_LEN = 12
 TAG_LEN = 16
 MIN_SEALED = KID_LEN + NONCE_LEN + TAG_LEN
-_B64U_ALPHABET = frozenset(string.ascii_letters + string.digits + "-_")
-
-
-@dataclass(slots=True)
-class Segment:
-    """One coloured part of the token string: characters [start, end)."""
-
-    part: str
-    """prefix | kid | nonce | sealed | payload | dot | signature | body"""
-    start: int
-    end: int
-    size: int | None = None
-    """Bytes this part decodes to, when known."""
-    note: str = ""
-
-
-@dataclass(slots=True)
-class Anatomy:
-    """What the token shows without any key."""
-
-    format: str
-    """aes-gcm-v1 | hmac-sign-only | envelope | plaintext | empty"""
-    label: str
-    prefix: str | None = None
-    segments: list[Segment] = field(default_factory=list)
-    problem: str | None = None
-    """Why the format's codec would refuse it (None when well-formed)."""
-    reason: str | None = None
-    """The reason that codec logs for the problem (the SDK codec: `malformed`)."""
-    key_id: str | None = None
-    nonce: str | None = None
-    sealed_bytes: int | None = None
-    """Ciphertext + tag (or signed payload) length in bytes."""
-    confidential: bool | None = None
-    """False for sign-only formats: the claims are readable by anyone holding the token."""
-    readable_payload: bytes | None = field(default=None, repr=False)
-    """The unverified payload of a sign-only token (never set for encrypted formats)."""
-
-
-def b64u(data: bytes) -> str:
-    return base64.urlsafe_b64encode(data).decode().rstrip("=")
-
-
-def b64u_decode_explained(text: str, offset: int = 0) -> tuple[bytes | None, str | None]:
-    """The SDK's strict decode (canonical unpadded base64url only), with a reason when it refuses."""
-    try:
-        raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
-    except (binascii.Error, ValueError):
-        return None, _why_not_b64u(text, offset)
-    if b64u(raw) != text:
-        return None, _why_not_b64u(text, offset)
-    return raw, None
-
-
-def _why_not_b64u(text: str, offset: int) -> str:
-    for i, ch in enumerate(text):
-        if ch in _B64U_ALPHABET:
-            continue
-        where = f"at position {offset + i}"
-        if ch == "=":
-            return f"padding '=' {where}: the SDK writes unpadded base64url and accepts only that spelling"
-        if ch in "+/":
-            return f"{ch!r} {where} is standard base64; request_state uses base64url ('-' and '_')"
-        return f"character {ch!r} {where} is not base64url"
-    if len(text) % 4 == 1:
-        return f"{len(text)} base64url characters cannot encode whole bytes (length ≡ 1 mod 4)"
-    return "non-canonical base64url: the last character sets bits a canonical encoding leaves zero"
+ENCRYPTED = "encrypted (AES-256-GCM): past the prefix and the key id nothing is readable without the key"
 
 
 def _char(byte_offset: int) -> int:
@@ -157,23 +93,23 @@ def register_format(prefix: str, reader: FormatReader) -> None:
 
 
 def keyless_anatomy(token: str) -> Anatomy:
-    """Anatomy by the longest prefix that fits (the SDK's `v1.` or a registered one); anything unrecognised is
-    explained as what an SDK server would make of it."""
-    reader: Callable[[str], Any] | None = aes_anatomy if token.startswith(AES_PREFIX) else None
-    best = AES_PREFIX if reader is not None else ""
+    """Anatomy by structure: a registered lab prefix (longest first), the TypeScript SDK's signed `v1.` shape,
+    the Python SDK's `v1.` envelope, then other servers' formats (JWS/JWE, plain JSON, readable, opaque)."""
+    if not token:
+        return Anatomy(format="empty", label="empty string", problem="empty: no 'v1.' prefix", reason="malformed")
+    reader: Callable[[str], Any] | None = None
+    best = ""
     for prefix, registered in lab.token_formats.items():
         if len(prefix) > len(best) and token.startswith(prefix):
             best, reader = prefix, registered
-    if reader is not None:
-        anatomy: Anatomy = reader(token)
-        return anatomy
-    if not token:
-        return Anatomy(format="empty", label="empty string", problem="empty: no 'v1.' prefix", reason="malformed")
-    return Anatomy(
-        format="plaintext",
-        label="no known format (plaintext?)",
-        segments=[Segment("body", 0, len(token), len(token.encode("utf-8", "surrogatepass")), "not sealed")],
-        problem="no 'v1.' prefix: not a token the SDK's codec sealed",
-        reason="malformed",
-        confidential=False,
-    )
+    anatomy: Anatomy | None = reader(token) if reader is not None else None
+    if anatomy is None and token.startswith(AES_PREFIX):
+        anatomy = signed_v1_anatomy(token)
+        if anatomy is None and "." not in token[len(AES_PREFIX) :]:
+            anatomy = aes_anatomy(token)
+            anatomy.statement = ENCRYPTED if anatomy.problem is None else None
+    if anatomy is None:
+        return foreign_anatomy(token)
+    if anatomy.readable is None and anatomy.confidential is False:
+        anatomy.readable = find_readable(token)
+    return anatomy

@@ -60,7 +60,7 @@ def inspect_token(
     ctx = resolve_context(server, ring, codec, call, principal, audience)
     at = time.time() if now is None else _epoch(now)
     try:
-        return _inspect(token, ctx, at)
+        return _inspect(token, ctx, at, flow if flow is not None else call)
     except Exception as exc:  # the promise is a report for any input; an inspector bug is shown, not raised
         report = TokenReport(
             token=token if isinstance(token, str) else None, length=0, format="error", format_label="inspector error"
@@ -79,7 +79,7 @@ def _epoch(now: Any) -> float:
     return float(now)
 
 
-def _inspect(token: Any, ctx: Context, now: float) -> TokenReport:
+def _inspect(token: Any, ctx: Context, now: float, carrier: Any = None) -> TokenReport:
     expected: dict[str, Any] = {}
     if ctx.call is not None:
         method, target, digest = ctx.call
@@ -121,6 +121,8 @@ def _inspect(token: Any, ctx: Context, now: float) -> TokenReport:
             payload = _opened(report, anatomy, ctx, opened)
     elif anatomy.problem is not None:
         report.checks.append(Check("codec", "fail", anatomy.reason, f"{anatomy.problem} (as its codec would say)"))
+    elif anatomy.format in FOREIGN:
+        return _foreign(report, anatomy, flow_of(carrier, token))
     elif anatomy.readable_payload is not None:
         payload = anatomy.readable_payload
         report.checks.append(Check("codec", "unknown", None, "sign-only: readable, but only the key verifies it"))
@@ -132,6 +134,48 @@ def _inspect(token: Any, ctx: Context, now: float) -> TokenReport:
     if payload is not None:
         _check_claims(report, payload, now, ctx)
     return _finish(report)
+
+
+FOREIGN = ("signed-v1", "jws", "jwe", "json", "plaintext", "opaque")
+"""Formats of other servers (tokens.structure): the Python SDK boundary's checks are not theirs."""
+
+
+def flow_of(call: Any, token: str) -> Any:
+    """The flow that carried `token`, when the call given is one (it shows whether the server took it)."""
+    return call if hasattr(call, "rounds") and any(r.request_state == token for r in call.rounds) else None
+
+
+def _foreign(report: TokenReport, anatomy: Anatomy, flow: Any) -> TokenReport:
+    """Another server's format: read what anyone can, say who can read it, leave the verdict to its server."""
+    # Its claims stay on the anatomy (report.anatomy.claims), said in plain words in the notes: the claim
+    # rows explain the Python SDK's claims (`p` there is a principal tag, here the state itself).
+    statement = anatomy.statement or "a format the lab does not know"
+    report.checks.append(Check("codec", "unknown", None, statement))
+    for step in STEPS[1:]:
+        report.checks.append(Check(step, "unknown", None, "another server's format: its own checks apply"))
+    report.notes += [statement, *anatomy.carries]
+    if anatomy.sdk_refusal:
+        report.notes.append(anatomy.sdk_refusal)
+    report.can_open = statement
+    accepted = _accepted_in(flow, report.token)
+    if accepted is not None:
+        report.notes.append(accepted)
+        report.verdict, report.verdict_detail = "unknown", f"{anatomy.label}: {accepted}"
+        return report
+    report.cannot_know.append("whether its server accepts it: only that server holds the key")
+    report.verdict, report.verdict_detail = "unknown", f"{anatomy.label}: only the server that issued it can verify it"
+    return report
+
+
+def _accepted_in(flow: Any, token: str | None) -> str | None:
+    rounds = list(getattr(flow, "rounds", None) or [])
+    for i, rnd in enumerate(rounds):
+        if rnd.request_state == token and i + 1 < len(rounds) and rounds[i + 1].sent_request_state == token:
+            after = rounds[i + 1]
+            if after.outcome != "error":
+                return f"the server accepted it: round {i + 2} sent it back and got {after.outcome.replace('_', ' ')}"
+            return f"round {i + 2} sent it back and the server answered an error"
+    return None
 
 
 def _check_claims(report: TokenReport, payload: bytes, now: float, ctx: Context) -> None:
@@ -166,7 +210,7 @@ def _refused(report: TokenReport, anatomy: Anatomy, ctx: Context, exc: Exception
     if isinstance(exc, InvalidRequestState):
         reason = str(exc)
         detail = {
-            "malformed": anatomy.problem or "the codec found it malformed",
+            "malformed": anatomy.problem or anatomy.sdk_refusal or "the codec found it malformed",
             "unknown key": "the sealing key's id is in no slot of this ring (a restart, or another service)",
             "seal": "the tag does not verify: the token was altered after sealing",
         }.get(reason, f"the codec refused it: {reason}")
@@ -201,6 +245,8 @@ def _can_open(ctx: Context, anatomy: Anatomy) -> str:
         return "the claims of a sign-only token are readable anyway, but not verifiable"
     if anatomy.format in ("plaintext", "empty"):
         return "none needed to read it: this is not sealed"
+    if anatomy.statement and anatomy.format != "aes-gcm-v1":
+        return anatomy.statement
     return "past the prefix" + (" and the key id" if anatomy.key_id else "") + " everything is encrypted"
 
 

@@ -21,6 +21,7 @@ from IPython.core.interactiveshell import InteractiveShell
 
 import mcp_lab
 from mcp_lab.servers.access import AccessSecret, OpenServerWarning
+from mcp_lab.servers.header_files import header_file
 from mcp_lab.servers.lab_server import LabServer
 from mcp_lab.servers.sandbox import sandbox
 from mcp_lab.servers.serving import serve
@@ -241,7 +242,8 @@ async def test_url_magic_shows_the_address_and_writes_the_header_to_a_private_fi
         assert f"'vault' is served at {entry.url}" in out
         secret = header.removeprefix("Bearer ")
         assert secret not in out  # the cell's output is saved with the notebook: the secret is not in it
-        written = tmp_path / "runtime" / "mcp_lab" / "vault.header"
+        written = header_file("vault")  # this kernel's file for 'vault' (kernel id and pid in its name)
+        assert written.parent == tmp_path / "runtime" / "mcp_lab"
         assert written.read_text() == f"Authorization: {header}\n"
         assert written.stat().st_mode & 0o777 == 0o600
         assert f'--header "$(cat {written})"' in out

@@ -30,7 +30,6 @@ async def booked_twice(entry: LabServer) -> mcp_lab.Flow:
     ("token", "problem"),
     [
         ("", "empty"),
-        ("hello", "no 'v1.' prefix"),
         ("v1.", "too short: 0 bytes"),
         ("v1.AAAA", "too short: 3 bytes"),
         ("v1.AAA=", "padding '=' at position 6"),
