@@ -68,3 +68,11 @@ def test_readable_values_are_edited_one_at_a_time_in_their_own_encoding() -> Non
     assert token.endswith(".c2lnbmF0dXJlLWJ5dGVz") and how == "amt 5 raised by one"
     assert edits("round=1;q=z") == [("round=2;q=z", "the number 1 raised by one")]
     assert edits("v1." + base64.urlsafe_b64encode(os.urandom(64)).decode()) == []
+
+
+def test_truncating_a_long_token_cuts_whole_base64_quads() -> None:
+    """So the refusal reason (what is left no longer opens, rather than no longer decodes) is the same each run."""
+    for length in range(16, 200):
+        token = "v1." + "A" * (length - 3)
+        cut_token, _how = truncate(token)
+        assert (len(token) - len(cut_token)) % 4 == 0 and len(cut_token) < len(token)
