@@ -245,6 +245,12 @@ class ProcessFleet:
             raise LabError(f"{self.name} runs on each process's own default key: start it with keys=... to rotate")
         process.reload(ring.secret_keys())
 
+    async def settled(self) -> None:
+        """Every instance runs on the ring it was last handed (a rotation step has gone live)."""
+        for process in self.processes:
+            if process.keys_file is not None and process.running:
+                await process.keys_live()
+
     def route(self) -> None:
         """The proxy routes; nothing to advance here (the in-process fleet's router has a hook of this name)."""
         return None

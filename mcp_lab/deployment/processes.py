@@ -8,7 +8,7 @@ The command is what a person would type (`uvicorn --factory mcp_lab.deployment.a
 127.0.0.1 --port P [--workers N]`) started under `guard` (it dies with the kernel, also on SIGKILL) in a
 session of its own (so a stop reaches its workers). Shared keys go through a 0600 file in the fleet's 0700
 directory (`write_keys`); the process's configuration otherwise travels in names and paths only. Nothing here
-blocks the event loop except `reload`, which waits a few milliseconds, bounded, for the new ring to go live.
+blocks the event loop: `reload` signals and returns, `keys_live` awaits the new ring going live.
 """
 
 from __future__ import annotations
@@ -309,17 +309,21 @@ class InstanceProcess:
         value = self.state().get("generation")
         return int(value) if isinstance(value, int) else -1
 
-    def reload(self, keys: list[bytes], timeout: float = 5.0) -> None:
-        """Hand over `keys` and SIGHUP: the process re-reads its keys file; returns once they are live."""
+    def reload(self, keys: list[bytes]) -> None:
+        """Hand over `keys` and SIGHUP: the process re-reads its keys file. Returns at once (the kernel's loop
+        never waits here); `await keys_live()` before sending traffic that must meet the new ring."""
         if not self.running or self.process is None:
             raise LabError(f"{self.label} is not running")
         self.keys = list(keys)
-        generation = self.generation = self.generation + 1
+        self.generation += 1
         self._write_keys()
         os.kill(self.process.pid, signal.SIGHUP)
+
+    async def keys_live(self, timeout: float = 5.0) -> None:
+        """Wait (without blocking the loop) until the process runs on the ring last handed over."""
         deadline = time.monotonic() + timeout
-        while self.live_generation() < generation:
+        while self.live_generation() < self.generation:
             if time.monotonic() > deadline or not self.running:
                 raise LabError(f"{self.label} did not load its new keys ({self.failure()})")
-            time.sleep(0.002)  # bounded: the handler runs at once in the instance's main thread
+            await asyncio.sleep(0.002)  # the handler runs at once in the instance's main thread
         self._handed_over()

@@ -111,6 +111,9 @@ class Fleet:
     def label(self, instance: LabServer) -> str:
         return f"{self.name}#{self.instances.index(instance)}"
 
+    async def settled(self) -> None:
+        """In-process instances take a new ring at once: nothing to wait for."""
+
     def route(self) -> LabServer:
         if self.pinned is not None:
             return self.instances[self.pinned]

@@ -135,6 +135,7 @@ async def run_rotation_load(
         ]
         await asyncio.gather(*(flow.step() for flow in batch))
         stepper.set_phase(phase, instance)
+        await fleet.settled()
         after = list(stepper.phases)
         # Other traffic passes the balancer between the two legs -- half a lap of it -- so each retry lands on
         # the instance opposite the one that minted it (with a batch that is a multiple of the fleet size,

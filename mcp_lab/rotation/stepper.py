@@ -54,6 +54,10 @@ class RotatingFleet(Connection, Protocol):
 
     def route(self) -> Any: ...
 
+    async def settled(self) -> None:
+        """Return once every instance runs on the ring `set_ring` last gave it."""
+        ...
+
 
 def phase_ring(phase: int, old: bytes, new: bytes) -> KeyRing:
     """The ring an instance holds in `phase` (0..3)."""
@@ -185,6 +189,7 @@ class RotationStepper:
 
     async def continue_flows(self) -> list[dict[str, Any]]:
         """Send every in-flight flow's retry through the router; report which finished and which were dropped."""
+        await self.fleet.settled()
         outcomes = []
         for flow in self.in_flight:
             if flow.status != "input_required":
@@ -205,6 +210,7 @@ class RotationStepper:
     async def matrix(self, title: str | None = None) -> RotationMatrix:
         # The token's audience is the server's name (a fleet of processes may be registered under another).
         audience = str(getattr(self.fleet, "audience", self.fleet.name))
+        await self.fleet.settled()
         tokens = [await mint_token(audience, phase_ring(p, self._old, self._new)) for p in range(len(PHASES))]
         rows, cells = [], []
         for i, instance in enumerate(self.fleet.instances):
