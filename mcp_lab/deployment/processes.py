@@ -38,7 +38,7 @@ from mcp_lab.deployment.app import (
 from mcp_lab.deployment.guard import guarded
 from mcp_lab.errors import LabError
 
-__all__ = ["APP_FACTORY", "InstanceProcess", "fleet_directory", "free_port", "port_is_free", "session_pids", "stop_group", "write_keys"]
+__all__ = ["APP_FACTORY", "InstanceProcess", "fleet_directory", "free_port", "port_accepts", "port_is_free", "session_pids", "stop_group", "write_keys"]
 
 APP_FACTORY = "mcp_lab.deployment.app:instance_app"
 START_TIMEOUT = 60.0
@@ -108,6 +108,18 @@ def session_pids(leader: int) -> list[int]:
 def stop_group(pid: int, sig: int = signal.SIGTERM) -> None:
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pid, sig)
+
+
+async def port_accepts(port: int) -> bool:
+    """Whether something accepts a connection on 127.0.0.1:`port` now (the connection is closed at once)."""
+    try:
+        _reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    except OSError:
+        return False
+    writer.close()
+    with contextlib.suppress(OSError):
+        await writer.wait_closed()
+    return True
 
 
 @dataclass(eq=False)
@@ -234,17 +246,12 @@ class InstanceProcess:
         while True:
             if self.process is None or self.process.poll() is not None:
                 raise LabError(self.failure())
-            try:
-                _reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
-            except OSError:
+            if not await port_accepts(self.port):
                 if time.monotonic() > deadline:
                     await self.stop()
-                    raise LabError(f"{self.label} did not start listening within {timeout:g} s") from None
+                    raise LabError(f"{self.label} did not start listening within {timeout:g} s")
                 await asyncio.sleep(0.05)
                 continue
-            writer.close()
-            with contextlib.suppress(OSError):
-                await writer.wait_closed()
             if self._loaded() >= self.workers:
                 self._handed_over()
                 return

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mcp_lab.deployment.guard import guarded
-from mcp_lab.deployment.processes import stop_group
+from mcp_lab.deployment.processes import port_accepts, stop_group
 from mcp_lab.errors import LabError
 
 __all__ = ["INSTALL_HINT", "PROXIES", "CaddyProxy", "caddy_binary", "caddyfile", "check_region"]
@@ -168,18 +168,12 @@ class CaddyProxy:
                 failure = self._failure()
                 self.process = None
                 raise LabError(failure)
-            try:
-                _reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
-            except OSError:
-                if time.monotonic() > deadline:
-                    await self.stop()
-                    raise LabError(f"Caddy did not listen on 127.0.0.1:{self.port} within {timeout:g} s") from None
-                await asyncio.sleep(0.05)
-                continue
-            writer.close()
-            with contextlib.suppress(OSError):
-                await writer.wait_closed()
-            return
+            if await port_accepts(self.port):
+                return
+            if time.monotonic() > deadline:
+                await self.stop()
+                raise LabError(f"Caddy did not listen on 127.0.0.1:{self.port} within {timeout:g} s")
+            await asyncio.sleep(0.05)
 
     async def reload(self, config: str) -> None:
         """`caddy reload`: the new configuration replaces the old one without dropping requests in flight."""
