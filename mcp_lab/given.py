@@ -17,7 +17,7 @@ import pydantic_core
 
 from mcp_lab.errors import LabError
 
-__all__ = ["check_path", "json_safe", "shown", "wire_arguments"]
+__all__ = ["check_path", "check_text_map", "json_safe", "shown", "wire_arguments"]
 
 _SHOWN_CHARS = 60
 
@@ -32,6 +32,16 @@ def shown(value: Any) -> str:
         return text
     size = f" of {len(value)}" if isinstance(value, list | tuple | dict | set | str | bytes) else ""
     return f"a {type(value).__name__}{size}"
+
+
+def check_text_map(value: Any, what: str) -> None:
+    """`what=` (an environment, HTTP headers) maps text to text; None passes. The line names types only:
+    such a map may hold a secret (a bearer token), never shown."""
+    if value is None:
+        return
+    if not isinstance(value, Mapping) or not all(isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
+        kind = type(value).__name__ if not isinstance(value, Mapping) else "a dict with a name or value that is not text"
+        raise LabError(f"{what}= maps names to values, both text (a dict of str), not {kind}")
 
 
 def check_path(path: Any, what: str) -> Path:

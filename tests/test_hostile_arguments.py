@@ -34,6 +34,9 @@ NOT_SWEPT = {
     # no arguments, a module, or the extension hooks
     "cancel", "decline", "last", "flows", "forms", "sandbox", "load_ipython_extension", "unload_ipython_extension",
     "__version__", "lab_principal",
+    # a fleet of real processes and its report (built by start_fleet / check_deployment); those functions start
+    # processes, so their arguments are swept without starting any in tests/deployment/test_wrong_arguments.py
+    "ProcessFleet", "DeploymentReport", "start_fleet", "check_deployment", "rolling_rotation",
 }  # fmt: skip
 
 

@@ -27,7 +27,7 @@ from mcp_lab.audit.report import AuditReport
 from mcp_lab.audit.rules import RULES
 from mcp_lab.errors import LabError
 from mcp_lab.flow.flow import METHODS, MODERN, Connection, Flow
-from mcp_lab.given import shown
+from mcp_lab.given import check_text_map, shown
 
 __all__ = ["CHECKS", "DEFAULT_MAX_WAIT", "MAX_FLOWS", "audit", "select"]
 
@@ -165,6 +165,7 @@ async def audit(
             isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or value <= 0
         ):
             raise LabError(f"{name} must be a positive number of seconds, not {value!r}")
+    check_text_map(headers, "headers")
     selected = select(only, skip)
     notes: list[str] = []
     recorded = _recorded(flows, connection.name, notes)

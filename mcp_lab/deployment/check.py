@@ -14,6 +14,7 @@ matrix of who verifies whom that needs no header at all. Nothing it prints carri
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, AbstractContextManager
@@ -28,6 +29,7 @@ from mcp_lab.deployment.connection import ProxiedServer
 from mcp_lab.errors import LabError
 from mcp_lab.exchanges.record import LegCapture
 from mcp_lab.flow.flow import Flow
+from mcp_lab.given import check_text_map, shown
 from mcp_lab.replay.collection import Collection, load_collection
 from mcp_lab.replay.run import replay_flow
 from mcp_lab.servers.sandbox import sandbox
@@ -166,14 +168,23 @@ async def check_deployment(
 ) -> DeploymentReport:
     """Replay `collection` through the deployment at `url` `times` times; with `instances` (their own URLs),
     also every ordered pair of instances. Raises LabError when it cannot run (nothing answers, no flows)."""
+    if not isinstance(url, str) or not url.startswith(("http://", "https://")):
+        raise LabError(f"url= is the deployment's URL such as 'http://127.0.0.1:8080/mcp', not {shown(url)}")
+    if isinstance(instances, str) or not isinstance(instances, list | tuple) or not all(isinstance(u, str) for u in instances):
+        raise LabError(f"instances= is a list of the instances' own URLs (str), not {shown(instances)}")
     if isinstance(times, bool) or not isinstance(times, int) or times < 1:
         raise LabError("times= is a positive number of runs")
+    if isinstance(timeout, bool) or not isinstance(timeout, int | float) or not math.isfinite(timeout) or timeout <= 0:
+        raise LabError(f"timeout= is a positive number of seconds, not {shown(timeout)}")
+    check_text_map(headers, "headers")
     if isinstance(collection, Collection):
         loaded = collection
     elif isinstance(collection, str | Path):
         loaded = load_collection(collection)
-    else:
+    elif isinstance(collection, list | tuple) and all(isinstance(f, Flow) for f in collection):
         loaded = Collection(list(collection))
+    else:
+        raise LabError(f"the collection is a saved collection's path or a list of flows, not {shown(collection)}")
     flows = [f for f in loaded.flows if f.method in ("tools/call", "prompts/get", "resources/read")]
     if not flows:
         raise LabError("the collection holds no flows to replay")

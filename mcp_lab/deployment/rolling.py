@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from mcp_lab.errors import LabError
 from mcp_lab.flow.flow import Flow
+from mcp_lab.given import shown
 from mcp_lab.rotation.load import LoadReport, Step, run_rotation_load
 from mcp_lab.rotation.probe import PROBE_TOOL
 from mcp_lab.rotation.stepper import PHASES, RotationStepper
@@ -59,9 +60,15 @@ async def rolling_rotation(
     stepper: RotationStepper | None = None,
 ) -> tuple[LoadReport, dict[str, Any]]:
     """Rotate `fleet`'s shared keys instance by instance under load; the report and its per-phase counts."""
+    if not hasattr(fleet, "shared_keys") or not hasattr(fleet, "processes"):
+        raise LabError(f"rolling_rotation rolls a fleet of processes (mcp_lab.start_fleet(...)), not {shown(fleet)}")
+    if not isinstance(order, str):
+        raise LabError(f"order= is 'right' or 'wrong', not {shown(order)}")
+    if stepper is not None and not isinstance(stepper, RotationStepper):
+        raise LabError(f"stepper= is a RotationStepper of this fleet or None, not {shown(stepper)}")
     if not fleet.shared_keys:
         raise LabError(f"{fleet.name} runs on each process's own key: rotation needs keys= (shared keys)")
-    if not 1 <= flows_per_step <= 200:
+    if isinstance(flows_per_step, bool) or not isinstance(flows_per_step, int) or not 1 <= flows_per_step <= 200:
         raise LabError("flows_per_step is from 1 to 200 concurrent flows")
     stepper = stepper or RotationStepper(fleet)
     schedule = rolling_schedule(len(fleet.processes), order)

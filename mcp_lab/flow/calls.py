@@ -119,11 +119,11 @@ async def start(
         raise LabError(f"arguments must be a dict, not {type(arguments).__name__}")
     if not isinstance(legacy, bool):
         raise LabError(f"legacy= is True or False, not {legacy!r}")
+    check_text(arguments, "the arguments")  # a lone surrogate (or too deep a value) named before the JSON fails
     sent = wire_arguments(arguments or {})  # what the server receives (NaN: null), hence what is recorded and saved
     if not isinstance(target, str) or not target:
         raise LabError(f"the tool, prompt or URI must be a non-empty str, not {target!r}")
     check_max_rounds(max_rounds)
-    check_text(arguments, "the arguments")
     answerer, scripted = _answerer(answers)  # checked before anything is sent
     connection = _connection(server)
     note = await _listing_note(connection, target) if method == "tools/call" else None

@@ -85,11 +85,8 @@ def token_brief(token: str) -> TokenBrief:
         label = f"SIGNED, NOT ENCRYPTED ({anatomy.format}; readable by anyone holding it), {length} chars"
         return TokenBrief(kind="signed", text=clip(token), length=length, label=label)
     if anatomy.readable is not None or anatomy.format == "empty":
-        return TokenBrief(
-            kind="plaintext", text=clip(token), length=length, label=f"PLAINTEXT (not sealed), {length} chars"
-        )
-    label = f"opaque ({anatomy.label}), {length} chars"
-    return TokenBrief(kind="opaque", text=clip(token), length=length, label=label)
+        return TokenBrief(kind="plaintext", text=clip(token), length=length, label=f"PLAINTEXT (not sealed), {length} chars")
+    return TokenBrief(kind="opaque", text=clip(token), length=length, label=f"opaque ({anatomy.label}), {length} chars")
 
 
 class SchemaField(Model):

@@ -17,7 +17,7 @@ from typing import Any
 from mcp_lab.errors import LabError
 from mcp_lab.exchanges.record import keep_out_of_records
 from mcp_lab.flow.limits import check_timeout
-from mcp_lab.given import shown
+from mcp_lab.given import check_text_map, shown
 from mcp_lab.lab import lab
 from mcp_lab.servers.lab_server import check_name
 from mcp_lab.servers.outside import KEYLESS_NOTE, OutsideServer, stdio_log_path
@@ -122,13 +122,8 @@ def _check_types(url: Any, stdio: Any, legacy: Any, env: Any, cwd: Any, headers:
         raise LabError(f"stdio= is a command line such as 'python server.py' (or a list of its words), not {shown(stdio)}")
     if not isinstance(legacy, bool):
         raise LabError(f"legacy= is True or False, not {shown(legacy)}")
-    for what, given in (("env", env), ("headers", headers)):
-        if given is None:
-            continue
-        if not isinstance(given, Mapping) or not all(isinstance(k, str) and isinstance(v, str) for k, v in given.items()):
-            # its type only: an environment or a header may hold a secret (a bearer token), never shown
-            kind = type(given).__name__ if not isinstance(given, Mapping) else "a dict with a name or value that is not text"
-            raise LabError(f"{what}= maps names to values, both text (a dict of str), not {kind}")
+    check_text_map(env, "env")
+    check_text_map(headers, "headers")
     if cwd is not None:
         if not isinstance(cwd, str | os.PathLike) or not isinstance(os.fspath(cwd), str):
             raise LabError(f"cwd= is a directory path (str or pathlib.Path), not {shown(cwd)}")

@@ -176,7 +176,9 @@ def test_untouched_notebooks_score_zero_and_fail_only_their_checks(
         nb = autograded(graded, "untouched", name)
         cells += sum(1 for c in nb.cells if c.cell_type == "code")
         # Every cell but the check ran cleanly; the check says in one line what is missing.
-        ((where, ename, message),) = errors(nb)
+        found = errors(nb)
+        assert len(found) == 1, (name, found)
+        ((where, ename, message),) = found
         assert where == f"{name}-check" and ename == "ExerciseIncomplete", (where, ename, message)
         assert message.startswith("not done yet: define ")
     say(f"autograded {cells} code cells per student across {len(TUTORIALS)} tutorials")

@@ -166,7 +166,7 @@ def test_a_handler_raising_a_base_exception_fails_its_call_and_the_kernel_goes_o
         f"%mcp_read {server} hostile://y",
     ):
         text = ok(kernel, magic)
-        assert "failed after 1 round(s)" in text and "server logged:" in text, text
+        assert "failed after 1 leg" in text and "server logged:" in text, text
     assert "still fine" in ok(kernel, f'print((await mcp_lab.call("{server}", "fine")).text)')
     assert flow_count(kernel) == before + len(BASE_EXCEPTIONS) + 4  # nothing recorded was lost
     if server == "remote":  # the serving thread survived every one of them
