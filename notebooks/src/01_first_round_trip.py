@@ -24,6 +24,23 @@
 import mcp_lab
 
 # %% [markdown]
+# ## Four names you will meet
+#
+# - A **`Flow`** is one call and everything that happened to it: the request, its legs, how it ended.
+#   `await %mcp_call SERVER TOOL key=value ...` and `await mcp_lab.call(...)` both return one.
+# - A **`Round`** is one leg of it (`flow.rounds[0]`, `flow.rounds[1]`, ...): what the client sent, and
+#   what came back -- the server's questions (`input_requests`) and its token (`request_state`), or the result.
+# - **`answers=`** says how the questions get answered without a form: a dict keyed by question
+#   (`{"region": {"region": "eu-west-1"}}` -- the fields of the form), or an object that answers
+#   (`mcp_lab.CallbackAnswerer(elicitation_callback=...)`, the SDK's own callback shape).
+#   Without it, a live form asks you in the cell.
+# - **`%mcp_call?`** in a cell lists every option of the magic (`--step`, `--answers`, `--max-rounds`, ...).
+
+# %% id=four-names
+print("Flow: ", mcp_lab.Flow.__doc__)
+print("Round:", mcp_lab.Round.__doc__)
+
+# %% [markdown]
 # ## The Provisioner
 #
 # This is the SDK docs' lowlevel example with three changes. The handlers are named `on_list_tools` and
