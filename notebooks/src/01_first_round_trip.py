@@ -430,7 +430,9 @@ mine = await mcp_lab.call(
 # %% check
 mcp_lab.exercise_needs(mine='the flow of your call that provisions ledger through your callback')
 assert mine.status == "done", mine.summary()
-assert len(mine.rounds) == 2, "one question, so two legs"
-assert mine.rounds[1].answered_by == {"region": "callback"}, "answer it with your callback, not a script"
-assert mine.text == "Provisioned 'ledger' in ap-southeast-2."
+assert len(mine.rounds) == 2, f"expected two legs (one question), found {len(mine.rounds)}"
+assert mine.rounds[1].answered_by == {"region": "callback"}, (
+    f"expected the region answered by your callback, found {mine.rounds[1].answered_by}")
+assert mine.text == "Provisioned 'ledger' in ap-southeast-2.", (
+    f"expected \"Provisioned 'ledger' in ap-southeast-2.\", found {mine.text!r}")
 print("✔ well done:", mine.text)

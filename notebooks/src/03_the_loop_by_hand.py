@@ -384,7 +384,7 @@ async with Client(server, elicitation_callback=noop) as client:
         with anyio.fail_after(0.1):
             result = await client.session.call_tool("warm_up", allow_input_required=True)
             while isinstance(result, InputRequiredResult):
-                await anyio.sleep(0.05)
+                await anyio.sleep(0.25)  # the SDK's own backoff cap; four rounds take 1 s, far past 0.1 s
                 result = await client.session.call_tool(
                     "warm_up", request_state=result.request_state, allow_input_required=True
                 )
@@ -410,6 +410,6 @@ await mine.step(answers={"confirm": {"ok": True}})
 # %% check
 mcp_lab.exercise_needs(mine='the flow you started and stepped by hand')
 assert mine.status == "done", mine.summary()
-assert len(mine.rounds) == 3, "two questions, asked one after the other, take three legs"
-assert mine.text == "Booked B7 for Aida"
+assert len(mine.rounds) == 3, f"expected three legs (two questions, one after the other), found {len(mine.rounds)}"
+assert mine.text == "Booked B7 for Aida", f"expected 'Booked B7 for Aida', found {mine.text!r}"
 print("✔ well done:", mine.text)

@@ -150,11 +150,12 @@ print(approval.rounds[0].request_state.startswith("v1."), "-", approval.text)
 #
 # Every round is sealed again with a fresh `iat` and `exp = iat + ttl` (600 s by default). So the ttl
 # limits how long the user may think **per round**, not how long the whole flow may take. A clerk's
-# server with a 0.5 s ttl asks three questions. The first two answers come 0.3 s after each question
-# (0.6 s in all, longer than one ttl); the last one comes 0.6 s after its question.
+# server with a 1.2 s ttl asks three questions. The first two answers come 0.6 s after each question
+# (1.2 s in all, one whole ttl, and more with the legs themselves); the last one comes 1.8 s after its
+# question.
 
 # %% id=clerk
-%%mcp_server clerk --ttl 0.5
+%%mcp_server clerk --ttl 1.2
 import mcp.types as T
 from mcp.server.mcpserver import Context
 
@@ -174,7 +175,7 @@ import anyio
 
 survey = await mcp_lab.start("clerk", "tools/call", "survey")
 await survey.step()
-for key, think in [("q1", 0.3), ("q2", 0.3), ("q3", 0.6)]:
+for key, think in [("q1", 0.6), ("q2", 0.6), ("q3", 1.8)]:  # each at least 0.6 s from the ttl
     await anyio.sleep(think)  # the user thinks (never time.sleep: the kernel's loop keeps running)
     await survey.step(answers={key: {"a": "yes"}})
 survey
@@ -876,14 +877,18 @@ await web.run(answers={"stage": {"stage": "test"}})
 ### END SOLUTION
 
 # %% check
+import base64
+import json
+
 mcp_lab.exercise_needs(web='the flow of your deploy of web to test', mine='your codec')
 minted = web.rounds[0].request_state
-assert minted.startswith("sig1."), "tokens should carry your prefix"
-assert web.status == "done" and web.text == "web deployed to test (deploy:web)", web.summary()
+assert minted.startswith("sig1."), f"expected your tokens to start with 'sig1.', found {minted[:12]!r}..."
+assert web.status == "done" and web.text == "web deployed to test (deploy:web)", (
+    f"expected done: 'web deployed to test (deploy:web)', found {web.status}: {web.text!r} ({web.summary()})")
 probe = await mcp_lab.start("deployer", "tools/call", "deploy", {"service": "web"})
 await probe.step()
 flip = probe.request_state[:-3] + ("A" if probe.request_state[-3] != "A" else "B") + probe.request_state[-2:]
 refused = await mcp_lab.resume(forged(probe, state=flip), answers={"stage": {"stage": "x"}})
-assert refused.rounds[-1].state_rejected, "a flipped character must be refused"
+assert refused.rounds[-1].state_rejected, f"expected a flipped character to be refused, found {refused.summary()}"
 readable = json.loads(base64.urlsafe_b64decode(minted[5:].split(".")[0]))
 print("✔ well done. What anyone holding your token can read:", sorted(readable))
