@@ -24,6 +24,23 @@
 import mcp_lab
 
 # %% [markdown]
+# ## Four names you will meet
+#
+# - A **`Flow`** is one call and everything that happened to it: the request, its legs, how it ended.
+#   `await %mcp_call SERVER TOOL key=value ...` and `await mcp_lab.call(...)` both return one.
+# - A **`Round`** is one leg of it (`flow.rounds[0]`, `flow.rounds[1]`, ...): what the client sent, and
+#   what came back -- the server's questions (`input_requests`) and its token (`request_state`), or the result.
+# - **`answers=`** says how the questions get answered without a form: a dict keyed by question
+#   (`{"region": {"region": "eu-west-1"}}` -- the fields of the form), or an object that answers
+#   (`mcp_lab.CallbackAnswerer(elicitation_callback=...)`, the SDK's own callback shape).
+#   Without it, a live form asks you in the cell.
+# - **`%mcp_call?`** in a cell lists every option of the magic (`--step`, `--answers`, `--max-rounds`, ...).
+
+# %% id=four-names
+print("Flow: ", mcp_lab.Flow.__doc__)
+print("Round:", mcp_lab.Round.__doc__)
+
+# %% [markdown]
 # ## The Provisioner
 #
 # This is the SDK docs' lowlevel example with three changes. The handlers are named `on_list_tools` and
@@ -413,7 +430,9 @@ mine = await mcp_lab.call(
 # %% check
 mcp_lab.exercise_needs(mine='the flow of your call that provisions ledger through your callback')
 assert mine.status == "done", mine.summary()
-assert len(mine.rounds) == 2, "one question, so two legs"
-assert mine.rounds[1].answered_by == {"region": "callback"}, "answer it with your callback, not a script"
-assert mine.text == "Provisioned 'ledger' in ap-southeast-2."
+assert len(mine.rounds) == 2, f"expected two legs (one question), found {len(mine.rounds)}"
+assert mine.rounds[1].answered_by == {"region": "callback"}, (
+    f"expected the region answered by your callback, found {mine.rounds[1].answered_by}")
+assert mine.text == "Provisioned 'ledger' in ap-southeast-2.", (
+    f"expected \"Provisioned 'ledger' in ap-southeast-2.\", found {mine.text!r}")
 print("✔ well done:", mine.text)

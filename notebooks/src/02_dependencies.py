@@ -405,7 +405,8 @@ dinner_flow = await mcp_lab.call(
 mcp_lab.exercise_needs(dinner_flow='the flow of your dinner call for Lisbon')
 assert dinner_flow.status == "done", dinner_flow.summary()
 first = dinner_flow.rounds[0]
-assert first.outcome == "input_required" and len(first.input_requests) == 2, "both questions in the first round"
-assert len(dinner_flow.rounds) == 2, "independent questions take one round, so two legs"
-assert dinner_flow.text == "Table for 4 at 19:30 in Lisbon."
+assert first.outcome == "input_required" and len(first.input_requests) == 2, (
+    f"expected both questions in the first round, found {first.outcome} asking {sorted(first.input_requests or {})}")
+assert len(dinner_flow.rounds) == 2, f"expected two legs (independent questions, one round), found {len(dinner_flow.rounds)}"
+assert dinner_flow.text == "Table for 4 at 19:30 in Lisbon.", f"expected 'Table for 4 at 19:30 in Lisbon.', found {dinner_flow.text!r}"
 print("✔ well done:", dinner_flow.text)

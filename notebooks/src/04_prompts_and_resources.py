@@ -270,7 +270,7 @@ menu_flow = await mcp_lab.read_resource("Briefing", "menu://friday", answers={"v
 # %% check
 mcp_lab.exercise_needs(menu_flow='the flow of your read of menu://friday')
 assert menu_flow.method == "resources/read" and menu_flow.status == "done", menu_flow.summary()
-assert menu_flow.rounds[0].outcome == "input_required", "the first round should ask"
-assert len(menu_flow.rounds) == 2
-assert menu_flow.text == "friday: vegetarian menu"
+assert menu_flow.rounds[0].outcome == "input_required", f"expected the first leg to ask, found {menu_flow.rounds[0].outcome}"
+assert len(menu_flow.rounds) == 2, f"expected two legs, found {len(menu_flow.rounds)}"
+assert menu_flow.text == "friday: vegetarian menu", f"expected 'friday: vegetarian menu', found {menu_flow.text!r}"
 print("✔ well done:", menu_flow.text)

@@ -150,11 +150,12 @@ print(approval.rounds[0].request_state.startswith("v1."), "-", approval.text)
 #
 # Every round is sealed again with a fresh `iat` and `exp = iat + ttl` (600 s by default). So the ttl
 # limits how long the user may think **per round**, not how long the whole flow may take. A clerk's
-# server with a 0.5 s ttl asks three questions. The first two answers come 0.3 s after each question
-# (0.6 s in all, longer than one ttl); the last one comes 0.6 s after its question.
+# server with a 1.2 s ttl asks three questions. The first two answers come 0.6 s after each question
+# (1.2 s in all, one whole ttl, and more with the legs themselves); the last one comes 1.8 s after its
+# question.
 
 # %% id=clerk
-%%mcp_server clerk --ttl 0.5
+%%mcp_server clerk --ttl 1.2
 import mcp.types as T
 from mcp.server.mcpserver import Context
 
@@ -174,7 +175,7 @@ import anyio
 
 survey = await mcp_lab.start("clerk", "tools/call", "survey")
 await survey.step()
-for key, think in [("q1", 0.3), ("q2", 0.3), ("q3", 0.6)]:
+for key, think in [("q1", 0.6), ("q2", 0.6), ("q3", 1.8)]:  # each at least 0.6 s from the ttl
     await anyio.sleep(think)  # the user thinks (never time.sleep: the kernel's loop keeps running)
     await survey.step(answers={key: {"a": "yes"}})
 survey
@@ -700,9 +701,47 @@ print(rollout.text)
 # ## Hand-made state: the question is yours to pin
 #
 # Everything above also applies to state you write yourself. One thing the SDK cannot do for hand-made
-# questions is tell which question an answer in your state belongs to. That is why `approve` puts its own
-# question id in its state and checks it on the retry. Ship a new version of the question while a flow is
-# waiting, and the old answer is not used:
+# questions is tell which question an answer in your state belongs to. First the flaw: `approvals` below is
+# `approve` without a question id, its state says only that it asked. Ship a new version of the question
+# while a flow is waiting, and the answer given to the **old** question is taken for the new one. The SDK
+# sealed and verified the state, and nothing failed:
+
+# %% id=question-unpinned
+%%mcp_server approvals
+import json
+
+import mcp.types as T
+from mcp.server.mcpserver import Context
+
+UNPINNED = {"text": "Approve ticket {ticket}?"}
+YES_NO = {"type": "object", "properties": {"yes": {"type": "boolean"}}, "required": ["yes"]}
+
+
+@mcp.tool()
+async def approve(ticket: str, ctx: Context) -> str | T.InputRequiredResult:
+    answer = (ctx.input_responses or {}).get("approve")
+    if not ctx.request_state or not isinstance(answer, T.ElicitResult) or not answer.content:
+        ask = T.ElicitRequest(
+            params=T.ElicitRequestFormParams(message=UNPINNED["text"].format(ticket=ticket), requested_schema=YES_NO)
+        )
+        return T.InputRequiredResult(input_requests={"approve": ask}, request_state=json.dumps({"asked": True}))
+    verdict = "approved" if answer.content["yes"] else "refused"
+    return f"{ticket} {verdict}; the question now reads {UNPINNED['text'].format(ticket=ticket)!r}"
+
+# %% id=question-unpinned-run
+unpinned = await mcp_lab.start("approvals", "tools/call", "approve", {"ticket": "T-6"})
+await unpinned.step()
+print("the reader was asked:", unpinned.rounds[-1].requests()["approve"].params.message)
+UNPINNED.update(text="Approve ticket {ticket} (now with a budget check)?")  # redeployed while the flow waits
+await unpinned.step(answers={"approve": {"yes": True}})
+print("legs:", len(unpinned.rounds), "|", unpinned.text)
+assert "approved" in unpinned.text and len(unpinned.rounds) == 2, (
+    f"expected the old answer to be used for the new question in 2 legs, found {len(unpinned.rounds)}: {unpinned.text!r}")
+await mcp_lab.sandbox.stop("approvals")
+
+# %% [markdown]
+# The fix is the one `approve` on `bank` carries: its own question id in its state, checked on the retry.
+# The same redeploy, and the old answer is not used. The new question is asked instead:
 
 # %% id=question-id
 pending = await mcp_lab.start("bank", "tools/call", "approve", {"ticket": "T-6"})
@@ -757,12 +796,23 @@ print(cheat.text)
 mcp_lab.inspect_token(db)
 
 # %% [markdown]
-# The client read the state and rewrote it, and the handler believed it. `--seal` adds the boundary
-# (the SDK's one-line opt-in, `server.middleware.append(RequestStateBoundary(...))`, with a lab-held key):
+# The client read the state and rewrote it, and the handler believed it. The SDK's opt-in is one line:
+# append the `RequestStateBoundary` to the lowlevel server's middleware. Below, the same handlers again,
+# and that line as the docs write it (here with a process-local key; `RequestStateSecurity(keys=[...])`
+# for a fleet):
 
 # %% id=lowlevel-seal
-%%mcp_server provisioner --lowlevel --seal --replace
+%%mcp_server provisioner --lowlevel --replace
 on_list_tools, on_call_tool = provisioner()
+
+# %% id=lowlevel-opt-in
+from mcp.server.mcpserver import RequestStateBoundary, RequestStateSecurity
+
+server.middleware.append(RequestStateBoundary(RequestStateSecurity.ephemeral(), default_audience=server.name))
+
+# %% [markdown]
+# (A convenience afterwards, not instead: `%%mcp_server NAME --lowlevel --seal` appends the same boundary
+# with a key ring the lab holds, so the lab's token views can open what it sealed.)
 
 # %% id=boundary-added
 print([type(m).__name__ for m in server.middleware])
@@ -827,14 +877,18 @@ await web.run(answers={"stage": {"stage": "test"}})
 ### END SOLUTION
 
 # %% check
+import base64
+import json
+
 mcp_lab.exercise_needs(web='the flow of your deploy of web to test', mine='your codec')
 minted = web.rounds[0].request_state
-assert minted.startswith("sig1."), "tokens should carry your prefix"
-assert web.status == "done" and web.text == "web deployed to test (deploy:web)", web.summary()
+assert minted.startswith("sig1."), f"expected your tokens to start with 'sig1.', found {minted[:12]!r}..."
+assert web.status == "done" and web.text == "web deployed to test (deploy:web)", (
+    f"expected done: 'web deployed to test (deploy:web)', found {web.status}: {web.text!r} ({web.summary()})")
 probe = await mcp_lab.start("deployer", "tools/call", "deploy", {"service": "web"})
 await probe.step()
 flip = probe.request_state[:-3] + ("A" if probe.request_state[-3] != "A" else "B") + probe.request_state[-2:]
 refused = await mcp_lab.resume(forged(probe, state=flip), answers={"stage": {"stage": "x"}})
-assert refused.rounds[-1].state_rejected, "a flipped character must be refused"
+assert refused.rounds[-1].state_rejected, f"expected a flipped character to be refused, found {refused.summary()}"
 readable = json.loads(base64.urlsafe_b64decode(minted[5:].split(".")[0]))
 print("✔ well done. What anyone holding your token can read:", sorted(readable))

@@ -281,12 +281,12 @@ for o in await rushed.continue_flows():
 # ## Retiring OLD too early
 #
 # Phase 3 waits "one ttl after phase 2 is fully out". Until then, a user may still be thinking about a
-# question whose state was sealed with OLD just before phase 2. Here is a fleet with a 0.3 s ttl. In each
+# question whose state was sealed with OLD just before phase 2. Here is a fleet with a 1 s ttl. In each
 # run, two flows are sealed with OLD (phase 1) and phase 2 goes out. Then the users answer: either OLD has
 # just been retired, or it is kept, with the answers coming at once or only after one ttl:
 
 # %% id=retire-after-ttl
-quick = mcp_lab.Fleet("shop", shop, instances=2, keys=shop_keys, ttl=0.3)
+quick = mcp_lab.Fleet("shop", shop, instances=2, keys=shop_keys, ttl=1.0)
 
 
 async def old_state_answered(*, retire, wait):
@@ -302,7 +302,7 @@ async def old_state_answered(*, retire, wait):
 
 print("OLD retired, answered at once:    ", await old_state_answered(retire=True, wait=0))
 print("OLD kept, answered at once:       ", await old_state_answered(retire=False, wait=0))
-print("OLD kept, answered one ttl later: ", await old_state_answered(retire=False, wait=0.35))
+print("OLD kept, answered one ttl later: ", await old_state_answered(retire=False, wait=1.5))
 
 # %% [markdown]
 # Retired at once, OLD took two live conversations with it (`unknown key`): the users answered in time,

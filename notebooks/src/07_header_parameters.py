@@ -480,6 +480,53 @@ for name in ("bookshop-lookup", "bookshop-no-schema"):
     await mcp_lab.sandbox.stop(name)
 
 # %% [markdown]
+# ### The SDK `Client` re-lists **once**, then gives up
+#
+# The `Client` re-lists and resends only once. Two servers show it. `bookshop-relisted` is the docs' lookup
+# server above: the client never listed, so its first call carries no header; it re-lists, resends with
+# `Mcp-Param-Region`, and is served. `bookshop-stuck` lists `Region` but checks `Area`, so the resent call
+# is still rejected, and the client raises that second `-32020` instead of re-listing again. The counts
+# are the server's own: `tools/list` handled and header checks made (the lookup runs once per call).
+# A client that re-listed twice would show `listings 2, header checks 3` for the stuck server.
+
+# %% id=relist-once
+from mcp import Client
+from mcp.shared.exceptions import MCPError
+
+seen = {}
+
+
+def counting(name, checked_as):
+    seen[name] = {"listings": 0, "header checks": 0}
+
+    async def listing(ctx, params):
+        seen[name]["listings"] += 1
+        return ListToolsResult(tools=[CHECK_STOCK])
+
+    def lookup(tool):
+        seen[name]["header checks"] += 1
+        schema = dict(CHECK_STOCK.input_schema, properties=dict(CHECK_STOCK.input_schema["properties"]))
+        schema["properties"]["region"] = {"type": "string", "x-mcp-header": checked_as}
+        return schema
+
+    return Server("Bookshop", on_list_tools=listing, on_call_tool=call_tool, get_tool_input_schema=lookup)
+
+
+for name, checked_as in (("bookshop-relisted", "Region"), ("bookshop-stuck", "Area")):
+    mcp_lab.sandbox.add(counting(name, checked_as), name=name)
+    mcp_lab.serve(name)
+    async with Client(mcp_lab.client_transport(name), cache=None) as client:
+        try:
+            result = await client.call_tool("check_stock", {"title": "Dune", "region": "eu-west"})
+            outcome = "served: " + result.content[0].text
+        except MCPError as exc:
+            outcome = f"raised MCPError {exc.error.code}: {exc.error.message}"
+    print(f"{name}: listings {seen[name]['listings']}, header checks {seen[name]['header checks']} -> {outcome}")
+    await mcp_lab.sandbox.stop(name)
+assert seen["bookshop-stuck"] == {"listings": 1, "header checks": 2}, (
+    f"expected one re-list and two sends to the stuck server, found {seen['bookshop-stuck']}")
+
+# %% [markdown]
 # ## Exercise
 #
 # Add a tool `locate(title, shelf)` to a new server `library`, served over HTTP. `shelf` is an

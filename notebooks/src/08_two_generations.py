@@ -299,8 +299,10 @@ ported_old = await mcp_lab.call("Warehouse", "new_style", {"name": "orders"}, an
 
 # %% check
 mcp_lab.exercise_needs(ported_new='the 2026-07-28 flow', ported_old='the 2025-11-25 flow')
-assert ported_new.era == "2026-07-28" and ported_old.era == "2025-11-25"
-assert ported_new.text == ported_old.text == "orders in eu-west-1 (new style)", (ported_new.summary(), ported_old.summary())
-assert ported_new.rounds[0].outcome == "input_required", "2026-07-28: the server returns its question"
-assert len(ported_old.rounds) == 1 and len(ported_old.rounds[0].backchannel) == 1, "2025-11-25: it calls back"
+assert ported_new.era == "2026-07-28" and ported_old.era == "2025-11-25", (
+    f"expected eras 2026-07-28 and 2025-11-25, found {ported_new.era} and {ported_old.era}")
+assert ported_new.text == ported_old.text == "orders in eu-west-1 (new style)", (
+    f"expected 'orders in eu-west-1 (new style)' on both, found {ported_new.summary()} and {ported_old.summary()}")
+assert ported_new.rounds[0].outcome == "input_required", f"expected 2026-07-28 to return its question, found {ported_new.rounds[0].outcome}"
+assert len(ported_old.rounds) == 1 and len(ported_old.rounds[0].backchannel) == 1, f"expected 2025-11-25 to call back in one leg, found {len(ported_old.rounds)} leg(s)"
 print("✔ well done:", ported_new.text, "-- on both generations")
