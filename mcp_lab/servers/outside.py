@@ -180,11 +180,8 @@ class OutsideServer:
         return self._tools
 
     async def drop_session(self, era: str, session: ClientSession | None = None) -> None:
-        """Forget a connection that broke (a leg failed in transit): the next leg connects afresh.
-
-        With `session` (the one the failed leg used), only that connection is dropped: a leg that failed on
-        a process that died may report it after another caller already started its replacement, and that
-        healthy process must not be stopped under the flows using it."""
+        """Forget a connection that broke (a leg failed in transit): the next leg connects afresh. With
+        `session` (the failed leg's), a replacement another caller already started is kept running."""
         key = LEGACY if self.legacy_only or era == LEGACY else MODERN
         owner = self._owners.get(key)
         if owner is None:
