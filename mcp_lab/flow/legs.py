@@ -75,13 +75,15 @@ async def send_leg(flow: Request, rnd: Round, connection: Connection, answerer: 
         responses = {k: parse_response(v) for k, v in rnd.sent_input_responses.items()}
     rnd.started = time.time()
     t0 = time.perf_counter()
+    used: ClientSession | None = None  # the session a failed leg used: only that one is dropped
     with capture_cm as capture:
         try:
             if flow.era == "2025-11-25":
                 async with _legacy_session(flow, rnd, connection, answerer) as session:
+                    used = session
                     result = await _call(flow, session, responses, rnd.sent_request_state)
             else:
-                session = await connection.session(flow.era)
+                session = used = await connection.session(flow.era)
                 try:
                     result = await _call(flow, session, responses, rnd.sent_request_state)
                 except MCPError as mismatch:
@@ -98,7 +100,7 @@ async def send_leg(flow: Request, rnd: Round, connection: Connection, answerer: 
             if rnd.transport_failed:  # the connection is gone: the retry connects afresh
                 drop = getattr(connection, "drop_session", None)
                 if drop is not None:
-                    await drop(flow.era)
+                    await drop(flow.era, used)
         else:
             if isinstance(result, T.InputRequiredResult):
                 rnd.outcome = "input_required"

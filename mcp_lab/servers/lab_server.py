@@ -296,11 +296,14 @@ class LabServer:
             self.tool_schemas = {t.name: dict(t.input_schema) for t in listing.tools}
         return self._tools
 
-    async def drop_session(self, era: str) -> None:
-        """Forget a connection that broke (a leg failed in transit): the next leg connects afresh."""
-        owner = self._owners.pop(era, None)
-        if owner is not None:
-            await owner.close()
+    async def drop_session(self, era: str, session: ClientSession | None = None) -> None:
+        """Forget a connection that broke (a leg failed in transit): the next leg connects afresh. With
+        `session` (the failed leg's), a connection that already replaced it is kept."""
+        owner = self._owners.get(era)
+        if owner is None or (session is not None and (owner.client is None or owner.client.session is not session)):
+            return
+        del self._owners[era]
+        await owner.close()
 
     async def close_clients(self) -> None:
         owners, self._owners = list(self._owners.values()), {}

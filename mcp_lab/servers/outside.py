@@ -179,11 +179,17 @@ class OutsideServer:
             self.tool_schemas = {t.name: dict(t.input_schema) for t in listing.tools}
         return self._tools
 
-    async def drop_session(self, era: str) -> None:
-        """Forget a connection that broke (a leg failed in transit): the next leg connects afresh."""
-        owner = self._owners.pop(LEGACY if self.legacy_only or era == LEGACY else MODERN, None)
-        if owner is not None:
-            await self._close_owner(owner)
+    async def drop_session(self, era: str, session: ClientSession | None = None) -> None:
+        """Forget a connection that broke (a leg failed in transit): the next leg connects afresh. With
+        `session` (the failed leg's), a replacement another caller already started is kept running."""
+        key = LEGACY if self.legacy_only or era == LEGACY else MODERN
+        owner = self._owners.get(key)
+        if owner is None:
+            return
+        if session is not None and (owner.client is None or owner.client.session is not session):
+            return  # already replaced: the broken one was closed when it was replaced
+        del self._owners[key]
+        await self._close_owner(owner)
 
     async def close_clients(self) -> None:
         """Disconnect: every client exits in its owner task; a stdio process is reaped by the SDK's shutdown."""
@@ -206,17 +212,22 @@ class OutsideServer:
                 return owner
             if owner.log is not None:  # the process exited under us (a crash, a kill): the next call starts it
                 log_sink(owner.log)("[mcp_lab] the server process exited; starting it again for the next call\n")
+        stale = None
         if owner is not None:  # its task ended (server gone) or belongs to a loop that ended: start afresh
             del self._owners[key]
-            await self._close_owner(owner)
+            stale = owner
         task = self._starting.get(key)
         if task is None:
-            task = asyncio.get_running_loop().create_task(self._start_owner(key))
+            # No await between the check and registering the start: a second caller meanwhile shares this
+            # start instead of spawning another process (the stale one is closed inside it, first).
+            task = asyncio.get_running_loop().create_task(self._start_owner(key, stale))
             self._starting[key] = task
             task.add_done_callback(lambda _t: self._starting.pop(key, None))
         return await asyncio.shield(task)
 
-    async def _start_owner(self, key: str) -> ConnectionOwner:
+    async def _start_owner(self, key: str, stale: ConnectionOwner | None = None) -> ConnectionOwner:
+        if stale is not None:
+            await self._close_owner(stale)
         marker = f"MCP_LAB_CONNECTION={uuid.uuid4().hex}"
         owner = ConnectionOwner(lambda: self._make_client(key, owner), marker)
         if self.transport == "stdio":
