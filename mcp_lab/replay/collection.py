@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mcp_lab import bounded_json
+from mcp_lab.bounded_json import RECORD_DEPTH
 from mcp_lab.errors import LabError
 from mcp_lab.flow.flow import Flow
 from mcp_lab.given import check_path, json_safe, shown
@@ -261,8 +263,8 @@ def load_collection(path: str | Path) -> Collection:
         raise LabError(f"no such collection: {str(source)!r}") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise LabError(f"cannot read {str(source)!r}: {exc}") from None
-    try:
-        document = json.loads(text)
+    try:  # a hostile file nested past any real record is one line, never a RecursionError
+        document = bounded_json.loads(text, f"{str(source)!r} is", RECORD_DEPTH + 2)
     except json.JSONDecodeError as exc:
         raise LabError(f"{str(source)!r} is not JSON ({exc.msg} at line {exc.lineno})") from None
     if not isinstance(document, dict) or document.get("format") != FORMAT:

@@ -119,6 +119,16 @@ def test_a_directory_and_a_device_are_refused(tmp_path: Path) -> None:
         mcp_lab.save_flows(tmp_path, [])
 
 
+def test_a_collection_nested_past_any_record_is_one_line_not_a_recursion_error(tmp_path: Path) -> None:
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(mcp_lab.LabError, match="nested deeper than"):
+        mcp_lab.load_flows(deep)
+    server = ("--server", "http://127.0.0.1:9/mcp", "--connect-timeout", "2")
+    for tool in ("replay", "audit"):
+        one_line_exit_2(cli(tool, str(deep), *server, timeout=60), "nested deeper than")
+
+
 def test_audit_skipping_every_check_exits_2_instead_of_claiming_nothing_broke(tmp_path: Path) -> None:
     from mcp_lab.audit.lab import CHECKS
 
