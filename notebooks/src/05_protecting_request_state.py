@@ -877,10 +877,10 @@ await web.run(answers={"stage": {"stage": "test"}})
 ### END SOLUTION
 
 # %% check
+mcp_lab.exercise_needs(web='the flow of your deploy of web to test', mine='your codec')
 import base64
 import json
 
-mcp_lab.exercise_needs(web='the flow of your deploy of web to test', mine='your codec')
 minted = web.rounds[0].request_state
 assert minted.startswith("sig1."), f"expected your tokens to start with 'sig1.', found {minted[:12]!r}..."
 assert web.status == "done" and web.text == "web deployed to test (deploy:web)", (

@@ -213,7 +213,7 @@ print(await unlisted_call(geo, "forecast", {"region": "us-east"}))
 caddy = geo.proxy.pid
 await geo.add_instance(region="us-east")
 seen = {(await mcp_lab.call(geo.name, "forecast", {"region": "us-east"})).rounds[-1].served_by for _ in range(4)}
-print("us-east pool now:", sorted(seen), "| same Caddy process:", geo.proxy.pid == caddy, "| reloads:", geo.proxy.reloads)
+print("us-east pool now:", sorted(s for s in seen if s), "| same Caddy process:", geo.proxy.pid == caddy, "| reloads:", geo.proxy.reloads)
 await geo.stop()
 
 # %% [markdown]
