@@ -38,7 +38,7 @@ from mcp_lab.deployment.app import (
 from mcp_lab.deployment.guard import guarded
 from mcp_lab.errors import LabError
 
-__all__ = ["APP_FACTORY", "InstanceProcess", "fleet_directory", "free_port", "port_accepts", "port_is_free", "session_pids", "stop_group", "write_keys"]
+__all__ = ["APP_FACTORY", "InstanceProcess", "end_group", "end_group_now", "fleet_directory", "free_port", "port_accepts", "port_is_free", "session_pids", "stop_group", "write_keys"]
 
 APP_FACTORY = "mcp_lab.deployment.app:instance_app"
 START_TIMEOUT = 60.0
@@ -108,6 +108,29 @@ def session_pids(leader: int) -> list[int]:
 def stop_group(pid: int, sig: int = signal.SIGTERM) -> None:
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pid, sig)
+
+
+async def end_group(process: subprocess.Popen[bytes], grace: float) -> None:
+    """SIGTERM to the process's session (it finishes its requests), SIGKILL after `grace` seconds -- to the
+    whole session always, so no worker or child is left -- then wait, without blocking the loop, for it to go."""
+    if process.poll() is None:
+        stop_group(process.pid)
+        deadline = time.monotonic() + grace
+        while process.poll() is None and time.monotonic() < deadline:
+            await asyncio.sleep(0.02)
+    stop_group(process.pid, signal.SIGKILL)
+    while process.poll() is None:
+        await asyncio.sleep(0.02)
+
+
+def end_group_now(process: subprocess.Popen[bytes]) -> None:
+    """`end_group` for interpreter exit, when no loop runs: bounded waits instead."""
+    stop_group(process.pid)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        process.wait(2.0)
+    stop_group(process.pid, signal.SIGKILL)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        process.wait(1.0)
 
 
 async def port_accepts(port: int) -> bool:
@@ -266,16 +289,7 @@ class InstanceProcess:
         process = self.process
         if process is None:
             return
-        if process.poll() is None:
-            stop_group(process.pid)
-            deadline = time.monotonic() + grace
-            while process.poll() is None and time.monotonic() < deadline:
-                await asyncio.sleep(0.02)
-            if process.poll() is None:
-                stop_group(process.pid, signal.SIGKILL)
-                while process.poll() is None:
-                    await asyncio.sleep(0.02)
-        stop_group(process.pid, signal.SIGKILL)  # any worker left in its session
+        await end_group(process, grace)
         self.process = None
 
     def stop_now(self) -> None:
@@ -283,12 +297,7 @@ class InstanceProcess:
         process = self.process
         if process is None:
             return
-        stop_group(process.pid)
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            process.wait(2.0)
-        stop_group(process.pid, signal.SIGKILL)
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            process.wait(1.0)
+        end_group_now(process)
         self.process = None
 
     async def restart(self) -> None:

@@ -14,11 +14,9 @@ directory, and a fleet change is applied with `caddy reload` (graceful: requests
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
 import time
@@ -26,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mcp_lab.deployment.guard import guarded
-from mcp_lab.deployment.processes import port_accepts, stop_group
+from mcp_lab.deployment.processes import end_group, end_group_now, port_accepts
 from mcp_lab.errors import LabError
 
 __all__ = ["INSTALL_HINT", "PROXIES", "CaddyProxy", "caddy_binary", "caddyfile", "check_region"]
@@ -200,21 +198,12 @@ class CaddyProxy:
         process = self.process
         if process is None:
             return
-        stop_group(process.pid)
-        deadline = time.monotonic() + grace
-        while process.poll() is None and time.monotonic() < deadline:
-            await asyncio.sleep(0.02)
-        stop_group(process.pid, signal.SIGKILL)
-        while process.poll() is None:
-            await asyncio.sleep(0.02)
+        await end_group(process, grace)
         self.process = None
 
     def stop_now(self) -> None:
         process = self.process
         if process is None:
             return
-        stop_group(process.pid)
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            process.wait(2.0)
-        stop_group(process.pid, signal.SIGKILL)
+        end_group_now(process)
         self.process = None
