@@ -26,6 +26,8 @@ import stat
 from pathlib import Path
 from typing import Any
 
+from mcp_lab.servers.pids import alive
+
 __all__ = ["forget_all_header_files", "forget_header_file", "header_file", "header_folder", "write_header_file"]
 
 SUFFIX = ".header"
@@ -108,21 +110,11 @@ def forget_all_header_files() -> None:
             path.unlink()
 
 
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 def _remove_dead_kernels_files(folder: Path) -> None:
     """Files whose writer (the pid in their name) is gone: a kernel killed before it could clean up."""
     for path in folder.glob(f"*{SUFFIX}"):
         pid = path.name.removesuffix(SUFFIX).rsplit(".", 1)[-1]
-        if pid.isdigit() and int(pid) != os.getpid() and not _pid_alive(int(pid)):
+        if pid.isdigit() and int(pid) != os.getpid() and not alive(int(pid)):
             with contextlib.suppress(OSError):
                 path.unlink()
 

@@ -32,6 +32,7 @@ from mcp_lab.exchanges.record import LegCapture
 from mcp_lab.exchanges.recorder import SchemaBook, http_hooks, leg_scope
 from mcp_lab.servers.lab_server import ClientOwner
 from mcp_lab.servers.log_book import leg_began, leg_ended
+from mcp_lab.servers.pids import alive
 
 __all__ = [
     "ConnectionOwner",
@@ -161,20 +162,6 @@ def child_pids(marker: str) -> list[int]:
         except (OSError, ValueError, IndexError):
             continue
     return found
-
-
-def alive(pid: int) -> bool:
-    """Still running (a zombie counts as gone). Never waits on the pid: asyncio's child watcher does that."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    with contextlib.suppress(OSError):
-        if Path(f"/proc/{pid}/stat").read_bytes().rsplit(b")", 1)[1].split()[0] == b"Z":
-            return False
-    return True
 
 
 def kill_tree(pid: int, sig: int = signal.SIGTERM) -> None:
