@@ -157,9 +157,10 @@ def test_the_reference_answers_score_full_marks(graded: dict[str, Any], say: Cal
     (form,) = [
         c for c in first.cells if c.source.startswith("flow = await %mcp_call Provisioner provision name=orders")
     ]
-    assert [o.get("text") for o in form.outputs if o.output_type == "stream"] == [
+    # One print can reach the notebook as several stream outputs (the kernel flushes when it likes): join them.
+    assert "".join(o.get("text", "") for o in form.outputs if o.output_type == "stream") == (
         "Provisioned 'orders' in eu-west-1.\n"
-    ]
+    )
     records = [o.data.get("text/plain", "") for o in form.outputs if o.output_type == "display_data"]
     assert any("elicitation form 'region' from 'Provisioner': answered region='eu-west-1'" in r for r in records)
 
