@@ -14,6 +14,8 @@ import sys as _sys
 import types as _types
 import typing as _typing
 
+from mcp_lab.renderers import register_views as _register_views
+
 # The SDK validates tool results with jsonschema, imported lazily on the first call. jsonschema then
 # imports rfc3987_syntax when installed (jupyterlab pulls it in), whose grammar takes ~2.5 s to build
 # (sdk-notes §3, §7) -- all on the kernel's loop, in the first call. It only adds the rarely used
@@ -58,6 +60,8 @@ if _typing.TYPE_CHECKING:  # `name as name`: an explicit re-export for type chec
     from mcp_lab.headers.labs import schema_lookup_lab as schema_lookup_lab
     from mcp_lab.headers.params import header as header
     from mcp_lab.headers.params import header_table as header_table
+    from mcp_lab.protocol.keys import KeyRing as KeyRing
+    from mcp_lab.protocol.keys import key_id as key_id
     from mcp_lab.replay.collection import load_flows as load_flows
     from mcp_lab.replay.collection import save_flows as save_flows
     from mcp_lab.replay.run import ReplayReport as ReplayReport
@@ -71,7 +75,7 @@ if _typing.TYPE_CHECKING:  # `name as name`: an explicit re-export for type chec
     from mcp_lab.servers.adopt import adopt as adopt
     from mcp_lab.servers.connect import connect as connect
     from mcp_lab.servers.connect import disconnect as disconnect
-    from mcp_lab.servers.connection_view import server_log as server_log
+    from mcp_lab.servers.connect import server_log as server_log
     from mcp_lab.servers.describe import describe as describe
     from mcp_lab.servers.outside import OutsideServer as OutsideServer
     from mcp_lab.servers.sandbox import sandbox as sandbox
@@ -79,8 +83,6 @@ if _typing.TYPE_CHECKING:  # `name as name`: an explicit re-export for type chec
     from mcp_lab.servers.serving import client_transport as client_transport
     from mcp_lab.servers.serving import serve as serve
     from mcp_lab.tokens.inspector import inspect_token as inspect_token
-    from mcp_lab.tokens.keys import KeyRing as KeyRing
-    from mcp_lab.tokens.keys import key_id as key_id
     from mcp_lab.tokens.lab_codecs import EnvelopeCodec as EnvelopeCodec
     from mcp_lab.tokens.lab_codecs import HMACSignOnlyCodec as HMACSignOnlyCodec
     from mcp_lab.tokens.lab_codecs import use_codec as use_codec
@@ -110,7 +112,7 @@ _SOURCES = {
     "FlowError": "mcp_lab.errors",
     "FlowInterrupted": "mcp_lab.errors",
     "HMACSignOnlyCodec": "mcp_lab.tokens.lab_codecs",
-    "KeyRing": "mcp_lab.tokens.keys",
+    "KeyRing": "mcp_lab.protocol.keys",
     "LabError": "mcp_lab.errors",
     "LoadReport": "mcp_lab.rotation.load",
     "OutsideServer": "mcp_lab.servers.outside",
@@ -143,7 +145,7 @@ _SOURCES = {
     "header_principal": "mcp_lab.tokens.principal",
     "header_table": "mcp_lab.headers.params",
     "inspect_token": "mcp_lab.tokens.inspector",
-    "key_id": "mcp_lab.tokens.keys",
+    "key_id": "mcp_lab.protocol.keys",
     "last": "mcp_lab.flow.calls",
     "lab_principal": "mcp_lab.tokens.principal",
     "list_first_lab": "mcp_lab.headers.labs",
@@ -158,7 +160,7 @@ _SOURCES = {
     "save_flows": "mcp_lab.replay.collection",
     "schema_lookup_lab": "mcp_lab.headers.labs",
     "serve": "mcp_lab.servers.serving",
-    "server_log": "mcp_lab.servers.connection_view",
+    "server_log": "mcp_lab.servers.connect",
     "set_principal": "mcp_lab.tokens.principal",
     "start": "mcp_lab.flow.calls",
     "start_fleet": "mcp_lab.deployment.fleet",
@@ -206,6 +208,8 @@ class _Package(_types.ModuleType):
 
 
 _sys.modules[__name__].__class__ = _Package
+
+_register_views()  # each model's view, imported on first display (mcp_lab.renderers)
 
 
 def _jupyter_labextension_paths() -> list[dict[str, str]]:

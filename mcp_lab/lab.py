@@ -73,7 +73,7 @@ class Lab:
         self.capturing: list[LegCapture] = []
         """Legs running now against lab servers: the server's logged reasons are routed to them."""
         self.token_formats: dict[str, Callable[[str], Any]] = {}
-        """Token prefix -> its keyless reader (tokens.anatomy.register_format; the lab codecs register theirs)."""
+        """Token prefix -> its keyless reader (protocol.anatomy.register_format; the lab codecs register theirs)."""
         self.principal: str | None = None
         """The lab identity that servers bound with `lab_principal` see (`set_principal`)."""
         # ---- HTTP exchanges

@@ -1,5 +1,5 @@
 /* Generated from schema/records.schema.json by scripts/types.mjs (json-schema-to-typescript).
- * Do not edit: change the pydantic records in mcp_lab/records/, then run `python -m mcp_lab.records`
+ * Do not edit: change the pydantic records (mcp_lab/<feature>/record.py), then run `python -m mcp_lab.record_schema`
  * and `jlpm build:types`. */
 
 /**

@@ -27,11 +27,11 @@ from mcp_lab.audit.legs import Leg, same_outcome
 from mcp_lab.audit.model import AuditCheck, AuditProbe, Verdict
 from mcp_lab.audit.reach import RequestSpec
 from mcp_lab.flow.flow import Flow, Round
-from mcp_lab.headers.analysis import header_text, other_value
+from mcp_lab.protocol.codes import HEADER_MISMATCH
+from mcp_lab.protocol.header_values import header_text, other_value
 
 __all__ = ["header_annotations", "header_base64", "header_mismatch", "header_missing", "origin"]
 
-HEADER_MISMATCH = -32020
 BAD_ORIGIN = "https://mcp-lab-audit.invalid"
 """An origin no server can have allowed (`.invalid` is reserved, RFC 6761)."""
 

@@ -20,7 +20,7 @@ from mcp_lab.audit.legs import Leg, Replayed, same_outcome
 from mcp_lab.audit.model import AuditCheck, AuditProbe, Verdict
 from mcp_lab.audit.tokens import edits, flip_bit, reveal, splice, truncate
 from mcp_lab.flow.flow import Flow, Round
-from mcp_lab.tokens.anatomy import keyless_anatomy
+from mcp_lab.protocol.anatomy import keyless_anatomy
 
 __all__ = ["state_binding", "state_integrity", "state_lifetime", "state_readable"]
 

@@ -77,7 +77,7 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
 
 async def _audit(args: argparse.Namespace, flows: list[Any], env: dict[str, str], headers: dict[str, str]) -> Any:
     from mcp_lab.audit.lab import audit
-    from mcp_lab.flow.flow import MODERN
+    from mcp_lab.protocol.eras import MODERN
     from mcp_lab.servers.connect import connect
     from mcp_lab.servers.sandbox import sandbox
 

@@ -21,7 +21,7 @@ from mcp_lab.audit.reach import Reach
 from mcp_lab.audit.rules import rule
 from mcp_lab.flow.flow import Flow, Round
 from mcp_lab.flow.record import FlowRecord, flow_record
-from mcp_lab.flow.round import result_texts
+from mcp_lab.protocol.results import result_texts
 from mcp_lab.records.base import Clipped
 
 __all__ = ["Context", "came_back", "check", "evidence", "label", "not_applicable", "probe", "status_of", "worst"]

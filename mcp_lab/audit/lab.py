@@ -26,8 +26,9 @@ from mcp_lab.audit.reach import Reach, RequestSpec
 from mcp_lab.audit.report import AuditReport
 from mcp_lab.audit.rules import RULES
 from mcp_lab.errors import LabError
-from mcp_lab.flow.flow import METHODS, MODERN, Connection, Flow
+from mcp_lab.flow.flow import Connection, Flow
 from mcp_lab.given import check_text_map, shown
+from mcp_lab.protocol.eras import METHODS, MODERN
 
 __all__ = ["CHECKS", "DEFAULT_MAX_WAIT", "MAX_FLOWS", "audit", "select"]
 

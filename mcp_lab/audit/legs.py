@@ -23,12 +23,13 @@ from mcp import MCPError
 from mcp.client.session import ClientSession
 
 from mcp_lab.audit.reach import Reach, RequestSpec
-from mcp_lab.flow.flow import MODERN, Flow, Round
-from mcp_lab.flow.legs import rejection_reason
+from mcp_lab.flow.flow import Flow, Round
+from mcp_lab.protocol.codes import HEADER_MISMATCH
+from mcp_lab.protocol.eras import MODERN
+from mcp_lab.protocol.rejections import rejection_reason
 
 __all__ = ["At", "Change", "Leg", "Replayed", "Replayer", "label", "outcome", "same_outcome"]
 
-HEADER_MISMATCH = -32020
 _BACKOFF = (0.05, 0.25)
 """A state-only round is retried after a backoff, as the SDK's client does: 50 ms doubling to 250 ms."""
 
@@ -91,7 +92,7 @@ def outcome(rnd: Round | None) -> tuple[Any, ...]:
     if rnd is None:
         return ("nothing",)
     if rnd.outcome == "result":
-        from mcp_lab.flow.round import result_texts
+        from mcp_lab.protocol.results import result_texts
 
         data = rnd.result or {}
         return ("result", tuple(result_texts(data)), bool(data.get("isError")))

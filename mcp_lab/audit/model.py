@@ -7,7 +7,7 @@ JupyterLab extension draws), printed in CI logs, and written as JSON and JUnit X
 from this one record, so they cannot disagree. Each probe says what was sent and what came back in one
 stable line (no times, no tokens, no ports) and carries its evidence: the flow that was sent, in the lab's
 own flow record, and for HTTP probes outside a flow the exchanges themselves.
-`mcp_lab.records.schema.KINDS` lists `AuditRecord` under the kind `audit`.
+`mcp_lab.record_schema.KINDS` lists `AuditRecord` under the kind `audit`.
 """
 
 from __future__ import annotations

@@ -25,7 +25,8 @@ from mcp_types import CLIENT_CAPABILITIES_META_KEY
 
 from mcp_lab.audit.model import Transport
 from mcp_lab.errors import LabError
-from mcp_lab.flow.flow import MODERN, Connection
+from mcp_lab.flow.flow import Connection
+from mcp_lab.protocol.eras import MODERN
 
 __all__ = ["Reach", "RequestSpec"]
 

@@ -14,8 +14,8 @@ import json
 import re
 from typing import Any
 
-from mcp_lab.tokens.anatomy import keyless_anatomy
-from mcp_lab.tokens.readable import Readable, decode_segment, encode_segment, segment_spans
+from mcp_lab.protocol.anatomy import keyless_anatomy
+from mcp_lab.protocol.readable import Readable, decode_segment, encode_segment, segment_spans
 
 __all__ = ["Reveal", "edits", "flip_bit", "reveal", "splice", "truncate"]
 

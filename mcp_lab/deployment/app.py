@@ -145,7 +145,7 @@ def _add_probe(server: Any) -> None:
 
 
 def _key_ids(keys: list[bytes]) -> list[str]:
-    from mcp_lab.tokens.keys import key_id
+    from mcp_lab.protocol.keys import key_id
 
     return [key_id(k) for k in keys]
 

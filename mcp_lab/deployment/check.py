@@ -25,6 +25,7 @@ from typing import Any
 import mcp.types as T
 from mcp.client.session import ClientSession
 
+import mcp_lab.view_registry as view_registry
 from mcp_lab.deployment.connection import ProxiedServer
 from mcp_lab.errors import LabError
 from mcp_lab.exchanges.record import LegCapture
@@ -111,9 +112,7 @@ class DeploymentReport:
         }
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
-        from mcp_lab.deployment.check_view import report_html
-
-        return {"text/plain": self.text(), "text/html": report_html(self)}
+        return {"text/plain": self.text(), "text/html": view_registry.text(self, "html")}
 
 
 def _refusal(flow: Flow) -> tuple[int, Any] | None:

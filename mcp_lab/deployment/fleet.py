@@ -22,6 +22,7 @@ from typing import Any
 
 from mcp.client.session import ClientSession
 
+import mcp_lab.view_registry as view_registry
 from mcp_lab.deployment.arguments import check_arguments, fleet_pools
 from mcp_lab.deployment.connection import InstanceConnection, ProxiedServer
 from mcp_lab.deployment.processes import InstanceProcess, fleet_directory, free_port, port_is_free, session_pids
@@ -29,10 +30,10 @@ from mcp_lab.deployment.proxy import INSTALL_HINT, PROXIES, CaddyProxy, caddy_bi
 from mcp_lab.deployment.source import ServerSource, resolve_source
 from mcp_lab.errors import LabError
 from mcp_lab.exchanges.record import LegCapture
+from mcp_lab.protocol.keys import KeyRing
 from mcp_lab.servers.lab_server import AnswerFn, check_name
 from mcp_lab.servers.sandbox import sandbox
 from mcp_lab.servers.transports import LegRecorder
-from mcp_lab.tokens.keys import KeyRing
 
 __all__ = ["ProcessFleet", "live_fleets", "start_fleet"]
 
@@ -125,7 +126,7 @@ class ProcessFleet:
     @property
     def config(self) -> Any:
         """The proxy's configuration file, as deployed (a view: path and text)."""
-        from mcp_lab.deployment.view import ConfigFile
+        from mcp_lab.deployment.config_view import ConfigFile
 
         path = self.proxy.config_path if self.proxy is not None else self.directory / "Caddyfile"
         return ConfigFile(path, self.config_text())
@@ -301,9 +302,7 @@ class ProcessFleet:
         return leg.served_by
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
-        from mcp_lab.deployment.view import fleet_bundle
-
-        return fleet_bundle(self)
+        return view_registry.bundle(self)
 
     def __repr__(self) -> str:
         keys = f"shared keys [{', '.join(self.ring.ids)}]" if self.ring is not None else "each process's own key"

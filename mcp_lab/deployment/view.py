@@ -9,8 +9,6 @@ and the Caddyfile a deployment could use as it is.
 from __future__ import annotations
 
 import shlex
-from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mcp_lab.markup import code, e, wrap
@@ -18,25 +16,7 @@ from mcp_lab.markup import code, e, wrap
 if TYPE_CHECKING:
     from mcp_lab.deployment.fleet import ProcessFleet
 
-__all__ = ["ConfigFile", "fleet_bundle", "fleet_rows", "fleet_text"]
-
-
-@dataclass
-class ConfigFile:
-    """A configuration file the lab wrote: shown with its path, as a file a person could deploy."""
-
-    path: Path
-    text: str
-
-    def __str__(self) -> str:
-        return self.text
-
-    def __repr__(self) -> str:
-        return f"# {self.path.name} (written by mcp_lab at {self.path})\n{self.text}"
-
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
-        html = f"<div>{code(self.path.name)} <small>{e(str(self.path))}</small></div><pre>{e(self.text)}</pre>"
-        return {"text/plain": repr(self), "text/html": wrap(html, "mcp-lab-config")}
+__all__ = ["fleet_bundle", "fleet_rows", "fleet_text"]
 
 
 def _keys(fleet: ProcessFleet) -> str:

@@ -167,7 +167,7 @@ class Exchange:
             self.response_body += chunk[:room]
 
     def record(self) -> HttpExchange:
-        from mcp_lab.headers.analysis import param_header_usage
+        from mcp_lab.protocol.header_values import param_header_usage
 
         request_body = decode_body(self.request_body, self.header("content-type") or "")
         response = None

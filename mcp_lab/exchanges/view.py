@@ -11,15 +11,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from typing import Any
 
 from mcp.shared.inbound import decode_header_value
 
-from mcp_lab.exchanges.record import Body, Header, HttpExchange
-from mcp_lab.headers.view import param_usage_html, param_usage_lines
+from mcp_lab.exchanges.record import Body, Header, HttpExchange, ParamHeaderUsage
 from mcp_lab.markup import code, e, tone
 from mcp_lab.records.base import clipped_text
 
-__all__ = ["exchange_head", "exchange_html", "exchange_lines", "exchanges_html", "mcp_headers", "shown_header"]
+__all__ = ["exchange_head", "exchange_html", "exchange_lines", "exchanges_html", "mcp_headers", "param_usage_html", "param_usage_lines", "shown_header", "value_text"]
 
 _UNSTABLE = {"mcp-session-id"}
 """Values that change every run; the text view shows the header but not its value."""
@@ -122,3 +122,49 @@ def exchange_html(exchange: HttpExchange) -> str:
 
 def exchanges_html(exchanges: Sequence[HttpExchange]) -> str:
     return "".join(exchange_html(x) for x in exchanges)
+
+
+def value_text(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _sent(entry: ParamHeaderUsage) -> str:
+    if entry.sent is None:
+        return "(not sent)"
+    if entry.decoded is not None and entry.decoded != entry.sent:
+        return f"{entry.sent} (decoded {value_text(entry.decoded)})"
+    return entry.sent
+
+
+def _usage(usage: Sequence[ParamHeaderUsage | dict[str, Any]]) -> list[ParamHeaderUsage]:
+    return [u if isinstance(u, ParamHeaderUsage) else ParamHeaderUsage.model_validate(u) for u in usage]
+
+
+def param_usage_lines(usage: Sequence[ParamHeaderUsage | dict[str, Any]]) -> list[str]:
+    """`region=... -> Mcp-Param-Region: eu-west [ok]`, one line per marked argument (records or their dumps)."""
+    lines = []
+    for entry in _usage(usage):
+        value = "(absent)" if entry.value is None else value_text(entry.value)
+        line = f"{entry.argument}={value} -> {entry.header}: {_sent(entry)} [{entry.verdict}]"
+        if entry.reason:
+            line += f" {entry.reason}"
+        lines.append(line)
+    return lines
+
+
+def param_usage_html(usage: Sequence[ParamHeaderUsage | dict[str, Any]]) -> str:
+    if not usage:
+        return ""
+    rows = []
+    for entry in _usage(usage):
+        good = entry.verdict in ("ok", "absent")
+        verdict = ("✓ " if good else "✗ ") + entry.verdict + (f": {entry.reason}" if entry.reason else "")
+        rows.append(
+            f"<tr><td>{code(entry.argument)} = {code(value_text(entry.value))}</td>"
+            f"<td class='mcp-lab-mcp'>{code(entry.header)}</td><td>{code(_sent(entry))}</td>"
+            f"<td>{e(entry.encoding)}</td><td>{tone('ok' if good else 'err', verdict)}</td></tr>"
+        )
+    return (
+        "<table class='mcp-lab-param-headers'><thead><tr><th>argument</th><th>header</th><th>sent</th>"
+        f"<th>encoding</th><th>verdict</th></tr></thead><tbody>{''.join(rows)}</tbody></table>"
+    )

@@ -17,11 +17,12 @@ from mcp.types import METHOD_NOT_FOUND
 from mcp_lab.bounded_json import check_text
 from mcp_lab.errors import LabError
 from mcp_lab.flow.answers import Answerer, ChainAnswerer, ScriptedAnswerer
-from mcp_lab.flow.flow import DEFAULT_MAX_ROUNDS, LEGACY, MODERN, Connection, Flow, running_message
+from mcp_lab.flow.flow import Connection, Flow, running_message
 from mcp_lab.flow.interrupts import run_interruptibly
-from mcp_lab.flow.limits import check_max_rounds, check_timeout
 from mcp_lab.given import wire_arguments
 from mcp_lab.lab import lab
+from mcp_lab.protocol.eras import LEGACY, MODERN
+from mcp_lab.protocol.limits import DEFAULT_MAX_ROUNDS, check_max_rounds, check_timeout
 from mcp_lab.servers.sandbox import sandbox
 
 __all__ = ["call", "flows", "get_prompt", "last", "read_resource", "resume", "run_flow", "start"]
@@ -91,7 +92,7 @@ async def _dropped_for(connection: Connection, target: str) -> str | None:
     """Why the SDK's client dropped `target` (an invalid x-mcp-header), when the raw listing has it."""
     from mcp.shared.inbound import find_invalid_x_mcp_header
 
-    from mcp_lab.headers.params import raw_tool_listing
+    from mcp_lab.servers.listing import raw_tool_listing
 
     try:
         _, _, tools = await raw_tool_listing(connection)

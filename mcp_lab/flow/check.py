@@ -15,7 +15,7 @@ import mcp.types as T
 from pydantic import ValidationError
 
 from mcp_lab.errors import LabError
-from mcp_lab.flow.limits import MAX_FLOW_ROUNDS, MAX_SAVED_QUESTIONS
+from mcp_lab.protocol.limits import MAX_FLOW_ROUNDS, MAX_SAVED_QUESTIONS
 
 __all__ = ["checked_flow", "checked_round"]
 

@@ -23,17 +23,20 @@ from typing import Any, Literal
 import anyio
 import mcp.types as T
 
-from mcp_lab import bounded_json
+import mcp_lab.bounded_json as bounded_json
+import mcp_lab.view_registry as view_registry
 from mcp_lab.bounded_json import RECORD_DEPTH
 from mcp_lab.errors import FlowError, LabError
 from mcp_lab.flow.answers import AnswerContext, Answerer, ChainAnswerer, InputResponse, ScriptedAnswerer, Unanswered
 from mcp_lab.flow.asking import answer_round, missing_answer_message
 from mcp_lab.flow.legs import BACKCHANNEL_HINT, backchannel_hint, send_leg, wire
-from mcp_lab.flow.limits import DEFAULT_MAX_ROUNDS, MAX_FLOW_ROUNDS, MAX_INPUT_REQUESTS, too_many_questions
-from mcp_lab.flow.round import LEGACY, METHODS, MODERN, Connection, LegCapture, Round, result_texts
+from mcp_lab.flow.round import Connection, LegCapture, Round
 from mcp_lab.given import json_safe
+from mcp_lab.protocol.eras import METHODS, MODERN
+from mcp_lab.protocol.limits import DEFAULT_MAX_ROUNDS, MAX_FLOW_ROUNDS, MAX_INPUT_REQUESTS, too_many_questions
+from mcp_lab.protocol.results import result_texts
 
-__all__ = ["DEFAULT_MAX_ROUNDS", "LEGACY", "METHODS", "MODERN", "Connection", "Flow", "LegCapture", "Round"]
+__all__ = ["Connection", "Flow", "LegCapture", "Round"]
 
 
 _BACKOFF_INITIAL = 0.05
@@ -195,9 +198,7 @@ class Flow:
         raise FlowError(self.summary() + (f" -- server logged: {reason}" if reason else "") + hint)
 
     def summary(self) -> str:
-        from mcp_lab.flow.view import flow_summary
-
-        return flow_summary(self)
+        return view_registry.text(self, "summary")
 
     # ---- driving -----------------------------------------------------------------------------------
     def bind(
@@ -392,7 +393,5 @@ class Flow:
                 listener(self)
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
-        from mcp_lab.flow.view import flow_bundle
-
         self.displays += 1  # a failure shown in the notebook needs no second line (live.say_if_failed)
-        return flow_bundle(self)
+        return view_registry.bundle(self)

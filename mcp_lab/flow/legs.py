@@ -26,28 +26,20 @@ from pydantic import ValidationError
 
 from mcp_lab.errors import ConnectionFailed, LabError
 from mcp_lab.flow.answers import AnswerContext, Answerer, CallbackRefused, InputResponse, Unanswered, request_kind
+from mcp_lab.protocol.codes import HEADER_MISMATCH
+from mcp_lab.protocol.rejections import rejection_reason
 from mcp_lab.servers.containment import describe, escaping
 
 if TYPE_CHECKING:
     from mcp_lab.flow.round import Connection, Request, Round
 
-__all__ = ["BACKCHANNEL_HINT", "backchannel_hint", "parse_response", "rejection_reason", "send_leg"]
+__all__ = ["BACKCHANNEL_HINT", "backchannel_hint", "parse_response", "send_leg"]
 
-HEADER_MISMATCH = -32020
 BACKCHANNEL_HINT = (
     "this handler asks through the 2025-11-25 back channel (ctx.elicit / ctx.session...), which a 2026-07-28 "
     "connection does not have: call it with --legacy (legacy=True), or ask with Resolve(...) / InputRequiredResult"
 )
 """The one line a flow gains when a 2026-07-28 leg fails with the SDK's -32600 "no back-channel" error."""
-_REJECTED = "requestState rejected on "
-
-
-def rejection_reason(lines: list[str]) -> str | None:
-    """The bare reason ("seal", "expired", ...) of the last rejection in captured log lines."""
-    for line in reversed(lines):
-        if line.startswith(_REJECTED):
-            return line[len(_REJECTED) :].partition(": ")[2] or line
-    return None
 
 
 def wire(model: Any) -> Any:

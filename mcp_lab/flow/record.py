@@ -18,24 +18,16 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import ValidationError
 
 from mcp_lab.exchanges.record import HttpExchange
-from mcp_lab.flow.limits import MAX_INPUT_REQUESTS
-from mcp_lab.flow.round import START_OVER_HINT, result_texts
+from mcp_lab.flow.round import START_OVER_HINT
+from mcp_lab.protocol.limits import MAX_INPUT_REQUESTS
+from mcp_lab.protocol.results import result_texts
 from mcp_lab.records.base import Clipped, Model, Record, clip, clip_json
 
 if TYPE_CHECKING:
     from mcp_lab.flow.flow import Flow, Round
 
-__all__ = [
-    "AnswerRecord",
-    "BackchannelRecord",
-    "ErrorRecord",
-    "FlowRecord",
-    "InputRequestRecord",
-    "ResultRecord",
-    "RoundRecord",
-    "SchemaField",
-    "TokenBrief",
-]
+__all__ = ["AnswerRecord", "BackchannelRecord", "ErrorRecord", "FlowRecord", "InputRequestRecord", "ResultRecord"]
+__all__ += ["RoundRecord", "SchemaField", "TokenBrief"]
 
 STATUS_TEXT = {
     "new": "not started",
@@ -63,7 +55,7 @@ class TokenBrief(Model):
 
 
 def token_brief(token: str) -> TokenBrief:
-    from mcp_lab.tokens.anatomy import keyless_anatomy
+    from mcp_lab.protocol.anatomy import keyless_anatomy
 
     length = len(token)
     if token.startswith("<") and token.endswith("not saved>"):  # a flow loaded from a collection

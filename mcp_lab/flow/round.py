@@ -17,34 +17,26 @@ from typing import Any, Literal, Protocol
 import mcp.types as T
 from mcp.client.session import ClientSession
 
+import mcp_lab.view_registry as view_registry
 from mcp_lab.exchanges.record import LegCapture
 from mcp_lab.flow.answers import InputResponse
+from mcp_lab.protocol.codes import INVALID_PARAMS
 
 __all__ = [
-    "LEGACY",
-    "METHODS",
-    "MODERN",
     "START_OVER_HINT",
     "Connection",
     "LegCapture",
     "Request",
     "Round",
-    "result_texts",
 ]
 
 _REQUEST_MODELS = "_request_models"
 _RESPONSE_MODELS = "_response_models"
 """Where a Round keeps SDK models beside its fields (so `asdict` and the record never see them)."""
 
-INVALID_PARAMS = -32602
 START_OVER_HINT = "start it over with `await mcp_lab.resume(flow)`"
 """What a flow that failed on a refused token says (new keys after a restart, expired, altered): the seeds'
 advice on the frozen -32602 is to start over, and `resume` sends the original request afresh."""
-
-Method = Literal["tools/call", "prompts/get", "resources/read"]
-METHODS: tuple[str, ...] = ("tools/call", "prompts/get", "resources/read")
-MODERN = "2026-07-28"
-LEGACY = "2025-11-25"
 
 
 class Connection(Protocol):
@@ -143,9 +135,7 @@ class Round:
         return models
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
-        from mcp_lab.flow.view import round_bundle
-
-        return round_bundle(self)
+        return view_registry.bundle(self)
 
 
 class Request(Protocol):
@@ -156,18 +146,3 @@ class Request(Protocol):
     target: str
     arguments: dict[str, Any]
     era: str
-
-
-def result_texts(data: Any) -> list[str]:
-    """The readable parts of a final result: tool content, prompt messages, resource contents.
-
-    The one reader of a result's text: `Flow.text`, the flow record, replay and the audit all use it."""
-    if not isinstance(data, dict):
-        return []
-    texts = [c.get("text", "") for c in data.get("content", []) if isinstance(c, dict) and c.get("type") == "text"]
-    for message in data.get("messages", []):
-        content = message.get("content") if isinstance(message, dict) else None
-        if isinstance(content, dict) and content.get("type", "text") == "text":
-            texts.append(str(content.get("text", "")))
-    texts += [str(c["text"]) for c in data.get("contents", []) if isinstance(c, dict) and "text" in c]
-    return texts

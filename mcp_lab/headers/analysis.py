@@ -18,17 +18,10 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from mcp.shared.inbound import (
-    MCP_PARAM_HEADER_PREFIX,
-    X_MCP_HEADER_KEY,
-    decode_header_value,
-    find_invalid_x_mcp_header,
-    mcp_param_headers,
-    validate_mcp_param_headers,
-    x_mcp_header_map,
-)
+from mcp.shared.inbound import MCP_PARAM_HEADER_PREFIX, X_MCP_HEADER_KEY, find_invalid_x_mcp_header
 
 from mcp_lab.headers.record import HeaderTableRecord, ToolHeadersRecord
+from mcp_lab.protocol.header_values import encoding_of, header_value, nested_schema
 from mcp_lab.records.base import fitted
 
 __all__ = [
@@ -36,12 +29,8 @@ __all__ = [
     "HeaderRow",
     "HeaderTable",
     "ToolHeaders",
-    "encoding_of",
     "header_rows",
     "header_table_from_tools",
-    "header_text",
-    "other_value",
-    "param_header_usage",
 ]
 
 DROPPED = "2026-07-28 clients drop this whole tool"
@@ -49,29 +38,6 @@ _DATA_KEYWORDS = frozenset({"default", "examples", "const", "enum"})
 """Instance data, not schema: an `x-mcp-header` key inside them is a value, not a mark."""
 _STRING_SAMPLES = ("eu-west", "São Paulo")
 """A value that travels verbatim and one that needs the base64 sentinel."""
-
-
-def encoding_of(value: Any, header_value: str | None) -> str:
-    """How a body value appears in its header: plain, base64 sentinel, or a JSON boolean word."""
-    if header_value is None:
-        return "not sent"
-    if isinstance(value, bool):
-        return "boolean as true/false"
-    if header_value.startswith("=?base64?") and header_value.endswith("?="):
-        return "base64 sentinel"
-    return "plain"
-
-
-def _header_value(token: str, value: Any) -> str | None:
-    return mcp_param_headers({("value",): token}, {"value": value}).get(f"{MCP_PARAM_HEADER_PREFIX}{token}")
-
-
-def _nest(path: Sequence[str], leaf: Any) -> dict[str, Any]:
-    """A schema holding only `leaf` at `path`, so the SDK's checks speak about that one property."""
-    node: Any = leaf
-    for key in reversed(path):
-        node = {"type": "object", "properties": {key: node}}
-    return dict(node)
 
 
 def _marks(schema: Any, path: tuple[str, ...] | None = ()) -> Iterator[tuple[tuple[str, ...] | None, dict[str, Any]]]:
@@ -164,8 +130,8 @@ def _samples(token: str, json_type: str, prop: Mapping[str, Any]) -> list[dict[s
         return []
     samples = []
     for value in values:
-        header_value = _header_value(token, value)
-        samples.append({"value": value, "header_value": header_value, "encoding": encoding_of(value, header_value)})
+        spelled = header_value(token, value)
+        samples.append({"value": value, "header_value": spelled, "encoding": encoding_of(value, spelled)})
     return samples
 
 
@@ -182,11 +148,11 @@ def header_rows(tool: str, schema: Any) -> ToolHeaders:
         if path is None:
             row.reason = find_invalid_x_mcp_header({"type": "object", "allOf": [prop]})
         else:
-            row.reason = find_invalid_x_mcp_header(_nest(path, prop))
+            row.reason = find_invalid_x_mcp_header(nested_schema(path, prop))
             if row.reason is None and isinstance(token, str):
                 earlier = seen.get(token.lower())
                 if earlier is not None:
-                    properties = {**_nest(earlier[0], earlier[1])["properties"], **_nest(path, prop)["properties"]}
+                    properties = {**nested_schema(earlier[0], earlier[1])["properties"], **nested_schema(path, prop)["properties"]}
                     row.reason = find_invalid_x_mcp_header({"type": "object", "properties": properties}) or verdict
                 else:
                     seen[token.lower()] = (path, prop)
@@ -203,84 +169,3 @@ def header_table_from_tools(server: str, tools: Sequence[Mapping[str, Any]], kin
     for tool in tools:
         table.tools.append(header_rows(str(tool.get("name")), tool.get("inputSchema", tool.get("input_schema"))))
     return table
-
-
-def _value_at(arguments: Mapping[str, Any], path: Sequence[str]) -> Any:
-    node: Any = arguments
-    for key in path:
-        if not isinstance(node, Mapping):
-            return None
-        node = node.get(key)
-    return node
-
-
-def _leaf(schema: Mapping[str, Any], path: Sequence[str]) -> Any:
-    node: Any = schema
-    for key in path:
-        node = (node.get("properties") or {}).get(key) if isinstance(node, Mapping) else None
-    return node
-
-
-def _verdict(message: str | None, raw: str | None, value: Any) -> str:
-    if message is None:
-        return "absent" if raw is None and value is None else "ok"
-    for needle, verdict in (
-        ("is missing", "missing"),
-        ("is present but", "unexpected"),
-        ("malformed", "malformed"),
-        ("more than once", "duplicate"),
-    ):
-        if needle in message:
-            return verdict
-    return "mismatch"
-
-
-def param_header_usage(
-    schema: Any, arguments: Mapping[str, Any], headers: Sequence[tuple[str, str]] | Sequence[list[str]]
-) -> list[dict[str, Any]]:
-    """For one `tools/call`: each marked argument, the header it should travel in, and what was sent.
-
-    `verdict` is `ok`, `absent` (no value, no header: fine), `missing`, `mismatch`, `unexpected`,
-    `malformed` or `duplicate`; `reason` is the server's -32020 message for the bad ones.
-    An invalid schema yields nothing: clients drop such a tool and servers validate nothing for it.
-    """
-    if not isinstance(schema, dict) or find_invalid_x_mcp_header(schema) is not None:
-        return []
-    sent = {str(k): str(v) for k, v in headers}
-    folded = {k.lower(): v for k, v in sent.items()}
-    usage = []
-    for path, token in x_mcp_header_map(schema).items():
-        name = f"{MCP_PARAM_HEADER_PREFIX}{token}"
-        raw = folded.get(name.lower())
-        value = _value_at(arguments, path)
-        expected = mcp_param_headers({path: token}, arguments).get(name)
-        rejection = validate_mcp_param_headers(_nest(path, _leaf(schema, path)), arguments, sent)
-        message = rejection.message if rejection is not None else None
-        usage.append(
-            {
-                "argument": ".".join(path),
-                "header": name,
-                "value": value,
-                "sent": raw,
-                "decoded": decode_header_value(raw),
-                "expected": expected,
-                "encoding": encoding_of(value, raw if raw is not None else expected),
-                "verdict": _verdict(message, raw, value),
-                "reason": message,
-            }
-        )
-    return usage
-
-
-def other_value(value: Any) -> Any:
-    """A value of the same JSON type that differs from `value` (what a header that disagrees carries)."""
-    if isinstance(value, bool):
-        return not value
-    if isinstance(value, int):
-        return value + 1
-    return f"{value}-other"
-
-
-def header_text(value: Any) -> str:
-    """`value` as a plain header parameter spells it (JSON booleans lower-case)."""
-    return ("true" if value else "false") if isinstance(value, bool) else str(value)

@@ -29,11 +29,12 @@ from mcp_lab.errors import LabError
 from mcp_lab.exchanges.record import LegCapture
 from mcp_lab.exchanges.recorder import SchemaBook, http_hooks, leg_scope
 from mcp_lab.flow.answers import AnswerContext, ScriptedAnswerer
-from mcp_lab.flow.flow import LEGACY, MODERN, Flow
-from mcp_lab.headers.analysis import header_text, other_value
+from mcp_lab.flow.flow import Flow
 from mcp_lab.headers.lab_results import ListFirstLab, MismatchLab, Probe, Scenario, SchemaLookupLab
-from mcp_lab.headers.params import raw_tool_listing
+from mcp_lab.protocol.eras import LEGACY, MODERN
+from mcp_lab.protocol.header_values import header_text, other_value
 from mcp_lab.servers.lab_server import LabServer, backchannel_callbacks
+from mcp_lab.servers.listing import raw_tool_listing
 from mcp_lab.servers.outside import OutsideServer
 from mcp_lab.servers.sandbox import sandbox
 from mcp_lab.servers.serving import serve

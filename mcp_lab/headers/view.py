@@ -1,4 +1,5 @@
-"""Renderings of header parameters: a server's header table, and which argument went into which header.
+"""Renderings of header parameters: a server's header table (which argument went into which header on one call
+is drawn with the HTTP exchange, `exchanges.view`).
 
 Spec context: 2026-07-28 header parameters. The table answers "what will a 2026-07-28 client put in the
 HTTP headers for this tool, and will it even keep the tool?"; the per-call lines answer "what did it
@@ -7,25 +8,19 @@ actually send, and did the server agree?". `text/plain` is stable for nbval (no 
 
 from __future__ import annotations
 
-import json
-from collections.abc import Sequence
 from typing import Any
 
-from mcp_lab.exchanges.record import ParamHeaderUsage
+from mcp_lab.exchanges.view import value_text
 from mcp_lab.headers.record import HeaderRowRecord, HeaderTableRecord
 from mcp_lab.markup import code, e, tone, wrap
 
-__all__ = ["HEADERS_MIME", "header_table_bundle", "param_usage_html", "param_usage_lines"]
+__all__ = ["HEADERS_MIME", "header_table_bundle"]
 
 HEADERS_MIME = "application/vnd.mcp-lab.headers+json"
 
 
-def _value(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False)
-
-
 def _samples_text(row: HeaderRowRecord) -> str:
-    return "; ".join(f"{_value(s.value)} -> {s.header_value} ({s.encoding})" for s in row.samples)
+    return "; ".join(f"{value_text(s.value)} -> {s.header_value} ({s.encoding})" for s in row.samples)
 
 
 def _title(table: HeaderTableRecord) -> str:
@@ -54,7 +49,7 @@ def _row_html(row: HeaderRowRecord, first: bool, span: int, tool_cell: str) -> s
     tool = f"<td rowspan='{span}'>{tool_cell}</td>" if first else ""
     if row.valid:
         samples = "<br>".join(
-            f"{code(_value(s.value))} &rarr; {code(s.header_value)} <i>{e(s.encoding)}</i>" for s in row.samples
+            f"{code(value_text(s.value))} &rarr; {code(s.header_value)} <i>{e(s.encoding)}</i>" for s in row.samples
         )
     else:
         samples = tone("err", f"✗ {row.reason or ''}")
@@ -85,45 +80,3 @@ def header_table_html(table: HeaderTableRecord) -> str:
 
 def header_table_bundle(table: HeaderTableRecord) -> dict[str, Any]:
     return table.bundle(header_table_text(table), header_table_html(table))
-
-
-def _sent(entry: ParamHeaderUsage) -> str:
-    if entry.sent is None:
-        return "(not sent)"
-    if entry.decoded is not None and entry.decoded != entry.sent:
-        return f"{entry.sent} (decoded {_value(entry.decoded)})"
-    return entry.sent
-
-
-def _usage(usage: Sequence[ParamHeaderUsage | dict[str, Any]]) -> list[ParamHeaderUsage]:
-    return [u if isinstance(u, ParamHeaderUsage) else ParamHeaderUsage.model_validate(u) for u in usage]
-
-
-def param_usage_lines(usage: Sequence[ParamHeaderUsage | dict[str, Any]]) -> list[str]:
-    """`region=... -> Mcp-Param-Region: eu-west [ok]`, one line per marked argument (records or their dumps)."""
-    lines = []
-    for entry in _usage(usage):
-        value = "(absent)" if entry.value is None else _value(entry.value)
-        line = f"{entry.argument}={value} -> {entry.header}: {_sent(entry)} [{entry.verdict}]"
-        if entry.reason:
-            line += f" {entry.reason}"
-        lines.append(line)
-    return lines
-
-
-def param_usage_html(usage: Sequence[ParamHeaderUsage | dict[str, Any]]) -> str:
-    if not usage:
-        return ""
-    rows = []
-    for entry in _usage(usage):
-        good = entry.verdict in ("ok", "absent")
-        verdict = ("✓ " if good else "✗ ") + entry.verdict + (f": {entry.reason}" if entry.reason else "")
-        rows.append(
-            f"<tr><td>{code(entry.argument)} = {code(_value(entry.value))}</td>"
-            f"<td class='mcp-lab-mcp'>{code(entry.header)}</td><td>{code(_sent(entry))}</td>"
-            f"<td>{e(entry.encoding)}</td><td>{tone('ok' if good else 'err', verdict)}</td></tr>"
-        )
-    return (
-        "<table class='mcp-lab-param-headers'><thead><tr><th>argument</th><th>header</th><th>sent</th>"
-        f"<th>encoding</th><th>verdict</th></tr></thead><tbody>{''.join(rows)}</tbody></table>"
-    )

@@ -15,12 +15,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from mcp_lab import bounded_json
+import mcp_lab.bounded_json as bounded_json
 from mcp_lab.bounded_json import check_depth, check_text, json_extent
 from mcp_lab.errors import LabError
 from mcp_lab.flow.answers import Answerer, ScriptedAnswerer
-from mcp_lab.flow.limits import DEFAULT_MAX_ROUNDS, check_max_rounds, check_timeout
 from mcp_lab.magics.magic_line import read_word
+from mcp_lab.protocol.limits import DEFAULT_MAX_ROUNDS, check_max_rounds, check_timeout
 
 __all__ = ["CallLine", "parse_arguments", "parse_call_line", "split_line"]
 

@@ -27,9 +27,9 @@ from mcp_lab.lab import lab
 from mcp_lab.magics.await_line import await_magic_transformer
 from mcp_lab.magics.call_line import parse_arguments, parse_call_line
 from mcp_lab.magics.magic_line import expand_for, magic_args, shell_words
+from mcp_lab.protocol.keys import KeyRing
 from mcp_lab.servers.adopt import adopt, adoption_note, is_server, load_server, offers_nothing
 from mcp_lab.servers.sandbox import sandbox
-from mcp_lab.tokens.keys import KeyRing
 
 __all__ = ["FlowRun", "LabMagics", "await_magic_transformer", "parse_arguments", "register"]
 
@@ -270,7 +270,7 @@ class LabMagics(Magics):
         if command == "log":
             if not target:
                 raise LabError("usage: %mcp_server log NAME")
-            from mcp_lab.servers.connection_view import server_log
+            from mcp_lab.servers.connect import server_log
 
             return server_log(target)
         if command == "url":
@@ -372,7 +372,7 @@ class LabMagics(Magics):
 
 
 def register(shell: InteractiveShell) -> None:
-    from mcp_lab.audit.magics import AuditMagics
+    from mcp_lab.magics.audit import AuditMagics
     from mcp_lab.magics.connect import ConnectMagics
     from mcp_lab.servers import sdk_notices
 

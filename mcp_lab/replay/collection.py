@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mcp_lab import bounded_json
+import mcp_lab.bounded_json as bounded_json
 from mcp_lab.bounded_json import RECORD_DEPTH
 from mcp_lab.errors import LabError
 from mcp_lab.flow.flow import Flow

@@ -14,20 +14,22 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
 import mcp.types as T
 
+import mcp_lab.view_registry as view_registry
 from mcp_lab.errors import LabError
 from mcp_lab.flow.answers import AnswerContext, InputResponse, Unanswered, request_kind
-from mcp_lab.flow.flow import LEGACY, MODERN, Connection, Flow
+from mcp_lab.flow.flow import Connection, Flow
 from mcp_lab.flow.legs import parse_response, wire
-from mcp_lab.flow.limits import check_timeout
-from mcp_lab.flow.round import result_texts
 from mcp_lab.given import check_path, shown
+from mcp_lab.protocol.eras import LEGACY, MODERN
+from mcp_lab.protocol.limits import check_timeout
+from mcp_lab.protocol.results import result_texts
 from mcp_lab.records.base import fitted
 from mcp_lab.replay.collection import Collection, ToolListing, called_tools, load_collection, tool_entry
 from mcp_lab.replay.diff import (
@@ -41,7 +43,7 @@ from mcp_lab.replay.diff import (
     strip_meta,
     tool_differences,
 )
-from mcp_lab.replay.record import ReplayRecord
+from mcp_lab.replay.record import ReplayEntryRecord, ReplayRecord
 
 __all__ = [
     "Difference",
@@ -85,6 +87,13 @@ class ReplayEntry:
         }
 
 
+def headline(entries: Sequence[ReplayEntry | ReplayEntryRecord], server: str | None) -> str:
+    where = f"against {server!r}" if server else "against the recorded servers"
+    counts = {s: sum(1 for x in entries if x.status == s) for s in ("different", "stopped", "failed")}
+    tally = ", ".join(f"{n} {s}" for s, n in counts.items() if n) or "no differences"
+    return f"replay {where}: {len(entries)} flow(s), {tally}"
+
+
 @dataclass
 class ReplayReport:
     """Every flow's entry; `ok` when nothing differs."""
@@ -103,8 +112,6 @@ class ReplayReport:
         return [d for e in self.entries for d in e.differences]
 
     def record(self) -> ReplayRecord:
-        from mcp_lab.replay.view import headline
-
         return fitted(  # a recorded argument of any length: clipped where the record allows, still a str elsewhere
             ReplayRecord,
             {
@@ -120,14 +127,10 @@ class ReplayReport:
         return self.record().dump()
 
     def text(self) -> str:
-        from mcp_lab.replay.view import replay_text
-
-        return replay_text(self.record())
+        return view_registry.text(self, "text")
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
-        from mcp_lab.replay.view import replay_bundle
-
-        return replay_bundle(self.record())
+        return view_registry.bundle(self)
 
 
 class RecordedAnswers:

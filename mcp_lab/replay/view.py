@@ -7,27 +7,16 @@ No times and no tokens appear, so the text is stable for nbval and for CI logs.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from mcp_lab.markup import code, e, tone, wrap
 from mcp_lab.replay.record import ReplayEntryRecord, ReplayRecord
 
-if TYPE_CHECKING:
-    from mcp_lab.replay.run import ReplayEntry
-
-__all__ = ["REPLAY_MIME", "headline", "replay_bundle", "replay_html", "replay_text"]
+__all__ = ["REPLAY_MIME", "replay_bundle", "replay_html", "replay_text"]
 
 REPLAY_MIME = "application/vnd.mcp-lab.replay+json"
 
 _MARK = {"same": "same", "different": "DIFFERENT", "stopped": "STOPPED", "failed": "FAILED"}
-
-
-def headline(entries: Sequence[ReplayEntry | ReplayEntryRecord], server: str | None) -> str:
-    where = f"against {server!r}" if server else "against the recorded servers"
-    counts = {s: sum(1 for x in entries if x.status == s) for s in ("different", "stopped", "failed")}
-    tally = ", ".join(f"{n} {s}" for s, n in counts.items() if n) or "no differences"
-    return f"replay {where}: {len(entries)} flow(s), {tally}"
 
 
 def _rounds(entry: ReplayEntryRecord) -> str:

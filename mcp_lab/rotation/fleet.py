@@ -25,10 +25,10 @@ from mcp.server.mcpserver import MCPServer
 
 from mcp_lab.errors import LabError
 from mcp_lab.exchanges.record import LegCapture
+from mcp_lab.protocol.keys import KeyRing, checked_ttl
 from mcp_lab.rotation.probe import PROBE_TOOL, add_probe_tool
 from mcp_lab.servers.lab_server import AnswerFn, LabServer, check_name
 from mcp_lab.servers.sandbox import sandbox
-from mcp_lab.tokens.keys import KeyRing, checked_ttl
 
 __all__ = ["PROBE_TOOL", "Fleet", "add_probe_tool"]
 

@@ -21,13 +21,14 @@ import mcp.types as T
 from mcp import MCPError
 
 from mcp_lab.errors import LabError
-from mcp_lab.flow.flow import MODERN, Connection, Flow
+from mcp_lab.flow.flow import Connection, Flow
+from mcp_lab.protocol.eras import MODERN
+from mcp_lab.protocol.keys import KeyRing, checked_key
 from mcp_lab.rotation.fleet import PROBE_TOOL, add_probe_tool
 from mcp_lab.rotation.record import CellRecord, RotationRecord
 from mcp_lab.servers.lab_server import LabServer
 from mcp_lab.servers.outside import OutsideServer
 from mcp_lab.servers.sandbox import sandbox
-from mcp_lab.tokens.keys import KeyRing, checked_key
 
 __all__ = [
     "PHASES",

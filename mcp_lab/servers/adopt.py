@@ -18,15 +18,15 @@ import sys
 from typing import Any, Literal
 
 from mcp.server import Server
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import MCPServer, RequestStateBoundary
 
 from mcp_lab.errors import LabError
+from mcp_lab.protocol.keys import KeyRing, checked_ttl, codec_key_ids
 from mcp_lab.servers.lab_server import LabServer, check_name
 from mcp_lab.servers.log_book import contained, take_sdk_handlers
 from mcp_lab.servers.sandbox import sandbox
-from mcp_lab.tokens.keys import KeyRing, checked_ttl, codec_key_ids
 
-__all__ = ["adopt", "adoption_note", "is_server", "load_server", "offers_nothing", "sealing_of"]
+__all__ = ["adopt", "adoption_note", "boundary_of", "is_server", "load_server", "offers_nothing", "sealing_of"]
 
 
 def is_server(value: Any) -> bool:
@@ -46,17 +46,19 @@ def offers_nothing(server: Any) -> bool:
     )
 
 
-def _boundary(entry: LabServer) -> Any:
-    from mcp_lab.tokens.context import boundary_of
-
-    return boundary_of(entry)
+def boundary_of(entry: Any) -> RequestStateBoundary | None:
+    """The RequestStateBoundary in a sandbox server's middleware chain (None: plaintext state)."""
+    for middleware in getattr(entry.lowlevel, "middleware", []):
+        if isinstance(middleware, RequestStateBoundary):
+            return middleware
+    return None
 
 
 def sealing_of(entry: LabServer) -> tuple[str, list[str], float | None]:
     """How `entry` protects its request_state, for views: (description, key ids, ttl in seconds)."""
     if entry.ring is not None:
         return ("lab-generated key" if entry.ring.generated else "given keys"), list(entry.ring.ids), entry.ttl
-    boundary = _boundary(entry)
+    boundary = boundary_of(entry)
     if boundary is None:
         return "plaintext (no boundary)", [], None
     security = boundary._security  # private, pinned to mcp==2.3.0
@@ -69,7 +71,7 @@ def sealing_of(entry: LabServer) -> tuple[str, list[str], float | None]:
 def adoption_note(entry: LabServer) -> str:
     """One line: what the lab can see of an adopted server's tokens, and how to change it."""
     described, ids, _ = sealing_of(entry)
-    boundary = _boundary(entry)
+    boundary = boundary_of(entry)
     audience = f" and audience {boundary._audience!r}" if boundary is not None else ""
     if entry.ring is not None:
         return (
@@ -165,7 +167,7 @@ def adopt(
     entry = LabServer(name=label, server=server, kind=kind, ring=None)
     if isinstance(server, MCPServer):
         take_sdk_handlers(label)  # MCPServer(log_level="INFO") put a handler on the root logger when it was built
-    boundary = _boundary(entry)
+    boundary = boundary_of(entry)
     if boundary is not None:
         entry.ttl = float(boundary._security.ttl)
     if take_keys or keys is not None:

@@ -12,19 +12,22 @@ import asyncio
 import os
 import shlex
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcp_lab.errors import LabError
 from mcp_lab.exchanges.record import keep_out_of_records
-from mcp_lab.flow.limits import check_timeout
 from mcp_lab.given import check_text_map, shown
 from mcp_lab.lab import lab
+from mcp_lab.protocol.limits import check_timeout
 from mcp_lab.servers.lab_server import check_name
 from mcp_lab.servers.outside import KEYLESS_NOTE, OutsideServer, stdio_log_path
 from mcp_lab.servers.sandbox import sandbox
 from mcp_lab.servers.transports import (
     read_log,
 )
+
+if TYPE_CHECKING:
+    from mcp_lab.servers.connection_view import ConnectionLog
 
 __all__ = [
     "KEYLESS_NOTE",
@@ -35,6 +38,7 @@ __all__ = [
     "open_connection",
     "parse_environment",
     "parse_headers",
+    "server_log",
 ]
 
 
@@ -173,3 +177,22 @@ def connection_log(name: str) -> str:
             raise LabError(f"{name!r} is a Streamable HTTP connection: its server's log lives with that server")
         raise LabError(f"no stdio connection named {name!r} (now or earlier in this kernel)")
     return read_log(path)[0]
+
+
+def server_log(name: str) -> ConnectionLog:
+    """What server `name` logged while the lab ran it (and, for a stdio connection, what it wrote to stderr)."""
+    from mcp_lab.servers.connection_view import ConnectionLog
+    from mcp_lab.servers.log_book import log_lines
+
+    if not isinstance(name, str):
+        sandbox.get(name)  # the one-line "a server is named by text" error
+    entry = sandbox.servers.get(name)
+    lines = log_lines(name)
+    if entry is None and not lines:
+        sandbox.get(name)  # the one-line "no server named ..." error
+    text = ""
+    if isinstance(entry, OutsideServer) and entry.transport == "stdio":
+        text = connection_log(name)
+    if lines:
+        text += ("\n" if text and not text.endswith("\n") else "") + "\n".join(lines) + "\n"
+    return ConnectionLog(name, text, empty=f"({name!r} has logged nothing the lab kept)")

@@ -17,7 +17,7 @@ from mcp_lab.servers.record import ConnectionLogRecord, ConnectionRecord
 if TYPE_CHECKING:
     from mcp_lab.servers.outside import OutsideServer
 
-__all__ = ["CONNECTION_MIME", "LOG_MIME", "ConnectionLog", "connection_bundle", "server_log"]
+__all__ = ["CONNECTION_MIME", "LOG_MIME", "ConnectionLog", "connection_bundle"]
 
 CONNECTION_MIME = "application/vnd.mcp-lab.connection+json"
 LOG_MIME = "application/vnd.mcp-lab.connection-log+json"
@@ -94,24 +94,3 @@ class ConnectionLog:
         record = self.record()
         shown = record.text if record.text.strip() else (self.empty or f"({self.name!r} wrote nothing to stderr)")
         return record.bundle(shown.rstrip("\n"), wrap(f"<pre class='mcp-lab-log'>{e(shown)}</pre>", "mcp-lab-log"))
-
-
-def server_log(name: str) -> ConnectionLog:
-    """What server `name` logged while the lab ran it (and, for a stdio connection, what it wrote to stderr)."""
-    from mcp_lab.servers.connect import connection_log
-    from mcp_lab.servers.log_book import log_lines
-    from mcp_lab.servers.outside import OutsideServer
-    from mcp_lab.servers.sandbox import sandbox
-
-    if not isinstance(name, str):
-        sandbox.get(name)  # the one-line "a server is named by text" error
-    entry = sandbox.servers.get(name)
-    lines = log_lines(name)
-    if entry is None and not lines:
-        sandbox.get(name)  # the one-line "no server named ..." error
-    text = ""
-    if isinstance(entry, OutsideServer) and entry.transport == "stdio":
-        text = connection_log(name)
-    if lines:
-        text += ("\n" if text and not text.endswith("\n") else "") + "\n".join(lines) + "\n"
-    return ConnectionLog(name, text, empty=f"({name!r} has logged nothing the lab kept)")

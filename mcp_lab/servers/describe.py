@@ -18,8 +18,8 @@ from mcp.client.session import ClientSession
 from mcp.shared.inbound import find_invalid_x_mcp_header, x_mcp_header_map
 
 from mcp_lab.errors import LabError
-from mcp_lab.headers.params import raw_tool_listing
 from mcp_lab.servers.lab_server import LabServer
+from mcp_lab.servers.listing import raw_tool_listing
 from mcp_lab.servers.record import (
     PromptArgumentDescription,
     PromptDescription,

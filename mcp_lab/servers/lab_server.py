@@ -30,14 +30,14 @@ from mcp.server.mcpserver import MCPServer, RequestStateBoundary
 from mcp_lab.errors import ConnectionFailed, LabError
 from mcp_lab.exchanges.record import LegCapture
 from mcp_lab.exchanges.recorder import current_capture, leg_scope
-from mcp_lab.flow.legs import rejection_reason
 from mcp_lab.lab import lab
+from mcp_lab.protocol.keys import KeyRing, checked_ttl
+from mcp_lab.protocol.rejections import rejection_reason
 from mcp_lab.servers.containment import contain_handlers
 from mcp_lab.servers.header_files import forget_header_file, header_file
 from mcp_lab.servers.log_book import leg_began, leg_ended
 from mcp_lab.servers.loopback import HttpServing, Stopped, check_port, register_exit_hook, stopping_on
 from mcp_lab.servers.server_log import HandlerErrorFilter
-from mcp_lab.tokens.keys import KeyRing, checked_ttl
 
 if TYPE_CHECKING:
     from mcp_lab.servers.access import Access

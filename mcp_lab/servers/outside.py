@@ -36,10 +36,11 @@ from mcp.client.session import ClientSession
 from mcp.client.stdio import stdio_client
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
+import mcp_lab.view_registry as view_registry
 from mcp_lab.errors import ConnectionFailed, LabError
 from mcp_lab.exchanges.recorder import SchemaBook
-from mcp_lab.flow.flow import LEGACY, MODERN
 from mcp_lab.lab import lab
+from mcp_lab.protocol.eras import LEGACY, MODERN
 from mcp_lab.servers.lab_server import backchannel_callbacks
 from mcp_lab.servers.transports import (
     ConnectionOwner,
@@ -333,9 +334,7 @@ class OutsideServer:
         return f"; its stderr ends: {shown[-300:]!r} (all of it: %mcp_connect log {self.name})"
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
-        from mcp_lab.servers.connection_view import connection_bundle
-
-        return connection_bundle(self)
+        return view_registry.bundle(self)
 
 
 def stdio_log_path(name: str) -> Path:

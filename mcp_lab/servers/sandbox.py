@@ -18,10 +18,10 @@ from mcp.server.mcpserver import MCPServer, RequestStateSecurity
 
 from mcp_lab.errors import LabError
 from mcp_lab.lab import lab
+from mcp_lab.protocol.keys import KeyRing, checked_ttl
 from mcp_lab.servers.header_files import forget_header_file
 from mcp_lab.servers.lab_server import LabServer, check_name, shown_name
 from mcp_lab.servers.log_book import contained
-from mcp_lab.tokens.keys import KeyRing, checked_ttl
 
 if TYPE_CHECKING:
     from mcp_lab.servers.outside import OutsideServer

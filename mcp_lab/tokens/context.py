@@ -13,18 +13,19 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
-from mcp.server.mcpserver import AESGCMRequestStateCodec, RequestStateBoundary, authenticated_principal
+from mcp.server.mcpserver import AESGCMRequestStateCodec, authenticated_principal
 
 from mcp_lab.errors import LabError
 from mcp_lab.flow.flow import Flow, Round
+from mcp_lab.protocol.keys import KeyRing, codec_key_ids
+from mcp_lab.servers.adopt import boundary_of
 from mcp_lab.servers.lab_server import LabServer
 from mcp_lab.servers.sandbox import sandbox
 from mcp_lab.tokens.claims import UNKNOWN, request_identity
-from mcp_lab.tokens.keys import KeyRing, codec_key_ids
 from mcp_lab.tokens.principal import current_principal
 from mcp_lab.tokens.rows import question_texts
 
-__all__ = ["INFER", "Context", "boundary_of", "from_flow", "resolve_context"]
+__all__ = ["INFER", "Context", "from_flow", "resolve_context"]
 
 
 class _Infer:
@@ -114,14 +115,6 @@ def _own_ring(codec: AESGCMRequestStateCodec) -> RingFacts:
         "opens with its codec; slot 0 seals, every slot opens"
     )
     return facts
-
-
-def boundary_of(entry: Any) -> RequestStateBoundary | None:
-    """The RequestStateBoundary in a sandbox server's middleware chain (None: plaintext state)."""
-    for middleware in getattr(entry.lowlevel, "middleware", []):
-        if isinstance(middleware, RequestStateBoundary):
-            return middleware
-    return None
 
 
 def _lab_server(server: Any) -> Any:

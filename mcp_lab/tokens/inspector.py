@@ -17,13 +17,13 @@ from typing import Any
 from mcp.server.mcpserver import InvalidRequestState
 
 from mcp_lab.errors import LabError
+from mcp_lab.protocol.anatomy import Anatomy, keyless_anatomy
 from mcp_lab.servers.sandbox import sandbox
-from mcp_lab.tokens.anatomy import Anatomy, keyless_anatomy
 from mcp_lab.tokens.claims import UNKNOWN, check_claims, passed
-from mcp_lab.tokens.context import INFER, Context, boundary_of, from_flow, resolve_context
+from mcp_lab.tokens.context import INFER, Context, from_flow, resolve_context
 from mcp_lab.tokens.report import STEPS, Check, Status, TokenReport
 
-__all__ = ["UNKNOWN", "boundary_of", "inspect_token"]
+__all__ = ["UNKNOWN", "inspect_token"]
 
 DANGER = (
     "requestState is attacker-controlled (spec): this server has no RequestStateBoundary, so any client "
@@ -137,7 +137,7 @@ def _inspect(token: Any, ctx: Context, now: float, carrier: Any = None) -> Token
 
 
 FOREIGN = ("signed-v1", "jws", "jwe", "json", "plaintext", "opaque")
-"""Formats of other servers (tokens.structure): the Python SDK boundary's checks are not theirs."""
+"""Formats of other servers (protocol.structure): the Python SDK boundary's checks are not theirs."""
 
 
 def flow_of(call: Any, token: str) -> Any:

@@ -29,11 +29,12 @@ from mcp.server.mcpserver import AESGCMRequestStateCodec, RequestStateBoundary, 
 from mcp_lab.errors import LabError
 from mcp_lab.flow.flow import Flow, Round
 from mcp_lab.flow.legs import send_leg
+from mcp_lab.protocol.anatomy import AES_PREFIX, b64u, b64u_decode_explained
+from mcp_lab.protocol.keys import KeyRing
+from mcp_lab.servers.adopt import boundary_of
 from mcp_lab.servers.lab_server import LabServer
 from mcp_lab.servers.sandbox import sandbox
-from mcp_lab.tokens.anatomy import AES_PREFIX, b64u, b64u_decode_explained
-from mcp_lab.tokens.inspector import boundary_of, inspect_token
-from mcp_lab.tokens.keys import KeyRing
+from mcp_lab.tokens.inspector import inspect_token
 from mcp_lab.tokens.principal import current_principal, set_principal
 from mcp_lab.tokens.record import TamperCaseRecord, TamperRecord
 

@@ -25,7 +25,7 @@ import logging
 from typing import Annotated
 
 import mcp_lab
-from mcp_lab.headers.view import param_usage_lines
+from mcp_lab.exchanges.view import param_usage_lines
 from pydantic import Field, WithJsonSchema
 
 # %% [markdown]

@@ -26,16 +26,16 @@ def test_load_ext_registers_the_magic_and_loads_no_check() -> None:
         "mcp_lab.load_ipython_extension(shell)\n"
         "assert 'mcp_audit' in shell.magics_manager.magics['line']\n"
         "loaded = {m for m in sys.modules if m.startswith('mcp_lab.audit.')}\n"
-        "print(sorted(loaded - {'mcp_lab.audit.magics', 'mcp_lab.audit.model'}))\n"
+        "print(sorted(loaded - {'mcp_lab.audit.model'}))\n"
     )
     assert _run("-c", code).strip() == "[]"
 
 
 def test_the_public_audit_is_the_function_whichever_module_loads_first() -> None:
     code = (
-        "import mcp_lab.audit.model, mcp_lab.records.schema, inspect, mcp_lab\n"
+        "import mcp_lab.audit.model, mcp_lab.record_schema, inspect, mcp_lab\n"
         "assert inspect.iscoroutinefunction(mcp_lab.audit), mcp_lab.audit\n"
-        "assert 'audit' in mcp_lab.records.schema.KINDS\n"
+        "assert 'audit' in mcp_lab.record_schema.KINDS\n"
         "from mcp_lab import AuditReport\n"
         "print(AuditReport.__module__)\n"
     )

@@ -18,7 +18,7 @@ from mcp_lab.audit.rules import RULES
 from mcp_lab.errors import LabError
 from mcp_lab.flow.flow import Flow
 from mcp_lab.lab import lab
-from mcp_lab.records.schema import KINDS
+from mcp_lab.record_schema import KINDS
 from mcp_lab.servers.serving import serve
 from tests.audit.helpers import record, started
 from tests.audit.servers import load

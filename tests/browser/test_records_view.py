@@ -20,7 +20,7 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from mcp_lab.records.schema import KINDS
+from mcp_lab.record_schema import KINDS
 from tests.browser.harness import Lab
 from tests.browser.notebooks import records_notebook
 from tests.browser.pages import current_kernel_id, open_notebook, screenshot, screenshot_path, write_notebook

@@ -19,7 +19,7 @@ import pytest
 from mcp.server import Server
 
 import mcp_lab
-from mcp_lab.flow.limits import MAX_FLOW_ROUNDS, MAX_INPUT_REQUESTS
+from mcp_lab.protocol.limits import MAX_FLOW_ROUNDS, MAX_INPUT_REQUESTS
 from mcp_lab.servers.containment import escaping
 from mcp_lab.servers.lab_server import LabServer
 from mcp_lab.servers.sandbox import sandbox

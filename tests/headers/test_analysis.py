@@ -6,7 +6,8 @@ from typing import Any
 
 from mcp.shared.inbound import encode_header_value
 
-from mcp_lab.headers.analysis import DROPPED, encoding_of, header_rows, header_table_from_tools, param_header_usage
+from mcp_lab.headers.analysis import DROPPED, header_rows, header_table_from_tools
+from mcp_lab.protocol.header_values import encoding_of, param_header_usage
 
 
 def _schema(**props: dict[str, Any]) -> dict[str, Any]:

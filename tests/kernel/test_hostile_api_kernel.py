@@ -34,7 +34,7 @@ def seen(x: object = None) -> str:
 """,
     """import os, tempfile, mcp.server.mcpserver as _sdk
 from mcp_lab.audit.lab import CHECKS
-from mcp_lab.tokens.keys import KeyRing
+from mcp_lab.protocol.keys import KeyRing
 workdir = tempfile.mkdtemp()
 all_checks = ",".join(CHECKS)
 weak_bytes = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"

@@ -11,15 +11,15 @@ import pytest
 import pytest_asyncio
 from jsonschema import Draft202012Validator
 
+from mcp_lab.record_schema import KINDS, SCHEMA_PATH, schema_text
 from mcp_lab.records.base import mime
-from mcp_lab.records.schema import KINDS, SCHEMA_PATH, schema_text
 from tests.records.producers import Produced, produce_all
 
 LABEXTENSION = SCHEMA_PATH.parents[1]
 
 
 def test_the_exported_schema_is_current() -> None:
-    assert SCHEMA_PATH.read_text(encoding="utf-8") == schema_text(), "run: python -m mcp_lab.records"
+    assert SCHEMA_PATH.read_text(encoding="utf-8") == schema_text(), "run: python -m mcp_lab.record_schema"
 
 
 def test_the_generated_typescript_types_are_current() -> None:

@@ -18,10 +18,9 @@ from mcp.server.mcpserver import RequestStateBoundary, RequestStateSecurity
 
 import mcp_lab
 from mcp_lab.errors import LabError
-from mcp_lab.servers.adopt import adoption_note, load_server
+from mcp_lab.servers.adopt import adoption_note, boundary_of, load_server
 from mcp_lab.servers.sandbox import sandbox
 from mcp_lab.servers.view import ServerList
-from mcp_lab.tokens.context import boundary_of
 from tests.sample_servers.booking import build
 from tests.sample_servers.changes import import_copy
 from tests.sample_servers.own import desk, shop

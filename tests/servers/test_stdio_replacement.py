@@ -14,7 +14,7 @@ import signal
 import pytest
 
 import mcp_lab
-from mcp_lab.flow.flow import MODERN
+from mcp_lab.protocol.eras import MODERN
 from mcp_lab.servers.transports import alive
 from tests.sample_servers.booking import command
 

@@ -12,9 +12,9 @@ import pytest
 
 import mcp_lab
 from mcp_lab import EnvelopeCodec, HMACSignOnlyCodec, TokenReport, inspect_token, use_codec
+from mcp_lab.protocol.anatomy import keyless_anatomy
 from mcp_lab.servers.lab_server import LabServer
 from mcp_lab.servers.sandbox import sandbox
-from mcp_lab.tokens.anatomy import keyless_anatomy
 
 from .helpers import forge, observed, send
 

@@ -23,8 +23,8 @@ from mcp.server.mcpserver import MCPServer
 
 import mcp_lab
 from mcp_lab import Fleet, KeyRing, LabError, RotationStepper
+from mcp_lab.protocol.keys import MAX_KEY_BYTES, MAX_KEYS, MIN_KEY_BYTES, key_id
 from mcp_lab.servers.sandbox import sandbox
-from mcp_lab.tokens.keys import MAX_KEY_BYTES, MAX_KEYS, MIN_KEY_BYTES, key_id
 
 GOOD = b"g" * 32
 OTHER = b"o" * 32

@@ -11,9 +11,9 @@ from mcp.server.mcpserver import AESGCMRequestStateCodec
 from mcp.server.request_state import compact_json
 
 import mcp_lab
+from mcp_lab.protocol.keys import KeyRing
 from mcp_lab.servers.lab_server import LabServer
 from mcp_lab.servers.sandbox import sandbox
-from mcp_lab.tokens.keys import KeyRing
 from mcp_lab.tokens.principal import lab_principal, set_principal
 from mcp_lab.tokens.report import REASONS
 from mcp_lab.tokens.tamper import flip_byte

@@ -23,8 +23,8 @@ from mcp.server.mcpserver import AESGCMRequestStateCodec
 import mcp_lab
 from mcp_lab.audit.tokens import edits, reveal
 from mcp_lab.flow.view import token_brief
-from mcp_lab.tokens.anatomy import keyless_anatomy
-from mcp_lab.tokens.keys import KeyRing
+from mcp_lab.protocol.anatomy import keyless_anatomy
+from mcp_lab.protocol.keys import KeyRing
 
 KEY = os.urandom(32)
 JWE = ".".join(

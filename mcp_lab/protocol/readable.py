@@ -5,7 +5,7 @@ attacker-controlled input": whatever a server puts in it readably, every client 
 try to change). This module finds that part in any server's token -- plain JSON or text, or a base64 /
 base64url segment of a dot-separated token (a JWT, the TypeScript SDK's `v1.<payload>.<signature>`, a lab
 codec's) that decodes to text -- and says where it sits and how it is encoded, so a reader can show it and
-the audit can edit it in its own encoding. The keyless anatomy (`tokens.anatomy`) and the audit's token
+the audit can edit it in its own encoding. The keyless anatomy (`protocol.anatomy`) and the audit's token
 probes (`audit.tokens`) both use it: one answer to "what does this token show?".
 """
 

@@ -7,10 +7,10 @@ anything shorter than 32 bytes is `malformed`. This module mirrors those rules t
 (which character, which length) without a key. The 4-byte key id is a public fingerprint, not key material.
 
 Formats are told apart by their structure, not by a prefix alone: the TypeScript SDK's signed-only tokens
-also begin with `v1.` (`tokens.structure` reads them, and JWS/JWE, plain JSON and opaque tokens). Lab codecs
+also begin with `v1.` (`protocol.structure` reads them, and JWS/JWE, plain JSON and opaque tokens). Lab codecs
 (`mcp_lab.tokens.lab_codecs`) register their own prefixes here, so a keyless look also recognises a sign-only
 token (whose claims anyone can read) or an envelope-encrypted one. Every anatomy carries what anyone can read
-in the token (`tokens.readable`), the same answer the audit's token probes use.
+in the token (`protocol.readable`), the same answer the audit's token probes use.
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ from collections.abc import Callable
 from typing import Any
 
 from mcp_lab.lab import lab
-from mcp_lab.tokens.readable import find_readable
-from mcp_lab.tokens.structure import foreign_anatomy, signed_v1_anatomy
-from mcp_lab.tokens.token_parts import Anatomy, Segment, b64u, b64u_decode_explained
+from mcp_lab.protocol.readable import find_readable
+from mcp_lab.protocol.structure import foreign_anatomy, signed_v1_anatomy
+from mcp_lab.protocol.token_parts import Anatomy, Segment, b64u, b64u_decode_explained
 
 __all__ = [
     "AES_PREFIX",

@@ -23,8 +23,8 @@ import json
 import time
 from typing import Any
 
-from mcp_lab.tokens.readable import decode_segment, find_readable, segment_spans, text_of
-from mcp_lab.tokens.token_parts import Anatomy, Segment, b64u_decode_explained
+from mcp_lab.protocol.readable import decode_segment, find_readable, segment_spans, text_of
+from mcp_lab.protocol.token_parts import Anatomy, Segment, b64u_decode_explained
 
 __all__ = ["READABLE_BY_ANYONE", "foreign_anatomy", "signed_v1_anatomy"]
 

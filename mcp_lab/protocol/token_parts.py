@@ -1,8 +1,8 @@
 """The parts of a keyless token anatomy: coloured segments, what they decode to, the strict base64url rule.
 
 Spec context: the SDK docs' "Protecting requestState" (mcp 2.3.0): the Python SDK's codec writes unpadded,
-canonical base64url and rejects any other spelling. Kept apart from the readers (`tokens.anatomy` for the
-Python SDK's envelope and the dispatch, `tokens.structure` for other servers' formats) so both build the
+canonical base64url and rejects any other spelling. Kept apart from the readers (`protocol.anatomy` for the
+Python SDK's envelope and the dispatch, `protocol.structure` for other servers' formats) so both build the
 same record.
 """
 
@@ -14,7 +14,7 @@ import string
 from dataclasses import dataclass, field
 from typing import Any
 
-from mcp_lab.tokens.readable import Readable
+from mcp_lab.protocol.readable import Readable
 
 __all__ = ["Anatomy", "Segment", "b64u", "b64u_decode_explained"]
 

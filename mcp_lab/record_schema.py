@@ -1,14 +1,18 @@
 """The JSON Schema of every record the lab displays: one typed, versioned record per vendor MIME kind.
 
+`python -m mcp_lab.record_schema [--check]` writes (or checks) labextension/schema/records.schema.json. It
+stands on the top floor, beside the public API, because it gathers every feature's record.
+
 Spec context: see `mcp_lab.records.base`. `KINDS` maps every `application/vnd.mcp-lab.<kind>+json` the lab
 emits to its record class; `schema_document()` is the one JSON Schema that holds them all, written to
-`labextension/schema/records.schema.json` by `python -m mcp_lab.records` (a test fails when it is stale),
+`labextension/schema/records.schema.json` by `python -m mcp_lab.record_schema` (a test fails when it is stale),
 from which the labextension build generates its TypeScript types.
 """
 
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +25,7 @@ from mcp_lab.rotation.record import RotationLoadRecord, RotationRecord
 from mcp_lab.servers.record import ConnectionLogRecord, ConnectionRecord, ServerDescriptionRecord, ServersRecord
 from mcp_lab.tokens.record import TamperRecord, TokenRecord
 
-__all__ = ["KINDS", "SCHEMA_PATH", "schema_document", "schema_text"]
+__all__ = ["KINDS", "SCHEMA_PATH", "main", "schema_document", "schema_text"]
 
 KINDS: dict[str, type[Record]] = {
     "flow": FlowRecord,
@@ -40,7 +44,7 @@ KINDS: dict[str, type[Record]] = {
     "replay": ReplayRecord,
     "audit": AuditRecord,
 }
-SCHEMA_PATH = Path(__file__).resolve().parents[2] / "labextension" / "schema" / "records.schema.json"
+SCHEMA_PATH = Path(__file__).resolve().parents[1] / "labextension" / "schema" / "records.schema.json"
 
 
 def schema_document() -> dict[str, Any]:
@@ -89,3 +93,21 @@ def _untitled(node: Any) -> None:
 
 def schema_text() -> str:
     return json.dumps(schema_document(), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def main(argv: list[str]) -> int:
+    text = schema_text()
+    if "--check" in argv:
+        current = SCHEMA_PATH.read_text(encoding="utf-8") if SCHEMA_PATH.exists() else ""
+        if current != text:
+            print(f"{SCHEMA_PATH} is stale: run python -m mcp_lab.record_schema", file=sys.stderr)
+            return 1
+        return 0
+    SCHEMA_PATH.parent.mkdir(parents=True, exist_ok=True)
+    SCHEMA_PATH.write_text(text, encoding="utf-8")
+    print(f"wrote {SCHEMA_PATH}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
