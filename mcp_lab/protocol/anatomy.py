@@ -21,17 +21,9 @@ from typing import Any
 from mcp_lab.lab import lab
 from mcp_lab.protocol.readable import find_readable
 from mcp_lab.protocol.structure import foreign_anatomy, signed_v1_anatomy
-from mcp_lab.protocol.token_parts import Anatomy, Segment, b64u, b64u_decode_explained
+from mcp_lab.protocol.token_parts import Anatomy, Segment, b64u_decode_explained
 
-__all__ = [
-    "AES_PREFIX",
-    "Anatomy",
-    "Segment",
-    "b64u",
-    "b64u_decode_explained",
-    "keyless_anatomy",
-    "register_format",
-]
+__all__ = ["AES_PREFIX", "keyless_anatomy", "register_format"]
 
 AES_PREFIX = "v1."
 AES_LABEL = "SDK AES-256-GCM v1"

@@ -32,7 +32,6 @@ from mcp_lab.exchanges.record import LegCapture
 from mcp_lab.exchanges.recorder import current_capture, leg_scope
 from mcp_lab.lab import lab
 from mcp_lab.protocol.keys import KeyRing, checked_ttl
-from mcp_lab.protocol.rejections import rejection_reason
 from mcp_lab.servers.containment import contain_handlers
 from mcp_lab.servers.header_files import forget_header_file, header_file
 from mcp_lab.servers.log_book import leg_began, leg_ended
@@ -42,7 +41,7 @@ from mcp_lab.servers.server_log import HandlerErrorFilter
 if TYPE_CHECKING:
     from mcp_lab.servers.access import Access
 
-__all__ = ["MAX_NAME", "ClientOwner", "LabServer", "backchannel_callbacks", "check_name", "rejection_reason", "shown_name"]
+__all__ = ["MAX_NAME", "ClientOwner", "LabServer", "backchannel_callbacks", "check_name", "shown_name"]
 
 REQUEST_STATE_LOGGER = "mcp.server.request_state"
 """The boundary logs "requestState rejected on <method>: <reason>" (mcp 2.3.0 `_reject`)."""

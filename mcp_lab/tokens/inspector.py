@@ -17,7 +17,8 @@ from typing import Any
 from mcp.server.mcpserver import InvalidRequestState
 
 from mcp_lab.errors import LabError
-from mcp_lab.protocol.anatomy import Anatomy, keyless_anatomy
+from mcp_lab.protocol.anatomy import keyless_anatomy
+from mcp_lab.protocol.token_parts import Anatomy
 from mcp_lab.servers.sandbox import sandbox
 from mcp_lab.tokens.claims import UNKNOWN, check_claims, passed
 from mcp_lab.tokens.context import INFER, Context, from_flow, resolve_context

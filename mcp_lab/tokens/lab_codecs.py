@@ -28,8 +28,9 @@ from mcp.server.mcpserver import InvalidRequestState, RequestStateBoundary, Requ
 
 from mcp_lab.errors import LabError
 from mcp_lab.given import shown
-from mcp_lab.protocol.anatomy import TAG_LEN, Anatomy, Segment, b64u, b64u_decode_explained, register_format
+from mcp_lab.protocol.anatomy import TAG_LEN, register_format
 from mcp_lab.protocol.keys import checked_ttl
+from mcp_lab.protocol.token_parts import Anatomy, Segment, b64u, b64u_decode_explained
 
 __all__ = ["EnvelopeCodec", "HMACSignOnlyCodec", "use_codec"]
 

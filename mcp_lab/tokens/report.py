@@ -14,7 +14,8 @@ from dataclasses import asdict, dataclass, field
 from functools import cached_property
 from typing import Any, Literal
 
-from mcp_lab.protocol.anatomy import Anatomy, Segment, keyless_anatomy
+from mcp_lab.protocol.anatomy import keyless_anatomy
+from mcp_lab.protocol.token_parts import Anatomy, Segment
 from mcp_lab.records.base import clip, clip_json, fitted
 from mcp_lab.tokens.record import CheckRecord, ClaimRowRecord, QuestionRecord, SegmentRecord, TokenRecord
 from mcp_lab.tokens.rows import Check, ClaimRow, QuestionRow, Status, claim_rows, decode_inner, when

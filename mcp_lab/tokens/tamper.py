@@ -29,8 +29,9 @@ from mcp.server.mcpserver import AESGCMRequestStateCodec, RequestStateBoundary, 
 from mcp_lab.errors import LabError
 from mcp_lab.flow.flow import Flow, Round
 from mcp_lab.flow.legs import send_leg
-from mcp_lab.protocol.anatomy import AES_PREFIX, b64u, b64u_decode_explained
+from mcp_lab.protocol.anatomy import AES_PREFIX
 from mcp_lab.protocol.keys import KeyRing
+from mcp_lab.protocol.token_parts import b64u, b64u_decode_explained
 from mcp_lab.servers.adopt import boundary_of
 from mcp_lab.servers.lab_server import LabServer
 from mcp_lab.servers.sandbox import sandbox

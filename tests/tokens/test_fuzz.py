@@ -21,7 +21,7 @@ from mcp.server.mcpserver import AESGCMRequestStateCodec
 
 import mcp_lab
 from mcp_lab import EnvelopeCodec, HMACSignOnlyCodec, KeyRing, TokenReport, inspect_token
-from mcp_lab.protocol.anatomy import b64u, b64u_decode_explained
+from mcp_lab.protocol.token_parts import b64u, b64u_decode_explained
 from mcp_lab.servers.sandbox import sandbox
 from mcp_lab.tokens.report import STEPS
 from mcp_lab.tokens.view import token_bundle
