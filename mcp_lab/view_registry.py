@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["bundle", "register_bundle", "register_text", "text"]
+__all__ = ["bundle", "register_bundle", "register_text", "registered", "text"]
 
 _BUNDLES: dict[str, Callable[[Any], dict[str, Any]]] = {}
 _TEXTS: dict[tuple[str, str], Callable[[Any], str]] = {}
@@ -29,6 +29,11 @@ def register_bundle(model: str, view: Callable[[Any], dict[str, Any]]) -> None:
 def register_text(model: str, part: str, view: Callable[[Any], str]) -> None:
     """`view(obj)` writes one named piece of text (a summary, an HTML table) for the class named `model`."""
     _TEXTS[(model, part)] = view
+
+
+def registered() -> set[str]:
+    """The class names that have a view."""
+    return set(_BUNDLES) | {model for model, _ in _TEXTS}
 
 
 def bundle(obj: object) -> dict[str, Any]:
