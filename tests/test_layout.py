@@ -1,4 +1,4 @@
-"""The package's shape, read from its source with `ast` (issue 13, /work/shared/ARCHITECTURE.md "Layout").
+"""The package's shape, read from its source with `ast` (the README's "Layout").
 
 Rules, each checked over every `import` statement in mcp_lab/ -- module level, inside functions and under
 `if TYPE_CHECKING:` alike, since a cycle hidden in a function or a type-only import still ties modules:
@@ -55,7 +55,7 @@ FLOORS: list[set[str]] = [
 
 STATE_STILL_IN_LAB = {"mcp_lab.lab"}
 """The one temporary allowance: imports of the Lab state object from below it. Each feature gets its own
-typed state (issue 23, item 2); delete this constant, and its two uses, when that lands."""
+typed state; delete this constant, and its uses, when none imports the Lab any more."""
 
 RECORD_NAMES = {"record", "model", "base"}
 """Module names that hold plain records (pydantic models / dataclasses) only."""
@@ -300,7 +300,7 @@ def test_no_private_reach_ins_across_modules() -> None:
             elif isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__"):
                 if isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"):
                     continue
-                # Another module's private name (SDK internals are read on purpose, pinned: sdk-notes).
+                # Another module's private name (SDK internals are read on purpose: the SDK version is pinned).
                 if node.attr in defined_anywhere and node.attr not in own[name]:
                     bad.append(f"{where_}:{node.lineno} {ast.unparse(node)}")
             elif (

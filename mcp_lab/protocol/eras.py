@@ -1,6 +1,6 @@
 """The two protocol eras the lab speaks, and the methods a multi round-trip flow may call.
 
-Spec context: 2026-07-28 multi round-trip requests (SEP-2322) answer `tools/call`, `prompts/get` and
+Spec context: 2026-07-28 multi round-trip requests answer `tools/call`, `prompts/get` and
 `resources/read` with `InputRequiredResult`; a 2025-11-25 connection asks its questions over the back
 channel instead.
 """

@@ -1,6 +1,6 @@
 """Why a server refused a request_state, read from its own log.
 
-Spec context: the SDK docs' "Protecting requestState". The wire says only "Invalid or expired
+Spec context: a server that refuses a sealed request_state says only "Invalid or expired
 requestState" (-32602); the server's real reason ("seal", "expired", "binding", ...) goes to the
 `mcp.server.request_state` logger, which the lab captures for the servers it owns.
 """
