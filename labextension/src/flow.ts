@@ -11,11 +11,23 @@
 
 import { badge, Child, details, h, jsonBlock, mark, ms, notes, rawJson, valueText } from './dom';
 import { errorBody, httpExchanges, inputRequest, inputResponse, mcpHeaderList, requestKind, resultBody, serverLog } from './legs';
-import { trans } from './i18n';
+import { N_, trans } from './i18n';
 import { FlowRecord, RoundRecord } from './records';
 import { tokenSegments } from './sealed';
 
 export const LEGACY_ERA = '2025-11-25';
+
+/** How the Python record words a flow's status (mcp_lab.flow.record.STATUS_TEXT): msgids of the catalog. */
+const STATUS_WORDS = new Set([
+  N_('not started'),
+  N_('waiting for answers'),
+  N_('done'),
+  N_('failed'),
+  N_('stopped'),
+  N_('interrupted')
+]);
+
+const statusText = (text: string): string => (STATUS_WORDS.has(text) ? trans.__(text) : text);
 
 function eraBadge(era: string): HTMLElement {
   const legacy = era === LEGACY_ERA;
@@ -185,7 +197,7 @@ export function renderFlow(flow: FlowRecord): HTMLElement {
     { class: 'mcp-lab-flow-head' },
     h('span', { class: 'mcp-lab-flow-title' }, `${flow.method} `, h('code', null, flow.target), ` ${trans.__('on')} `, h('code', null, flow.server)),
     ' ',
-    badge(flow.status_text, flow.status_tone),
+    badge(statusText(flow.status_text), flow.status_tone),
     ' ',
     eraBadge(flow.era),
     ' ',

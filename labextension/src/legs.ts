@@ -22,9 +22,15 @@ import { trans } from './i18n';
 
 export function requestKind(request: InputRequestRecord): string {
   if (request.kind === 'elicitation') {
-    return `elicitation (${request.mode ?? 'form'})`;
+    return trans.__('elicitation (%1)', request.mode ?? 'form');
   }
-  return request.kind === 'other' ? request.method || 'request' : request.kind;
+  if (request.kind === 'sampling') {
+    return trans.__('sampling');
+  }
+  if (request.kind === 'roots') {
+    return trans.__('roots');
+  }
+  return request.kind === 'other' ? request.method || trans.__('request') : request.kind;
 }
 
 /** One input request: its key, kind and what it asks. */

@@ -39,9 +39,9 @@ export function tokenSegments(brief: TokenBrief | null): HTMLElement {
     return h(
       'div',
       { class: 'mcp-lab-token mcp-lab-token-sealed', 'data-kid': brief.key_id ?? '' },
-      segment('prefix', 'prefix', 'v1.', trans.__('format version of the AES-GCM codec')),
+      segment('prefix', trans.__('prefix'), 'v1.', trans.__('format version of the AES-GCM codec')),
       segment('kid', 'kid', brief.key_id ?? '?', trans.__('key id: the 4-byte fingerprint of the sealing key (never the key)')),
-      segment('nonce', 'nonce', shorten(brief.nonce ?? ''), trans.__('12-byte random nonce: %1', brief.nonce ?? '')),
+      segment('nonce', trans.__('nonce'), shorten(brief.nonce ?? ''), trans.__('12-byte random nonce: %1', brief.nonce ?? '')),
       segment('ct', trans.__('ciphertext'), trans.__('%1 bytes', brief.sealed_bytes ?? '?'), trans.__('AES-GCM ciphertext with its 16-byte tag')),
       raw
     );
@@ -50,7 +50,7 @@ export function tokenSegments(brief: TokenBrief | null): HTMLElement {
     return h(
       'div',
       { class: 'mcp-lab-token mcp-lab-token-plain' },
-      segment('plain', 'PLAINTEXT', shorten(clippedText(brief.text), 60), trans.__('not sealed: the client can read and change it')),
+      segment('plain', trans.__('PLAINTEXT'), shorten(clippedText(brief.text), 60), trans.__('not sealed: the client can read and change it')),
       raw
     );
   }

@@ -181,3 +181,11 @@ def test_the_front_end_translates_the_kernels_own_phrases() -> None:
     assert len(phrases) > 25, phrases
     unknown = [text for text in phrases if not _front_end_knows(text)]
     assert not unknown, f"the kernel writes these, src/forms/kernel-words.ts does not know them: {unknown}"
+
+
+def test_the_flow_view_translates_every_flow_status_the_record_words() -> None:
+    from mcp_lab.flow.record import STATUS_TEXT
+
+    source = (ROOT / "labextension" / "src" / "flow.ts").read_text(encoding="utf-8")
+    words = {catalog._js_string(m.group(1)) for m in re.finditer(r"\bN_\(\s*(" + catalog._LITERAL + ")", source)}
+    assert set(STATUS_TEXT.values()) <= words, set(STATUS_TEXT.values()) - words
