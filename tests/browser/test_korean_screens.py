@@ -183,3 +183,33 @@ def test_a_person_answers_a_korean_form_and_every_screen_reads_korean(korean_lab
     expect(token_view.locator(".mcp-lab-kv th").first).to_have_text("형식")
     token_view.scroll_into_view_if_needed()
     screenshot(page, "korean-token-view.png", ".mcp-lab-token-view")
+
+
+def test_a_form_whose_kernel_restarted_reads_abandoned_in_korean(korean_lab: Lab, korean_page: Page) -> None:
+    page = korean_page
+    name = write_notebook(korean_lab, "korean_restart.ipynb", korean_notebook())
+    open_notebook(page, korean_lab, name)
+    run_all(page)
+    wait_cell_running(page, AWAITING)
+    form = page.locator(".jp-Notebook .jp-CodeCell").nth(AWAITING).locator('.mcp-lab-form[data-key$="ask_region"]')
+    expect(form).to_be_visible(timeout=30_000)
+    form.get_by_label("Region", exact=True).press_sequentially("eu", delay=DELAY_MS)
+    page.evaluate("() => window.jupyterapp.commands.execute('mcp-lab:show-waiting')")
+    panel = page.locator(PANEL)
+    expect(panel.locator(".mcp-lab-form")).to_be_visible()
+
+    # The notebook toolbar's restart button, then the dialog's accept button (its label is Korean here).
+    page.locator('.jp-NotebookPanel:not(.lm-mod-hidden) [data-command="notebook:restart-kernel"]').first.click()
+    dialog = page.locator(".jp-Dialog")
+    expect(dialog).to_be_visible(timeout=10_000)
+    dialog.locator("button.jp-mod-accept").click()
+    expect(dialog).to_have_count(0)
+
+    abandoned = "'desk'의 엘리시테이션 양식 'ask_region': 중단됨: 커널이 재시작되었습니다"
+    expect(form).to_have_attribute("data-state", "abandoned", timeout=30_000)
+    expect(form.locator(".mcp-lab-form-summary")).to_have_text(abandoned)
+    expect(form.locator(".mcp-lab-form-asked")).to_have_text("질문: Where should orders run?")
+    expect(page.locator(".jp-Notebook .jp-CodeCell").nth(AWAITING).get_by_role("button")).to_have_count(0)
+    expect(panel.locator(".mcp-lab-form-summary")).to_have_text(abandoned)
+    expect(panel.get_by_role("button", name="흐름 중지")).to_have_count(0)
+    screenshot(page, "korean-abandoned-after-restart.png")
