@@ -189,3 +189,11 @@ def test_the_flow_view_translates_every_flow_status_the_record_words() -> None:
     source = (ROOT / "labextension" / "src" / "flow.ts").read_text(encoding="utf-8")
     words = {catalog._js_string(m.group(1)) for m in re.finditer(r"\bN_\(\s*(" + catalog._LITERAL + ")", source)}
     assert set(STATUS_TEXT.values()) <= words, set(STATUS_TEXT.values()) - words
+
+
+def test_the_compiled_json_is_what_jupyterlab_translate_writes(tmp_path: Path) -> None:
+    """Where the translators' tool is installed (`pip install jupyterlab-translate`; not a test dependency),
+    its .po -> .json converter gives exactly the shipped catalog."""
+    converters = pytest.importorskip("jupyterlab_translate.converters")
+    written = converters.convert_catalog_to_json(catalog.po_path(LANG), tmp_path, "mcp_lab")
+    assert json.loads(written.read_text(encoding="utf-8")) == SHIPPED
