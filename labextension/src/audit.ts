@@ -12,13 +12,15 @@
 
 import { badge, details, h, notes, rawJson, table } from './dom';
 import { renderFlow } from './flow';
+import { trans } from './i18n';
 import { exchangeView } from './legs';
 import { AuditCheck, AuditProbe, AuditRecord } from './records';
 
 type Verdict = AuditCheck['verdict'];
 
 const MARK: Record<Verdict, string> = { pass: '✓', fail: '✗', warn: '!', 'n/a': '–' };
-const WORD: Record<Verdict, string> = { pass: 'kept', fail: 'broken', warn: 'warned', 'n/a': 'not applicable' };
+const word = (verdict: Verdict): string =>
+  ({ pass: trans.__('kept'), fail: trans.__('broken'), warn: trans.__('warned'), 'n/a': trans.__('not applicable') })[verdict];
 const TONE: Record<Verdict, string> = { pass: 'ok', fail: 'err', warn: 'warn', 'n/a': '' };
 
 /** A verdict as a mark and a word: the meaning never rests on the colour alone. */
@@ -27,7 +29,7 @@ function verdictMark(verdict: Verdict): HTMLElement {
   return h(
     'span',
     { class: `mcp-lab-verdict-mark ${tone ? `mcp-lab-${tone}-text` : 'mcp-lab-muted'}`, 'data-verdict': verdict },
-    `${MARK[verdict]} ${WORD[verdict]}`
+    `${MARK[verdict]} ${word(verdict)}`
   );
 }
 
@@ -36,21 +38,21 @@ function summary(record: AuditRecord): HTMLElement {
   return h(
     'div',
     { class: 'mcp-lab-audit-summary' },
-    badge(`${s.kept} kept`, 'ok'),
-    badge(`${s.broken} broken (${s.broken_must} MUST)`, s.broken ? 'err' : ''),
-    badge(`${s.warned} warned`, s.warned ? 'warn' : ''),
-    badge(`${s.not_applicable} not applicable`),
+    badge(trans.__('%1 kept', s.kept), 'ok'),
+    badge(trans.__('%1 broken (%2 MUST)', s.broken, s.broken_must), s.broken ? 'err' : ''),
+    badge(trans.__('%1 warned', s.warned), s.warned ? 'warn' : ''),
+    badge(trans.__('%1 not applicable', s.not_applicable)),
     h(
       'span',
       { class: `mcp-lab-audit-exit ${record.exit_code ? 'mcp-lab-err-text' : 'mcp-lab-ok-text'}`, 'data-exit-code': String(record.exit_code) },
-      ` exit code ${record.exit_code}`
+      ` ${trans.__('exit code %1', record.exit_code)}`
     )
   );
 }
 
 function probeRow(probe: AuditProbe): HTMLElement {
   const evidence = probe.evidence
-    ? details(`evidence: ${probe.evidence.summary}`, renderFlow(probe.evidence), { className: 'mcp-lab-audit-evidence' })
+    ? details(trans.__('evidence: %1', probe.evidence.summary), renderFlow(probe.evidence), { className: 'mcp-lab-audit-evidence' })
     : null;
   const exchanges = probe.exchanges.map(x => exchangeView(x));
   return h(
@@ -89,7 +91,7 @@ function checkView(check: AuditCheck): HTMLDetailsElement {
       h('div', null, rule.quote),
       h('a', { href: rule.url, target: '_blank', rel: 'noopener noreferrer' }, rule.url)
     ),
-    check.probes.length ? table(['probe', 'sent', 'came back'], check.probes.map(probeRow), 'mcp-lab-audit-probes') : '',
+    check.probes.length ? table([trans.__('probe'), trans.__('sent'), trans.__('came back')], check.probes.map(probeRow), 'mcp-lab-audit-probes') : '',
     ...notes(check.notes)
   ];
   const view = details(head, body, { open: check.verdict === 'fail' || check.verdict === 'warn', className: 'mcp-lab-audit-check' });
@@ -107,11 +109,11 @@ export function renderAudit(record: AuditRecord): HTMLElement {
     h('div', { class: 'mcp-lab-report-title' }, record.headline),
     summary(record),
     broken.length
-      ? h('div', { class: 'mcp-lab-audit-broken' }, 'broken: ', broken.flatMap((c, i) => [i ? ', ' : '', h('code', null, c.rule.id), ` (${c.rule.level})`]))
-      : h('div', { class: 'mcp-lab-ok-text' }, 'no rule broken'),
-    record.flows.length ? h('div', { class: 'mcp-lab-muted' }, `repeated ${record.flows.length} recorded call(s): ${record.flows.join('; ')}`) : '',
+      ? h('div', { class: 'mcp-lab-audit-broken' }, `${trans.__('broken:')} `, broken.flatMap((c, i) => [i ? ', ' : '', h('code', null, c.rule.id), ` (${c.rule.level})`]))
+      : h('div', { class: 'mcp-lab-ok-text' }, trans.__('no rule broken')),
+    record.flows.length ? h('div', { class: 'mcp-lab-muted' }, trans.__('repeated %1 recorded call(s): %2', record.flows.length, record.flows.join('; '))) : '',
     notes(record.notes),
     h('div', { class: 'mcp-lab-audit-checks' }, record.checks.map(checkView)),
-    rawJson(record, 'audit JSON')
+    rawJson(record, trans.__('audit JSON'))
   );
 }

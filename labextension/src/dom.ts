@@ -6,6 +6,7 @@
  * from the Python records' JSON Schema): renderers read fields by name, never guess.
  */
 
+import { trans } from './i18n';
 import { Clipped } from './records';
 
 export type Child = Node | string | number | null | undefined | false;
@@ -78,8 +79,8 @@ export function jsonBlock(value: unknown): HTMLElement {
   return h('pre', { class: 'mcp-lab-json' }, prettyJson(value));
 }
 
-export function rawJson(value: unknown, label = 'raw JSON'): HTMLDetailsElement {
-  return details(label, jsonBlock(value), { className: 'mcp-lab-raw' });
+export function rawJson(value: unknown, label?: string): HTMLDetailsElement {
+  return details(label ?? trans.__('raw JSON'), jsonBlock(value), { className: 'mcp-lab-raw' });
 }
 
 export type Tone = 'ok' | 'err' | 'warn' | '';
@@ -91,7 +92,7 @@ export function badge(label: Child, kind = ''): HTMLElement {
 /** A ✓ / ✗ mark with its meaning for screen readers (the mark, not only the colour, carries it). */
 export function mark(ok: boolean | null, label?: string): HTMLElement {
   const text = ok === true ? '✓' : ok === false ? '✗' : '?';
-  const state = label ?? (ok === true ? 'passed' : ok === false ? 'failed' : 'not decided');
+  const state = label ?? (ok === true ? trans.__('passed') : ok === false ? trans.__('failed') : trans.__('not decided'));
   const tone = ok === true ? 'ok' : ok === false ? 'err' : 'warn';
   return h('span', { class: `mcp-lab-check-mark mcp-lab-${tone}-text`, role: 'img', 'aria-label': state }, text);
 }
@@ -108,7 +109,7 @@ export function clippedText(value: string | Clipped | null | undefined): string 
   if (typeof value === 'string') {
     return value;
   }
-  return `${value.head}… (${value.length.toLocaleString('en-US')} chars, sha256 ${value.sha256.slice(0, 16)}…)`;
+  return trans.__('%1… (%2 chars, sha256 %3…)', value.head, value.length.toLocaleString('en-US'), value.sha256.slice(0, 16));
 }
 
 export function clippedNode(value: string | Clipped | null | undefined, className = 'mcp-lab-long'): HTMLElement {
@@ -137,8 +138,9 @@ export function ms(seconds: number | null | undefined): string {
   return millis >= 100 ? `${millis.toFixed(0)} ms` : `${millis.toFixed(1)} ms`;
 }
 
-export function notes(items: string[], prefix = 'note: '): HTMLElement[] {
-  return items.map(note => h('div', { class: 'mcp-lab-note' }, `${prefix}${note}`));
+export function notes(items: string[], prefix?: string): HTMLElement[] {
+  const before = prefix ?? trans.__('note: ');
+  return items.map(note => h('div', { class: 'mcp-lab-note' }, `${before}${note}`));
 }
 
 export function table(head: string[], rows: HTMLElement[], className = ''): HTMLElement {

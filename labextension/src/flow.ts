@@ -11,14 +11,27 @@
 
 import { badge, Child, details, h, jsonBlock, mark, ms, notes, rawJson, valueText } from './dom';
 import { errorBody, httpExchanges, inputRequest, inputResponse, mcpHeaderList, requestKind, resultBody, serverLog } from './legs';
+import { N_, trans } from './i18n';
 import { FlowRecord, RoundRecord } from './records';
 import { tokenSegments } from './sealed';
 
 export const LEGACY_ERA = '2025-11-25';
 
+/** How the Python record words a flow's status (mcp_lab.flow.record.STATUS_TEXT): msgids of the catalog. */
+const STATUS_WORDS = new Set([
+  N_('not started'),
+  N_('waiting for answers'),
+  N_('done'),
+  N_('failed'),
+  N_('stopped'),
+  N_('interrupted')
+]);
+
+const statusText = (text: string): string => (STATUS_WORDS.has(text) ? trans.__(text) : text);
+
 function eraBadge(era: string): HTMLElement {
   const legacy = era === LEGACY_ERA;
-  const label = legacy ? `${era} · back-channel requests inside one call` : `${era} · multi round-trip (InputRequiredResult)`;
+  const label = legacy ? trans.__('%1 · back-channel requests inside one call', era) : trans.__('%1 · multi round-trip (InputRequiredResult)', era);
   return badge(label, legacy ? 'legacy' : 'era');
 }
 
@@ -26,7 +39,7 @@ type Direction = 'to-server' | 'to-client';
 
 /** One arrow between the lanes, with its label card above the line. */
 function message(direction: Direction, kind: string, title: Child, body: Child[]): HTMLElement {
-  const arrow = direction === 'to-server' ? 'client to server' : 'server to client';
+  const arrow = direction === 'to-server' ? trans.__('client to server') : trans.__('server to client');
   return h(
     'div',
     { class: `mcp-lab-msg mcp-lab-${direction} mcp-lab-msg-${kind}`, role: 'group', 'aria-label': arrow },
@@ -50,7 +63,7 @@ function requestArrow(flow: FlowRecord, round: RoundRecord): HTMLElement {
       h(
         'div',
         null,
-        h('span', { class: 'mcp-lab-muted' }, 'arguments '),
+        h('span', { class: 'mcp-lab-muted' }, `${trans.__('arguments')} `),
         h('code', { class: 'mcp-lab-long' }, args.map(([k, v]) => `${k}=${valueText(v)}`).join(', '))
       )
     );
@@ -59,10 +72,10 @@ function requestArrow(flow: FlowRecord, round: RoundRecord): HTMLElement {
     body.push(h('div', { class: 'mcp-lab-muted' }, 'inputResponses'), h('ul', { class: 'mcp-lab-list' }, round.sent_answers.map(inputResponse)));
   }
   if (round.sent_token !== null) {
-    body.push(h('div', { class: 'mcp-lab-muted' }, 'requestState echoed byte for byte'), tokenSegments(round.sent_token));
+    body.push(h('div', { class: 'mcp-lab-muted' }, trans.__('requestState echoed byte for byte')), tokenSegments(round.sent_token));
   }
   if (round.backoff) {
-    body.push(h('div', { class: 'mcp-lab-muted' }, `sent after a ${ms(round.backoff)} backoff (the previous answer carried state only)`));
+    body.push(h('div', { class: 'mcp-lab-muted' }, trans.__('sent after a %1 backoff (the previous answer carried state only)', ms(round.backoff))));
   }
   const headers = mcpHeaderList(round.http);
   if (headers) {
@@ -76,17 +89,17 @@ function backchannelArrows(round: RoundRecord): HTMLElement[] {
   const arrows: HTMLElement[] = [];
   for (const entry of round.backchannel) {
     arrows.push(
-      message('to-client', 'back', h('span', null, `back-channel ${entry.request.method || requestKind(entry.request)}`), [
+      message('to-client', 'back', h('span', null, trans.__('back-channel %1', entry.request.method || requestKind(entry.request))), [
         h('ul', { class: 'mcp-lab-list' }, inputRequest(entry.request))
       ])
     );
     const answer: Child[] =
       entry.error !== null
-        ? [h('div', { class: 'mcp-lab-error-text' }, `error: ${entry.error}`)]
+        ? [h('div', { class: 'mcp-lab-error-text' }, trans.__('error: %1', entry.error))]
         : entry.answer !== null
           ? [h('ul', { class: 'mcp-lab-list' }, inputResponse(entry.answer))]
           : [];
-    arrows.push(message('to-server', 'back', 'back-channel answer', answer));
+    arrows.push(message('to-server', 'back', trans.__('back-channel answer'), answer));
   }
   return arrows;
 }
@@ -94,24 +107,24 @@ function backchannelArrows(round: RoundRecord): HTMLElement[] {
 function responseArrow(round: RoundRecord): HTMLElement {
   if (round.outcome === 'input_required') {
     const caption = round.token === null
-      ? 'requestState: none'
+      ? trans.__('requestState: none')
       : round.token.kind === 'plaintext'
-        ? 'requestState (plaintext: this server does not seal it)'
-        : 'requestState (sealed by the server)';
+        ? trans.__('requestState (plaintext: this server does not seal it)')
+        : trans.__('requestState (sealed by the server)');
     const body: Child[] = [
       round.input_requests.length
         ? h('ul', { class: 'mcp-lab-list' }, round.input_requests.map(inputRequest))
-        : h('div', { class: 'mcp-lab-muted' }, 'no questions: state only (the client backs off, then retries)'),
+        : h('div', { class: 'mcp-lab-muted' }, trans.__('no questions: state only (the client backs off, then retries)')),
       h('div', { class: 'mcp-lab-muted' }, caption),
       tokenSegments(round.token)
     ];
-    return message('to-client', 'ask', h('span', null, badge('input_required', 'warn'), ` ${round.input_requests.length} question(s)`), body);
+    return message('to-client', 'ask', h('span', null, badge('input_required', 'warn'), ` ${trans.__('%1 question(s)', round.input_requests.length)}`), body);
   }
   if (round.outcome === 'error') {
-    return message('to-client', 'err', badge('✗ error', 'err'), errorBody(round.error));
+    return message('to-client', 'err', badge(trans.__('✗ error'), 'err'), errorBody(round.error));
   }
   const failed = round.result !== null && round.result.is_error;
-  return message('to-client', failed ? 'err' : 'ok', badge(failed ? '✗ result (isError)' : '✓ result', failed ? 'err' : 'ok'), resultBody(round.result));
+  return message('to-client', failed ? 'err' : 'ok', badge(failed ? trans.__('✗ result (isError)') : trans.__('✓ result'), failed ? 'err' : 'ok'), resultBody(round.result));
 }
 
 /** The client refused before anything left it (Reject on a sampling request, an answer that failed). */
@@ -122,13 +135,13 @@ function refusedLeg(round: RoundRecord): HTMLElement {
   const number = round.index + 1;
   return h(
     'section',
-    { class: 'mcp-lab-leg mcp-lab-leg-not-sent', 'data-leg': String(number), 'aria-label': `leg ${number}: not sent` },
-    h('div', { class: 'mcp-lab-leg-head' }, h('span', { class: 'mcp-lab-leg-index' }, `leg ${number}`), h('span', { class: 'mcp-lab-muted' }, 'not sent')),
+    { class: 'mcp-lab-leg mcp-lab-leg-not-sent', 'data-leg': String(number), 'aria-label': trans.__('leg %1: not sent', number) },
+    h('div', { class: 'mcp-lab-leg-head' }, h('span', { class: 'mcp-lab-leg-index' }, trans.__('leg %1', number)), h('span', { class: 'mcp-lab-muted' }, trans.__('not sent'))),
     h(
       'div',
       { class: 'mcp-lab-note mcp-lab-not-sent' },
-      mark(false, 'refused'),
-      ' refused in the client, nothing was sent to the server: ',
+      mark(false, trans.__('refused')),
+      ` ${trans.__('refused in the client, nothing was sent to the server:')} `,
       h('code', null, round.error?.message ?? '')
     )
   );
@@ -142,27 +155,27 @@ function leg(flow: FlowRecord, round: RoundRecord, firstStart: number | undefine
   const number = round.index + 1;
   const timing: string[] = [];
   if (round.started > 0 && firstStart !== undefined) {
-    timing.push(`at +${ms(round.started - firstStart)}`);
+    timing.push(trans.__('at +%1', ms(round.started - firstStart)));
   }
-  timing.push(`took ${ms(round.elapsed)}`);
+  timing.push(trans.__('took %1', ms(round.elapsed)));
   if (round.served_by !== null) {
-    timing.push(`served by ${round.served_by}`);
+    timing.push(trans.__('served by %1', round.served_by));
   }
   const extras: Child[] = [];
   if (round.started_over) {
-    extras.push(h('div', { class: 'mcp-lab-note' }, "the previous leg's request_state was rejected: this leg started the request over, without answers or token"));
+    extras.push(h('div', { class: 'mcp-lab-note' }, trans.__("the previous leg's request_state was rejected: this leg started the request over, without answers or token")));
   }
   if (round.relisted) {
-    extras.push(h('div', { class: 'mcp-lab-note' }, 'header mismatch (-32020): the client re-listed tools and resent this leg once'));
+    extras.push(h('div', { class: 'mcp-lab-note' }, trans.__('header mismatch (-32020): the client re-listed tools and resent this leg once')));
   }
   if (round.unreadable_http > 0) {
-    extras.push(h('div', { class: 'mcp-lab-note' }, `${round.unreadable_http} HTTP exchange(s) recorded by another mcp_lab version`));
+    extras.push(h('div', { class: 'mcp-lab-note' }, trans.__('%1 HTTP exchange(s) recorded by another mcp_lab version', round.unreadable_http)));
   }
-  extras.push(serverLog(round.server_log), httpExchanges(round.http), rawJson(round, `leg ${number} JSON`));
+  extras.push(serverLog(round.server_log), httpExchanges(round.http), rawJson(round, trans.__('leg %1 JSON', number)));
   return h(
     'section',
-    { class: `mcp-lab-leg mcp-lab-leg-${round.outcome}`, 'data-leg': String(number), 'aria-label': `leg ${number}: ${round.outcome}` },
-    h('div', { class: 'mcp-lab-leg-head' }, h('span', { class: 'mcp-lab-leg-index' }, `leg ${number}`), h('span', { class: 'mcp-lab-muted' }, timing.join(' · '))),
+    { class: `mcp-lab-leg mcp-lab-leg-${round.outcome}`, 'data-leg': String(number), 'aria-label': trans.__('leg %1: %2', number, round.outcome) },
+    h('div', { class: 'mcp-lab-leg-head' }, h('span', { class: 'mcp-lab-leg-index' }, trans.__('leg %1', number)), h('span', { class: 'mcp-lab-muted' }, timing.join(' · '))),
     requestArrow(flow, round),
     backchannelArrows(round),
     responseArrow(round),
@@ -172,7 +185,7 @@ function leg(flow: FlowRecord, round: RoundRecord, firstStart: number | undefine
 
 function legCount(flow: FlowRecord): string {
   const sent = flow.rounds.filter(r => !notSent(r)).length;
-  return `${sent} leg${sent === 1 ? '' : 's'} sent`;
+  return trans._n('%1 leg sent', '%1 legs sent', sent);
 }
 
 export function renderFlow(flow: FlowRecord): HTMLElement {
@@ -182,36 +195,36 @@ export function renderFlow(flow: FlowRecord): HTMLElement {
   const head = h(
     'div',
     { class: 'mcp-lab-flow-head' },
-    h('span', { class: 'mcp-lab-flow-title' }, `${flow.method} `, h('code', null, flow.target), ' on ', h('code', null, flow.server)),
+    h('span', { class: 'mcp-lab-flow-title' }, `${flow.method} `, h('code', null, flow.target), ` ${trans.__('on')} `, h('code', null, flow.server)),
     ' ',
-    badge(flow.status_text, flow.status_tone),
+    badge(statusText(flow.status_text), flow.status_tone),
     ' ',
     eraBadge(flow.era),
     ' ',
-    h('span', { class: 'mcp-lab-muted' }, `${legCount(flow)}${total ? `, ${ms(total)} in legs` : ''} · flow ${flow.id}`)
+    h('span', { class: 'mcp-lab-muted' }, `${legCount(flow)}${total ? trans.__(', %1 in legs', ms(total)) : ''} · ${trans.__('flow %1', flow.id)}`)
   );
   const lanes = h(
     'div',
     { class: 'mcp-lab-lanes', 'aria-hidden': 'true' },
-    h('div', { class: 'mcp-lab-lane-head' }, 'client'),
+    h('div', { class: 'mcp-lab-lane-head' }, trans.__('client')),
     h('div', null),
-    h('div', { class: 'mcp-lab-lane-head' }, 'server ', h('code', null, flow.server))
+    h('div', { class: 'mcp-lab-lane-head' }, `${trans.__('server')} `, h('code', null, flow.server))
   );
   const footer: Child[] = [];
   if (flow.stop_reason) {
-    footer.push(h('div', { class: 'mcp-lab-note' }, `stopped: ${flow.stop_reason}`));
+    footer.push(h('div', { class: 'mcp-lab-note' }, trans.__('stopped: %1', flow.stop_reason)));
   }
   footer.push(...notes(flow.notes));
   if (flow.rounds.length === 0) {
-    footer.push(h('div', { class: 'mcp-lab-muted' }, 'no legs sent yet'));
+    footer.push(h('div', { class: 'mcp-lab-muted' }, trans.__('no legs sent yet')));
   }
   return h(
     'div',
     { class: 'mcp-lab-flow-view', 'data-status': flow.status, 'data-era': flow.era },
     h('div', { class: 'mcp-lab-summary-line' }, flow.summary),
     head,
-    h('div', { class: 'mcp-lab-seq', role: 'list', 'aria-label': 'legs of the conversation' }, lanes, flow.rounds.map(r => h('div', { role: 'listitem' }, leg(flow, r, firstStart)))),
+    h('div', { class: 'mcp-lab-seq', role: 'list', 'aria-label': trans.__('legs of the conversation') }, lanes, flow.rounds.map(r => h('div', { role: 'listitem' }, leg(flow, r, firstStart)))),
     footer,
-    details('flow JSON', jsonBlock(flow), { className: 'mcp-lab-raw' })
+    details(trans.__('flow JSON'), jsonBlock(flow), { className: 'mcp-lab-raw' })
   );
 }

@@ -17,6 +17,7 @@ import { renderAudit } from './audit';
 import { renderDescription } from './describe';
 import { h, rawJson } from './dom';
 import { renderFlow } from './flow';
+import { trans, useTranslator } from './i18n';
 import { renderConnection, renderConnectionLog, renderListFirst, renderMismatch, renderReplay, renderSchemaLookups } from './labs';
 import { McpLabRecords } from './records';
 import { renderHeaders, renderRotation, renderRotationLoad, renderServers } from './tables';
@@ -66,10 +67,10 @@ export class McpLabRenderer extends Widget implements IRenderMime.IRenderer {
     let view: HTMLElement;
     try {
       if (data === null || typeof data !== 'object' || data.kind !== this.kind) {
-        throw new Error(`not a ${this.kind} record`);
+        throw new Error(trans.__('not a %1 record', this.kind));
       }
       if (data.version !== RECORD_VERSION) {
-        throw new Error(`record version ${String(data.version)}: this extension draws version ${RECORD_VERSION}; update mcp_lab`);
+        throw new Error(trans.__('record version %1: this extension draws version %2; update mcp_lab', String(data.version), RECORD_VERSION));
       }
       view = this.render(data as never);
     } catch (error) {
@@ -77,8 +78,8 @@ export class McpLabRenderer extends Widget implements IRenderMime.IRenderer {
       view = h(
         'div',
         { class: 'mcp-lab-render-error' },
-        h('div', { class: 'mcp-lab-error-text' }, `mcp-lab could not draw this ${this.kind} view: ${String(error)}`),
-        rawJson(data, 'data JSON')
+        h('div', { class: 'mcp-lab-error-text' }, trans.__('mcp-lab could not draw this %1 view: %2', this.kind, String(error))),
+        rawJson(data, trans.__('data JSON'))
       );
     }
     this.node.replaceChildren(view);
@@ -96,7 +97,10 @@ const extensions: IRenderMime.IExtension[] = Object.entries(VIEWS).map(([kind, v
       safe: true,
       mimeTypes: [mimeType],
       defaultRank: 0,
-      createRenderer: () => new McpLabRenderer(mimeType, kind, render)
+      createRenderer: options => {
+        useTranslator(options.translator); // a notebook drawn before the plugin's activation reads the same language
+        return new McpLabRenderer(mimeType, kind, render);
+      }
     },
     rank: 0,
     dataType: 'json'

@@ -18,12 +18,19 @@ import {
   ParamHeaderUsage,
   ResultRecord
 } from './records';
+import { trans } from './i18n';
 
 export function requestKind(request: InputRequestRecord): string {
   if (request.kind === 'elicitation') {
-    return `elicitation (${request.mode ?? 'form'})`;
+    return trans.__('elicitation (%1)', request.mode ?? 'form');
   }
-  return request.kind === 'other' ? request.method || 'request' : request.kind;
+  if (request.kind === 'sampling') {
+    return trans.__('sampling');
+  }
+  if (request.kind === 'roots') {
+    return trans.__('roots');
+  }
+  return request.kind === 'other' ? request.method || trans.__('request') : request.kind;
 }
 
 /** One input request: its key, kind and what it asks. */
@@ -43,7 +50,7 @@ export function inputRequest(request: InputRequestRecord): HTMLElement {
             null,
             h('code', null, f.name),
             f.type ? ` ${f.type}` : '',
-            f.required ? ' (required)' : '',
+            f.required ? ` (${trans.__('required')})` : '',
             f.title ? h('span', { class: 'mcp-lab-muted' }, ` — ${f.title}`) : ''
           )
         )
@@ -51,10 +58,10 @@ export function inputRequest(request: InputRequestRecord): HTMLElement {
     );
   }
   if (request.url !== null) {
-    body.push(h('div', null, 'url: ', h('code', null, request.url)));
+    body.push(h('div', null, `${trans.__('url:')} `, h('code', null, request.url)));
   }
   if (request.kind === 'sampling') {
-    body.push(h('div', { class: 'mcp-lab-muted' }, `${request.messages ?? 0} message(s), max ${request.max_tokens ?? '?'} tokens`));
+    body.push(h('div', { class: 'mcp-lab-muted' }, trans.__('%1 message(s), max %2 tokens', request.messages ?? 0, request.max_tokens ?? '?')));
   }
   return h(
     'li',
@@ -63,7 +70,7 @@ export function inputRequest(request: InputRequestRecord): HTMLElement {
     ' ',
     badge(requestKind(request), 'ask'),
     body,
-    details('request JSON', jsonBlock(request.wire))
+    details(trans.__('request JSON'), jsonBlock(request.wire))
   );
 }
 
@@ -78,9 +85,9 @@ export function inputResponse(answer: AnswerRecord): HTMLElement {
       answer.content !== null ? h('code', { class: 'mcp-lab-answer' }, ` ${valueText(answer.content)}`) : ''
     );
   } else if (answer.kind === 'roots') {
-    summary = `${answer.roots ?? 0} root(s)`;
+    summary = trans.__('%1 root(s)', answer.roots ?? 0);
   } else if (answer.kind === 'sampling') {
-    summary = h('span', null, 'reply ', h('code', null, answer.reply ?? ''));
+    summary = h('span', null, `${trans.__('reply')} `, h('code', null, answer.reply ?? ''));
   } else {
     summary = h('code', null, valueText(answer.wire));
   }
@@ -90,7 +97,7 @@ export function inputResponse(answer: AnswerRecord): HTMLElement {
     h('code', { class: 'mcp-lab-key' }, answer.key),
     ' = ',
     summary,
-    answer.by ? h('span', { class: 'mcp-lab-muted' }, ` (by ${answer.by})`) : ''
+    answer.by ? h('span', { class: 'mcp-lab-muted' }, ` ${trans.__('(by %1)', answer.by)}`) : ''
   );
 }
 
@@ -101,10 +108,10 @@ export function resultBody(result: ResultRecord | null): Child[] {
   }
   const parts: Child[] = result.texts.map(t => h('div', { class: 'mcp-lab-result-text' }, t));
   if (result.texts.length === 0) {
-    parts.push(h('div', { class: 'mcp-lab-muted' }, '(no text)'));
+    parts.push(h('div', { class: 'mcp-lab-muted' }, trans.__('(no text)')));
   }
   if (result.is_error) {
-    parts.unshift(badge('✗ isError: the tool reported an error', 'err'));
+    parts.unshift(badge(trans.__('✗ isError: the tool reported an error'), 'err'));
   }
   if (result.structured !== null) {
     parts.push(details('structuredContent', jsonBlock(result.structured)));
@@ -119,13 +126,13 @@ export function errorBody(error: ErrorRecord | null): Child[] {
   const code = error.code !== null ? `${error.code} ` : '';
   const parts: Child[] = [h('div', { class: 'mcp-lab-error-text' }, `✗ ${code}${error.message}`)];
   if (error.reason !== null) {
-    parts.push(h('div', null, h('span', { class: 'mcp-lab-muted' }, 'server logged: '), h('code', null, error.reason)));
+    parts.push(h('div', null, h('span', { class: 'mcp-lab-muted' }, trans.__('server logged: ')), h('code', null, error.reason)));
   }
   if (error.where === 'client') {
-    parts.push(h('div', { class: 'mcp-lab-muted' }, 'raised on the client side, before or while sending'));
+    parts.push(h('div', { class: 'mcp-lab-muted' }, trans.__('raised on the client side, before or while sending')));
   }
   if (error.data !== null) {
-    parts.push(details('error data', jsonBlock(error.data)));
+    parts.push(details(trans.__('error data'), jsonBlock(error.data)));
   }
   return parts;
 }
@@ -150,12 +157,12 @@ function decodeSentinel(value: string): string | null {
 
 function headerValue(value: string): Child[] {
   const decoded = isSentinel(value) ? decodeSentinel(value) : null;
-  return [h('code', null, value), decoded !== null ? h('span', { class: 'mcp-lab-muted' }, ` ← decodes to “${decoded}”`) : ''];
+  return [h('code', null, value), decoded !== null ? h('span', { class: 'mcp-lab-muted' }, ` ${trans.__('← decodes to “%1”', decoded)}`) : ''];
 }
 
 function headerTable(headers: [string, string][]): HTMLElement {
   if (headers.length === 0) {
-    return h('div', { class: 'mcp-lab-muted' }, 'no headers recorded');
+    return h('div', { class: 'mcp-lab-muted' }, trans.__('no headers recorded'));
   }
   return h(
     'table',
@@ -179,11 +186,11 @@ export function bodyBlock(body: Body): Child[] {
   const size = h(
     'div',
     { class: 'mcp-lab-muted' },
-    `${body.kind}, ${body.size} bytes`,
-    body.truncated ? h('span', { class: 'mcp-lab-warn-text mcp-lab-truncated' }, ' — truncated: only the first part was kept') : ''
+    trans.__('%1, %2 bytes', body.kind, body.size),
+    body.truncated ? h('span', { class: 'mcp-lab-warn-text mcp-lab-truncated' }, ` — ${trans.__('truncated: only the first part was kept')}`) : ''
   );
   if (body.kind === 'empty') {
-    return [h('div', { class: 'mcp-lab-muted' }, 'no body')];
+    return [h('div', { class: 'mcp-lab-muted' }, trans.__('no body'))];
   }
   if (body.kind === 'json') {
     return [size, jsonBlock(body.value)];
@@ -226,7 +233,7 @@ export function paramUsage(usage: ParamHeaderUsage[]): HTMLElement | null {
     return null;
   }
   return table(
-    ['argument', 'header', 'sent', 'encoding', 'verdict'],
+    [trans.__('argument'), trans.__('header'), trans.__('sent'), trans.__('encoding'), trans.__('verdict')],
     usage.map(u => {
       const good = u.verdict === 'ok' || u.verdict === 'absent';
       return h(
@@ -234,7 +241,7 @@ export function paramUsage(usage: ParamHeaderUsage[]): HTMLElement | null {
         { class: `mcp-lab-param-${u.verdict}` },
         h('td', null, h('code', null, `${u.argument} = ${valueText(u.value)}`)),
         h('td', null, h('code', null, u.header)),
-        h('td', null, u.sent === null ? h('span', { class: 'mcp-lab-muted' }, '(not sent)') : headerValue(u.sent)),
+        h('td', null, u.sent === null ? h('span', { class: 'mcp-lab-muted' }, trans.__('(not sent)')) : headerValue(u.sent)),
         h('td', null, u.encoding),
         h('td', null, mark(good), ` ${u.verdict}`, u.reason ? h('div', { class: 'mcp-lab-error-text' }, u.reason) : '')
       );
@@ -244,7 +251,7 @@ export function paramUsage(usage: ParamHeaderUsage[]): HTMLElement | null {
 }
 
 export function statusText(exchange: HttpExchange): string {
-  return exchange.response === null ? 'no response' : String(exchange.response.status);
+  return exchange.response === null ? trans.__('no response') : String(exchange.response.status);
 }
 
 /** One exchange: request line, status, JSON-RPC error, headers (Mcp-* marked), bodies. */
@@ -259,20 +266,20 @@ export function exchangeView(exchange: HttpExchange, open = false): HTMLDetailsE
     exchange.rpc ? h('span', null, ` ${exchange.rpc}`) : '',
     ' → ',
     h('b', { class: `mcp-lab-status ${failed ? 'mcp-lab-err-text' : 'mcp-lab-ok-text'}`, 'data-status': status }, status),
-    rpcError ? h('span', { class: 'mcp-lab-error-text' }, ` error ${rpcError.code ?? ''} ${rpcError.message}`) : '',
-    h('span', { class: 'mcp-lab-muted' }, ` · ${exchange.elapsed_ms ?? '?'} ms · seen by ${exchange.seen_by.join(', ')}`)
+    rpcError ? h('span', { class: 'mcp-lab-error-text' }, ` ${trans.__('error %1 %2', rpcError.code ?? '', rpcError.message)}`) : '',
+    h('span', { class: 'mcp-lab-muted' }, ` · ${trans.__('%1 ms · seen by %2', exchange.elapsed_ms ?? '?', exchange.seen_by.join(', '))}`)
   );
   const response: Child[] =
     exchange.response === null
-      ? [h('div', { class: 'mcp-lab-error-text' }, 'no response arrived')]
-      : [h('h4', null, 'response headers'), headerTable(exchange.response.headers), h('h4', null, 'response body'), ...bodyBlock(exchange.response.body)];
+      ? [h('div', { class: 'mcp-lab-error-text' }, trans.__('no response arrived'))]
+      : [h('h4', null, trans.__('response headers')), headerTable(exchange.response.headers), h('h4', null, trans.__('response body')), ...bodyBlock(exchange.response.body)];
   return details(
     line,
     [
       paramUsage(exchange.param_headers),
-      h('h4', null, 'request headers'),
+      h('h4', null, trans.__('request headers')),
       headerTable(exchange.request.headers),
-      h('h4', null, 'request body'),
+      h('h4', null, trans.__('request body')),
       ...bodyBlock(exchange.request.body),
       ...response
     ],
@@ -286,7 +293,7 @@ export function httpExchanges(exchanges: HttpExchange[]): HTMLElement | null {
     return null;
   }
   return details(
-    `HTTP: ${exchanges.length} exchange(s), status ${exchanges.map(statusText).join(', ')}`,
+    trans.__('HTTP: %1 exchange(s), status %2', exchanges.length, exchanges.map(statusText).join(', ')),
     exchanges.map(x => exchangeView(x)),
     { className: 'mcp-lab-http' }
   );
@@ -296,5 +303,5 @@ export function serverLog(lines: string[]): HTMLElement | null {
   if (lines.length === 0) {
     return null;
   }
-  return h('div', { class: 'mcp-lab-server-log' }, h('span', { class: 'mcp-lab-muted' }, 'server logged: '), lines.map(line => h('code', null, line)));
+  return h('div', { class: 'mcp-lab-server-log' }, h('span', { class: 'mcp-lab-muted' }, trans.__('server logged: ')), lines.map(line => h('code', null, line)));
 }

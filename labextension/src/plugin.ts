@@ -12,6 +12,7 @@
 import { JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application';
 import { ICommandPalette, Notification } from '@jupyterlab/apputils';
 import { INotebookTracker, NotebookPanel } from '@jupyterlab/notebook';
+import { ITranslator } from '@jupyterlab/translation';
 import { LabIcon } from '@jupyterlab/ui-components';
 
 import { PANEL_ID, WaitingPanel } from './forms/panel';
@@ -19,6 +20,7 @@ import { KERNEL_GONE_EVENT } from './forms/render';
 import { watchSavedForms } from './forms/saved';
 import { RoundRecord } from './forms/types';
 import { WaitingQuestions } from './forms/waiting';
+import { trans, useTranslator } from './i18n';
 
 const SHOW = 'mcp-lab:show-waiting';
 const CANCEL = 'mcp-lab:cancel-waiting';
@@ -32,7 +34,14 @@ const ICON = new LabIcon({
     '1.6 1.6c0 1.5-2.5 1.4-2.5 3.8h1.8c0-1.7 2.5-1.9 2.5-3.8A3.4 3.4 0 0 0 12 5.5z"/></svg>'
 });
 
-function activate(app: JupyterFrontEnd, tracker: INotebookTracker | null, palette: ICommandPalette | null): void {
+function activate(
+  app: JupyterFrontEnd,
+  tracker: INotebookTracker | null,
+  palette: ICommandPalette | null,
+  translator: ITranslator | null
+): void {
+  // First: the live forms drawn in cells (the anywidget bundle) read the same bundle (src/i18n.ts).
+  useTranslator(translator);
   if (!tracker) {
     return; // a page without notebooks (e.g. Notebook 7's file browser)
   }
@@ -90,8 +99,8 @@ function activate(app: JupyterFrontEnd, tracker: INotebookTracker | null, palett
   showCurrent();
 
   app.commands.addCommand(SHOW, {
-    label: 'MCP Lab: Show waiting questions',
-    caption: "Show the questions waiting in the current notebook's kernel, answerable after a reload",
+    label: trans.__('MCP Lab: Show waiting questions'),
+    caption: trans.__("Show the questions waiting in the current notebook's kernel, answerable after a reload"),
     execute: () => {
       showCurrent();
       current()?.retry();
@@ -99,19 +108,19 @@ function activate(app: JupyterFrontEnd, tracker: INotebookTracker | null, palett
     }
   });
   app.commands.addCommand(CANCEL, {
-    label: 'MCP Lab: Cancel every waiting flow',
-    caption: "Cancel every flow waiting for an answer in the current notebook's kernel",
+    label: trans.__('MCP Lab: Cancel every waiting flow'),
+    caption: trans.__("Cancel every flow waiting for an answer in the current notebook's kernel"),
     execute: () => {
       const subscription = current();
       if (!subscription || !subscription.send({ event: 'cancel_all' })) {
-        Notification.info("Nothing to cancel: mcp_lab is not listening in this notebook's kernel.", {
+        Notification.info(trans.__("Nothing to cancel: mcp_lab is not listening in this notebook's kernel."), {
           autoClose: 5000
         });
       }
     }
   });
   for (const command of [SHOW, CANCEL]) {
-    palette?.addItem({ command, category: 'MCP Lab' });
+    palette?.addItem({ command, category: trans.__('MCP Lab') });
   }
 }
 
@@ -119,7 +128,7 @@ const plugin: JupyterFrontEndPlugin<void> = {
   id: 'mcp-lab:waiting-questions',
   description: "A side panel answering mcp_lab's waiting questions again after a page reload.",
   autoStart: true,
-  optional: [INotebookTracker, ICommandPalette],
+  optional: [INotebookTracker, ICommandPalette, ITranslator],
   activate
 };
 

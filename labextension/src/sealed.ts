@@ -8,6 +8,7 @@
  */
 
 import { Child, clippedText, h } from './dom';
+import { trans } from './i18n';
 import { TokenBrief } from './records';
 
 function segment(kind: string, label: string, value: Child, title: string): HTMLElement {
@@ -26,22 +27,22 @@ function shorten(value: string, keep = 24): string {
 /** The token as coloured segments (prefix | kid | nonce | ciphertext), plus its wire text on demand. */
 export function tokenSegments(brief: TokenBrief | null): HTMLElement {
   if (brief === null) {
-    return h('span', { class: 'mcp-lab-token mcp-lab-muted' }, 'no token');
+    return h('span', { class: 'mcp-lab-token mcp-lab-muted' }, trans.__('no token'));
   }
   const raw = h(
     'details',
     { class: 'mcp-lab-details mcp-lab-token-raw' },
-    h('summary', { class: 'mcp-lab-summary' }, `wire text (${brief.length} chars)`),
+    h('summary', { class: 'mcp-lab-summary' }, trans.__('wire text (%1 chars)', brief.length)),
     h('code', { class: 'mcp-lab-wrap' }, clippedText(brief.text))
   );
   if (brief.kind === 'sealed') {
     return h(
       'div',
       { class: 'mcp-lab-token mcp-lab-token-sealed', 'data-kid': brief.key_id ?? '' },
-      segment('prefix', 'prefix', 'v1.', 'format version of the AES-GCM codec'),
-      segment('kid', 'kid', brief.key_id ?? '?', 'key id: the 4-byte fingerprint of the sealing key (never the key)'),
-      segment('nonce', 'nonce', shorten(brief.nonce ?? ''), `12-byte random nonce: ${brief.nonce ?? ''}`),
-      segment('ct', 'ciphertext', `${brief.sealed_bytes ?? '?'} bytes`, 'AES-GCM ciphertext with its 16-byte tag'),
+      segment('prefix', trans.__('prefix'), 'v1.', trans.__('format version of the AES-GCM codec')),
+      segment('kid', 'kid', brief.key_id ?? '?', trans.__('key id: the 4-byte fingerprint of the sealing key (never the key)')),
+      segment('nonce', trans.__('nonce'), shorten(brief.nonce ?? ''), trans.__('12-byte random nonce: %1', brief.nonce ?? '')),
+      segment('ct', trans.__('ciphertext'), trans.__('%1 bytes', brief.sealed_bytes ?? '?'), trans.__('AES-GCM ciphertext with its 16-byte tag')),
       raw
     );
   }
@@ -49,7 +50,7 @@ export function tokenSegments(brief: TokenBrief | null): HTMLElement {
     return h(
       'div',
       { class: 'mcp-lab-token mcp-lab-token-plain' },
-      segment('plain', 'PLAINTEXT', shorten(clippedText(brief.text), 60), 'not sealed: the client can read and change it'),
+      segment('plain', trans.__('PLAINTEXT'), shorten(clippedText(brief.text), 60), trans.__('not sealed: the client can read and change it')),
       raw
     );
   }

@@ -10,6 +10,7 @@
  */
 
 import { badge, h, mark, notes, rawJson, table, valueText } from './dom';
+import { trans } from './i18n';
 import { HeaderTableRecord, RotationLoadRecord, RotationRecord, ServersRecord } from './records';
 
 export function renderHeaders(record: HeaderTableRecord): HTMLElement {
@@ -20,10 +21,10 @@ export function renderHeaders(record: HeaderTableRecord): HTMLElement {
         'th',
         { scope: 'row', rowspan: String(span) },
         tool.name,
-        tool.dropped ? h('div', { class: 'mcp-lab-error-text' }, mark(false, 'invalid'), ` ${tool.reason ?? ''} — ${record.dropped_note}`) : ''
+        tool.dropped ? h('div', { class: 'mcp-lab-error-text' }, mark(false, trans.__('invalid')), ` ${tool.reason ?? ''} — ${record.dropped_note}`) : ''
       );
     if (tool.rows.length === 0) {
-      rows.push(h('tr', null, toolCell(1), h('td', { colspan: '5', class: 'mcp-lab-muted' }, 'no header parameters')));
+      rows.push(h('tr', null, toolCell(1), h('td', { colspan: '5', class: 'mcp-lab-muted' }, trans.__('no header parameters'))));
       continue;
     }
     tool.rows.forEach((row, i) => {
@@ -35,21 +36,21 @@ export function renderHeaders(record: HeaderTableRecord): HTMLElement {
           h('td', null, h('code', null, row.argument)),
           h('td', null, h('code', { class: 'mcp-lab-param-header' }, row.header)),
           h('td', null, row.json_type),
-          h('td', null, row.valid ? row.samples.map(s => h('div', null, h('code', null, valueText(s.value)), ' → ', h('code', null, s.header_value ?? '(not sent)'))) : h('span', { class: 'mcp-lab-error-text' }, mark(false, 'invalid'), ` ${row.reason ?? ''}`)),
+          h('td', null, row.valid ? row.samples.map(s => h('div', null, h('code', null, valueText(s.value)), ' → ', h('code', null, s.header_value ?? trans.__('(not sent)')))) : h('span', { class: 'mcp-lab-error-text' }, mark(false, trans.__('invalid')), ` ${row.reason ?? ''}`)),
           h('td', null, row.samples.map(s => h('div', null, s.encoding)))
         )
       );
     });
   }
-  const title = `Header parameters of ${record.server}${record.server_kind ? ` (${record.server_kind})` : ''}`;
+  const title = `${trans.__('Header parameters of %1', record.server)}${record.server_kind ? ` (${record.server_kind})` : ''}`;
   return h(
     'div',
     { class: 'mcp-lab-headers-view' },
     h('div', { class: 'mcp-lab-report-title' }, title),
     record.tools.length
-      ? table(['tool', 'argument', 'HTTP header', 'JSON type', 'sample value → header value', 'sample encoding'], rows, 'mcp-lab-header-table')
-      : h('div', { class: 'mcp-lab-muted' }, 'no tools'),
-    rawJson(record, 'table JSON')
+      ? table([trans.__('tool'), trans.__('argument'), trans.__('HTTP header'), trans.__('JSON type'), trans.__('sample value → header value'), trans.__('sample encoding')], rows, 'mcp-lab-header-table')
+      : h('div', { class: 'mcp-lab-muted' }, trans.__('no tools')),
+    rawJson(record, trans.__('table JSON'))
   );
 }
 
@@ -63,8 +64,8 @@ export function renderRotation(record: RotationRecord): HTMLElement {
         h(
           'td',
           { class: `mcp-lab-cell mcp-lab-cell-${cell.accepted ? 'ok' : 'err'}` },
-          mark(cell.accepted, cell.accepted ? 'accepted' : 'rejected'),
-          cell.accepted ? ' accepted' : ' rejected',
+          mark(cell.accepted, cell.accepted ? trans.__('accepted') : trans.__('rejected')),
+          ` ${cell.accepted ? trans.__('accepted') : trans.__('rejected')}`,
           cell.reason ? h('div', { class: 'mcp-lab-cell-reason' }, cell.reason) : ''
         )
       )
@@ -74,9 +75,9 @@ export function renderRotation(record: RotationRecord): HTMLElement {
     'div',
     { class: 'mcp-lab-rotation-view' },
     h('div', { class: 'mcp-lab-report-title' }, record.title),
-    table(['instance \\ token minted in', ...record.columns], body, 'mcp-lab-matrix'),
+    table([trans.__('instance \\ token minted in'), ...record.columns], body, 'mcp-lab-matrix'),
     notes(record.notes),
-    rawJson(record, 'matrix JSON')
+    rawJson(record, trans.__('matrix JSON'))
   );
 }
 
@@ -84,13 +85,13 @@ export function renderRotationLoad(record: RotationLoadRecord): HTMLElement {
   return h(
     'div',
     { class: 'mcp-lab-rotation-load-view' },
-    h('div', { class: 'mcp-lab-report-title' }, mark(record.agrees, record.agrees ? 'as predicted' : 'differs from the prediction'), ` ${record.summary}`),
+    h('div', { class: 'mcp-lab-report-title' }, mark(record.agrees, record.agrees ? trans.__('as predicted') : trans.__('differs from the prediction')), ` ${record.summary}`),
     table(
-      ['rings before', 'rings after', 'retries lost'],
+      [trans.__('rings before'), trans.__('rings after'), trans.__('retries lost')],
       record.steps.map(s => h('tr', null, h('td', null, s.before.join(', ')), h('td', null, s.after.join(', ')), h('td', { class: s.lost ? 'mcp-lab-err-text' : 'mcp-lab-ok-text' }, String(s.lost))))
     ),
-    h('div', { class: 'mcp-lab-muted' }, `${record.legs} legs in ${record.wall.toFixed(2)} s`),
-    rawJson(record, 'load JSON')
+    h('div', { class: 'mcp-lab-muted' }, trans.__('%1 legs in %2 s', record.legs, record.wall.toFixed(2))),
+    rawJson(record, trans.__('load JSON'))
   );
 }
 
@@ -102,7 +103,7 @@ export function renderServers(record: ServersRecord): HTMLElement {
     'div',
     { class: 'mcp-lab-servers-view' },
     table(
-      ['name', 'kind', 'request_state', 'key ids', 'ttl (s)', 'where'],
+      [trans.__('name'), trans.__('kind'), 'request_state', trans.__('key ids'), trans.__('ttl (s)'), trans.__('where')],
       record.servers.map(s =>
         h(
           'tr',
@@ -117,6 +118,6 @@ export function renderServers(record: ServersRecord): HTMLElement {
       ),
       'mcp-lab-servers-table'
     ),
-    rawJson(record, 'servers JSON')
+    rawJson(record, trans.__('servers JSON'))
   );
 }

@@ -11,20 +11,21 @@
  */
 
 import { Child, clippedNode, clippedText, details, h, mark, notes, rawJson, table, valueText } from './dom';
+import { trans } from './i18n';
 import { CheckRecord, TamperRecord, TokenRecord } from './records';
 
-const CHECK_STATE: Record<CheckRecord['status'], [boolean | null, string, string]> = {
-  pass: [true, 'ok', 'passed'],
-  fail: [false, 'err', 'failed'],
-  unknown: [null, 'skip', 'undecided: the lab lacks what it needs'],
-  'not reached': [null, 'skip', 'not reached'],
-  skipped: [null, 'skip', 'skipped']
-};
+const checkState = (): Record<CheckRecord['status'], [boolean | null, string, string]> => ({
+  pass: [true, 'ok', trans.__('passed')],
+  fail: [false, 'err', trans.__('failed')],
+  unknown: [null, 'skip', trans.__('undecided: the lab lacks what it needs')],
+  'not reached': [null, 'skip', trans.__('not reached')],
+  skipped: [null, 'skip', trans.__('skipped')]
+});
 
 function encoded(report: TokenRecord): HTMLElement {
   const token = report.token;
   if (token === null) {
-    return h('div', { class: 'mcp-lab-muted' }, 'no token');
+    return h('div', { class: 'mcp-lab-muted' }, trans.__('no token'));
   }
   if (typeof token !== 'string') {
     return clippedNode(token);
@@ -33,13 +34,13 @@ function encoded(report: TokenRecord): HTMLElement {
     // The key id has one spelling everywhere: hex. The strip shows the token's own characters (base64url,
     // which never spell the id), so the kid segment's label carries the id as the other views write it.
     const kid = seg.part === 'kid' && report.key_id ? report.key_id : null;
-    const label = kid ? `key id ${kid}` : seg.label;
-    const about = `${seg.label}${seg.size !== null ? `, ${seg.size} bytes` : ''}${seg.note ? `: ${seg.note}` : ''}`;
+    const label = kid ? trans.__('key id %1', kid) : seg.label;
+    const about = `${seg.label}${seg.size !== null ? `, ${trans.__('%1 bytes', seg.size)}` : ''}${seg.note ? `: ${seg.note}` : ''}`;
     return h(
       'span',
       {
         class: `mcp-lab-seg mcp-lab-seg-${seg.part === 'sealed' ? 'ct' : seg.part}`,
-        title: kid ? `${about}; these base64url characters carry key id ${kid} (hex)` : about
+        title: kid ? trans.__('%1; these base64url characters carry key id %2 (hex)', about, kid) : about
       },
       h('span', { class: 'mcp-lab-seg-label' }, label),
       h('code', { class: 'mcp-lab-seg-value mcp-lab-wrap' }, token.slice(seg.start, seg.end))
@@ -50,24 +51,24 @@ function encoded(report: TokenRecord): HTMLElement {
 
 function facts(report: TokenRecord): HTMLElement {
   const rows: [string, Child][] = [
-    ['format', report.format_label],
-    ['length', `${report.length} chars`]
+    [trans.__('format'), report.format_label],
+    [trans.__('length'), trans.__('%1 chars', report.length)]
   ];
   if (report.key_id) {
-    rows.push(['key id', h('span', { class: 'mcp-lab-seg-kid' }, h('code', null, report.key_id), report.slot !== null ? ` (ring slot ${report.slot})` : '')]);
+    rows.push([trans.__('key id'), h('span', { class: 'mcp-lab-seg-kid' }, h('code', null, report.key_id), report.slot !== null ? ` ${trans.__('(ring slot %1)', report.slot)}` : '')]);
   }
   if (report.nonce) {
-    rows.push(['nonce', h('code', null, report.nonce)]);
+    rows.push([trans.__('nonce'), h('code', null, report.nonce)]);
   }
   if (report.sealed_bytes !== null) {
-    rows.push(['sealed', `${report.sealed_bytes} bytes`]);
+    rows.push([trans.__('sealed'), trans.__('%1 bytes', report.sealed_bytes)]);
   }
   if (report.problem) {
-    rows.push(['problem', h('span', { class: 'mcp-lab-error-text' }, report.problem)]);
+    rows.push([trans.__('problem'), h('span', { class: 'mcp-lab-error-text' }, report.problem)]);
   }
-  rows.push(['opened', report.opened_by]);
+  rows.push([trans.__('opened'), report.opened_by]);
   if (report.can_open) {
-    rows.push(['can open', report.can_open]);
+    rows.push([trans.__('can open'), report.can_open]);
   }
   return h('table', { class: 'mcp-lab-table mcp-lab-kv' }, h('tbody', null, rows.map(([k, v]) => h('tr', null, h('th', { scope: 'row' }, k), h('td', null, v)))));
 }
@@ -81,7 +82,7 @@ function claimValue(text: string): HTMLElement {
     return h('code', { class: 'mcp-lab-wrap' }, text);
   }
   return details(
-    [h('code', { class: 'mcp-lab-wrap' }, `${text.slice(0, FOLD_CHARS)}…`), ` (${text.length.toLocaleString('en-US')} chars)`],
+    [h('code', { class: 'mcp-lab-wrap' }, `${text.slice(0, FOLD_CHARS)}…`), ` (${trans.__('%1 chars', text.length.toLocaleString('en-US'))})`],
     h('code', { class: 'mcp-lab-wrap' }, text),
     { className: 'mcp-lab-fold' }
   );
@@ -89,17 +90,17 @@ function claimValue(text: string): HTMLElement {
 
 function claims(report: TokenRecord): Child {
   if (report.claim_rows.length === 0) {
-    return h('div', { class: 'mcp-lab-muted' }, report.opened ? 'no claims' : 'not opened: ' + (report.cannot_know[0] ?? report.can_open));
+    return h('div', { class: 'mcp-lab-muted' }, report.opened ? trans.__('no claims') : trans.__('not opened: %1', report.cannot_know[0] ?? report.can_open));
   }
   return table(
-    ['claim', 'value', 'meaning', ''],
+    [trans.__('claim'), trans.__('value'), trans.__('meaning'), ''],
     report.claim_rows.map(row =>
       h(
         'tr',
         { class: `mcp-lab-claim-${row.status}` },
         h('td', null, h('code', null, row.claim)),
         h('td', { class: 'mcp-lab-claim-value' }, claimValue(valueText(row.value))),
-        h('td', null, row.status === 'ok' ? mark(true, 'matches') : row.status === 'mismatch' ? mark(false, 'does not match') : '', ` ${row.meaning}`),
+        h('td', null, row.status === 'ok' ? mark(true, trans.__('matches')) : row.status === 'mismatch' ? mark(false, trans.__('does not match')) : '', ` ${row.meaning}`),
         h('td', { class: 'mcp-lab-muted' }, row.note)
       )
     ),
@@ -112,11 +113,11 @@ function questions(report: TokenRecord): Child[] {
     return [];
   }
   return [
-    h('h4', null, 'Inner state: resolver questions'),
+    h('h4', null, trans.__('Inner state: resolver questions')),
     table(
-      ['key', 'question', 'answer', 'data'],
+      [trans.__('key'), trans.__('question'), trans.__('answer'), trans.__('data')],
       report.questions.map(q =>
-        h('tr', null, h('td', null, h('code', null, q.key)), h('td', null, q.question ?? ''), h('td', null, q.answered ? q.action ?? '' : 'awaiting'), h('td', { class: 'mcp-lab-claim-value' }, q.data === null ? '' : claimValue(valueText(q.data))))
+        h('tr', null, h('td', null, h('code', null, q.key)), h('td', null, q.question ?? ''), h('td', null, q.answered ? q.action ?? '' : trans.__('awaiting')), h('td', { class: 'mcp-lab-claim-value' }, q.data === null ? '' : claimValue(valueText(q.data))))
       )
     )
   ];
@@ -127,7 +128,7 @@ function checklist(report: TokenRecord): HTMLElement {
     'ul',
     { class: 'mcp-lab-checklist' },
     report.checks.map(check => {
-      const [ok, kind, state] = CHECK_STATE[check.status];
+      const [ok, kind, state] = checkState()[check.status];
       return h(
         'li',
         { class: `mcp-lab-check mcp-lab-check-${kind}`, 'data-step': check.step, 'data-status': check.status },
@@ -149,37 +150,37 @@ export function renderToken(report: TokenRecord): HTMLElement {
     mark(report.verdict_tone === 'ok' ? true : report.verdict_tone === 'err' ? false : null, report.verdict_title),
     ' ',
     h('b', null, report.verdict_title),
-    report.verdict_tone === 'err' ? [' — server logs ', h('code', { class: 'mcp-lab-verdict-reason' }, report.verdict)] : '',
+    report.verdict_tone === 'err' ? [` — ${trans.__('server logs')} `, h('code', { class: 'mcp-lab-verdict-reason' }, report.verdict)] : '',
     h('div', { class: 'mcp-lab-verdict-detail' }, report.verdict_detail),
-    report.server ? h('div', { class: 'mcp-lab-muted' }, `server ${report.server}`) : ''
+    report.server ? h('div', { class: 'mcp-lab-muted' }, trans.__('server %1', report.server)) : ''
   );
   const inner = report.inner_state !== null && report.inner_kind !== 'resolver'
-    ? [h('h4', null, `Inner state (${report.inner_kind ?? 'plaintext'})`), claimValue(clippedText(report.inner_state))]
+    ? [h('h4', null, trans.__('Inner state (%1)', report.inner_kind ?? 'plaintext')), claimValue(clippedText(report.inner_state))]
     : null;
   return h(
     'div',
     { class: 'mcp-lab-token-view', 'data-verdict': report.verdict },
     h('div', { class: 'mcp-lab-muted' }, report.owner_note),
     verdict,
-    report.danger ? h('div', { class: 'mcp-lab-error-text' }, h('b', null, 'Danger: '), report.danger) : '',
+    report.danger ? h('div', { class: 'mcp-lab-error-text' }, h('b', null, trans.__('Danger: ')), report.danger) : '',
     h(
       'div',
       { class: 'mcp-lab-debugger' },
-      h('div', { class: 'mcp-lab-debugger-col mcp-lab-encoded' }, h('h4', null, 'Encoded'), encoded(report), facts(report)),
+      h('div', { class: 'mcp-lab-debugger-col mcp-lab-encoded' }, h('h4', null, trans.__('Encoded')), encoded(report), facts(report)),
       h(
         'div',
         { class: 'mcp-lab-debugger-col mcp-lab-decoded' },
-        h('h4', null, 'Sealed claims'),
+        h('h4', null, trans.__('Sealed claims')),
         claims(report),
         questions(report),
         inner,
-        h('h4', null, "Checks, in the server's order"),
+        h('h4', null, trans.__("Checks, in the server's order")),
         checklist(report)
       )
     ),
-    notes(report.cannot_know, 'cannot know: '),
+    notes(report.cannot_know, trans.__('cannot know: ')),
     notes(report.notes),
-    rawJson(report, 'report JSON')
+    rawJson(report, trans.__('report JSON'))
   );
 }
 
@@ -187,9 +188,9 @@ export function renderTamper(report: TamperRecord): HTMLElement {
   return h(
     'div',
     { class: 'mcp-lab-tamper-view' },
-    h('div', { class: 'mcp-lab-report-title' }, `Tamper lab: ${report.method} ${report.target} on ${report.server} — ${report.agreed}/${report.cases.length} predictions agree with the server`),
+    h('div', { class: 'mcp-lab-report-title' }, trans.__('Tamper lab: %1 %2 on %3 — %4/%5 predictions agree with the server', report.method, report.target, report.server, report.agreed, report.cases.length)),
     table(
-      ['case', 'what changed', 'wire answer', 'server logged', 'inspector predicted', 'agree'],
+      [trans.__('case'), trans.__('what changed'), trans.__('wire answer'), trans.__('server logged'), trans.__('inspector predicted'), trans.__('agree')],
       report.cases.map(c =>
         h(
           'tr',
@@ -199,11 +200,11 @@ export function renderTamper(report: TamperRecord): HTMLElement {
           h('td', null, c.wire),
           h('td', null, h('code', null, c.logged ?? '-')),
           h('td', null, h('code', null, c.predicted)),
-          h('td', null, mark(c.agree, c.agree ? 'agrees' : 'differs'))
+          h('td', null, mark(c.agree, c.agree ? trans.__('agrees') : trans.__('differs')))
         )
       )
     ),
     notes(report.notes),
-    rawJson(report, 'tamper lab JSON')
+    rawJson(report, trans.__('tamper lab JSON'))
   );
 }

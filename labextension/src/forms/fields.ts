@@ -12,7 +12,9 @@
 
 import { asText, Body, FieldHooks, onKeys } from './controls';
 import { isoToLocal, localToIso, timeZone } from './datetime';
+import { trans } from '../i18n';
 import { el, nextId } from './html';
+import { kernelText } from './kernel-words';
 import { rootsEditor } from './roots';
 import { FieldRecord, RawValue } from './types';
 
@@ -39,7 +41,7 @@ function lineInput(field: FieldRecord, id: string, hooks: FieldHooks): Body {
   input.autocomplete = 'off';
   input.spellcheck = field.kind === 'text';
   if (field.placeholder) {
-    input.placeholder = field.placeholder;
+    input.placeholder = kernelText(field.placeholder);
   }
   if (field.kind === 'integer') {
     input.inputMode = 'numeric';
@@ -47,7 +49,7 @@ function lineInput(field: FieldRecord, id: string, hooks: FieldHooks): Body {
     input.inputMode = 'decimal';
   }
   if ((field.kind === 'integer' || field.kind === 'number') && field.placeholder) {
-    input.size = Math.min(Math.max(field.placeholder.length + 2, 12), 40); // the whole hint stays readable
+    input.size = Math.min(Math.max(input.placeholder.length + 2, 12), 40); // the whole hint stays readable
   }
   onKeys(input, hooks, false);
   if (field.kind !== 'date-time') {
@@ -64,8 +66,8 @@ function lineInput(field: FieldRecord, id: string, hooks: FieldHooks): Body {
   const zone = timeZone();
   const explain = (): void => {
     hint.textContent = input.value
-      ? `Sent as ${localToIso(input.value)} (your time zone: ${zone}).`
-      : `Your local time (${zone}); sent with its UTC offset.`;
+      ? trans.__('Sent as %1 (your time zone: %2).', localToIso(input.value), zone)
+      : trans.__('Your local time (%1); sent with its UTC offset.', zone);
   };
   input.addEventListener('input', explain);
   explain();
@@ -86,7 +88,7 @@ function textArea(field: FieldRecord, id: string, hooks: FieldHooks): Body {
   area.rows = field.kind === 'json' ? 4 : 3;
   area.spellcheck = field.kind === 'textarea';
   if (field.placeholder) {
-    area.placeholder = field.placeholder;
+    area.placeholder = kernelText(field.placeholder);
   }
   onKeys(area, hooks, true);
   return {
@@ -101,7 +103,7 @@ function textArea(field: FieldRecord, id: string, hooks: FieldHooks): Body {
 
 function select(field: FieldRecord, id: string, hooks: FieldHooks): Body {
   const box = el('select', { id, class: 'mcp-lab-input mcp-lab-select' });
-  box.append(el('option', { value: '' }, field.placeholder || 'Choose…'));
+  box.append(el('option', { value: '' }, kernelText(field.placeholder) || trans.__('Choose…')));
   for (const [label, value] of field.options) {
     box.append(el('option', { value }, label));
   }
@@ -139,8 +141,8 @@ function option(
 function yesNo(labelId: string, hooks: FieldHooks): Body {
   const box = group(labelId, 'radiogroup', 'mcp-lab-yesno');
   const name = nextId();
-  const [yes, yesOption] = option('radio', name, 'Yes', hooks);
-  const [no, noOption] = option('radio', name, 'No', hooks);
+  const [yes, yesOption] = option('radio', name, trans.__('Yes'), hooks);
+  const [no, noOption] = option('radio', name, trans.__('No'), hooks);
   box.append(yesOption, noOption);
   return {
     control: box,
@@ -208,7 +210,9 @@ function body(field: FieldRecord, id: string, labelId: string, hooks: FieldHooks
 /** Kinds whose label names a group (radios, checkboxes, rows), not one input. */
 const GROUPED = new Set(['boolean', 'choices', 'roots']);
 
-export function buildField(field: FieldRecord, hooks: FieldHooks): FieldControl {
+/** `ownWords`: the field is the client's own (a sampling reply, a roots list), not a server's question,
+ * so its label is one of the kernel's phrases and reads in the page's language. */
+export function buildField(field: FieldRecord, hooks: FieldHooks, ownWords = false): FieldControl {
   const id = nextId();
   const labelId = `${id}-label`;
   const errorId = `${id}-error`;
@@ -219,8 +223,8 @@ export function buildField(field: FieldRecord, hooks: FieldHooks): FieldControl 
   const label = el(
     'span',
     { class: 'mcp-lab-label-row' },
-    el(grouped ? 'span' : 'label', { id: labelId, class: 'mcp-lab-label', for: grouped ? undefined : id }, field.label || field.name),
-    field.required ? el('span', { class: 'mcp-lab-required', 'aria-hidden': 'true', title: 'required' }, ' *') : null
+    el(grouped ? 'span' : 'label', { id: labelId, class: 'mcp-lab-label', for: grouped ? undefined : id }, (ownWords ? kernelText(field.label) : field.label) || field.name),
+    field.required ? el('span', { class: 'mcp-lab-required', 'aria-hidden': 'true', title: trans.__('required') }, ' *') : null
   );
   const describedBy: string[] = [];
   const extra = (cls: string, text: string): HTMLElement | null => {
@@ -232,7 +236,7 @@ export function buildField(field: FieldRecord, hooks: FieldHooks): FieldControl 
     return line;
   };
   const description = extra('description', field.description);
-  const noteLine = extra('note', field.note);
+  const noteLine = extra('note', kernelText(field.note));
   if (part.hint) {
     part.hint.id = `${id}-hint`;
     describedBy.push(part.hint.id);
@@ -262,7 +266,7 @@ export function buildField(field: FieldRecord, hooks: FieldHooks): FieldControl 
     write: part.write,
     focus: part.focus,
     setError: message => {
-      error.textContent = message ? `⚠ ${message}` : '';
+      error.textContent = message ? `⚠ ${kernelText(message)}` : '';
       error.hidden = !message;
       node.classList.toggle('mcp-lab-invalid', !!message);
       if (message) {

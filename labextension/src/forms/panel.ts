@@ -10,6 +10,7 @@
 
 import { Widget } from '@lumino/widgets';
 
+import { trans } from '../i18n';
 import { el } from './html';
 import { endRound, renderRound, Update } from './render';
 import { RoundRecord, WaitingEvent } from './types';
@@ -22,12 +23,13 @@ const KEEP_ANSWERED = 3;
 
 type Entry = { node: HTMLElement; update: Update; record: RoundRecord; ended?: boolean };
 
-const STATE_TEXT = {
-  connecting: 'Asking the kernel for waiting questions…',
-  'no kernel': "This notebook's kernel is not connected.",
-  unavailable: 'mcp_lab is not loaded in this notebook’s kernel (%load_ext mcp_lab), so nothing waits here.',
-  open: 'No question is waiting in this notebook’s kernel.'
-};
+const stateText = (state: WaitingQuestions['state']): string =>
+  ({
+    connecting: trans.__('Asking the kernel for waiting questions…'),
+    'no kernel': trans.__("This notebook's kernel is not connected."),
+    unavailable: trans.__('mcp_lab is not loaded in this notebook’s kernel (%load_ext mcp_lab), so nothing waits here.'),
+    open: trans.__('No question is waiting in this notebook’s kernel.')
+  })[state];
 
 export class WaitingPanel extends Widget {
   private source: WaitingQuestions | null = null;
@@ -38,22 +40,22 @@ export class WaitingPanel extends Widget {
   private readonly heading = el('div', { class: 'mcp-lab-waiting-for' });
   private readonly status = el('div', { class: 'mcp-lab-waiting-status', role: 'status', 'aria-live': 'polite' });
   private readonly list = el('div', { class: 'mcp-lab-waiting-rounds' });
-  private readonly cancelAll = el('button', { type: 'button', class: 'mcp-lab-button mcp-lab-warn' }, 'Cancel every waiting flow');
+  private readonly cancelAll = el('button', { type: 'button', class: 'mcp-lab-button mcp-lab-warn' }, trans.__('Cancel every waiting flow'));
 
   constructor(private readonly onShow: () => void) {
     super();
     this.id = PANEL_ID;
     this.addClass('mcp-lab-waiting');
-    this.title.caption = 'MCP Lab: waiting questions';
-    this.title.label = 'Waiting questions';
+    this.title.caption = trans.__('MCP Lab: waiting questions');
+    this.title.label = trans.__('Waiting questions');
     this.node.setAttribute('role', 'region');
-    this.node.setAttribute('aria-label', 'MCP Lab: waiting questions');
+    this.node.setAttribute('aria-label', trans.__('MCP Lab: waiting questions'));
     this.cancelAll.addEventListener('click', () => this.send({ event: 'cancel_all' }));
     this.node.append(
       el(
         'div',
         { class: 'mcp-lab-waiting-header' },
-        el('h2', { class: 'mcp-lab-waiting-title' }, 'Waiting questions'),
+        el('h2', { class: 'mcp-lab-waiting-title' }, trans.__('Waiting questions')),
         this.heading
       ),
       this.status,
@@ -88,7 +90,7 @@ export class WaitingPanel extends Widget {
   send(event: WaitingEvent): boolean {
     const sent = this.source?.send(event) ?? false;
     if (!sent) {
-      this.status.textContent = 'Not sent: the kernel is not listening for answers (see the line above).';
+      this.status.textContent = trans.__('Not sent: the kernel is not listening for answers (see the line above).');
     }
     return sent;
   }
@@ -97,7 +99,7 @@ export class WaitingPanel extends Widget {
   private onGone(_: WaitingQuestions, why: string): void {
     for (const [key, entry] of this.rounds) {
       if (entry.record.state === 'open') {
-        entry.record = endRound(entry.record, `abandoned: ${why}`);
+        entry.record = endRound(entry.record, trans.__('abandoned: %1', why));
         entry.update(entry.record);
         entry.ended = true;
         if (!this.answered.includes(key)) {
@@ -123,13 +125,13 @@ export class WaitingPanel extends Widget {
   private redraw(): void {
     const source = this.source;
     const rounds = source?.rounds ?? [];
-    this.heading.textContent = this.notebook ? `in ${this.notebook}` : 'No notebook is open.';
+    this.heading.textContent = this.notebook ? trans.__('in %1', this.notebook) : trans.__('No notebook is open.');
     const waiting = rounds.filter(r => r.state === 'open').length;
     this.status.textContent = !source
       ? ''
       : waiting
-        ? `${waiting === 1 ? 'One round waits' : `${waiting} rounds wait`} for an answer.`
-        : STATE_TEXT[source.state];
+        ? trans._n('One round waits for an answer.', '%1 rounds wait for an answer.', waiting)
+        : stateText(source.state);
     this.cancelAll.hidden = !waiting;
     const seen = new Set<string>();
     const order: HTMLElement[] = [];

@@ -11,7 +11,9 @@
  */
 
 import { buildField, FieldControl } from './fields';
+import { trans } from '../i18n';
 import { el, nextId } from './html';
+import { kernelText } from './kernel-words';
 import { FormEvent, FormRecord, FormValues, RoundRecord } from './types';
 
 export type Send = (event: FormEvent) => void;
@@ -38,7 +40,7 @@ export function endRound(record: RoundRecord, outcome: string): RoundRecord {
     stoppable: false,
     notice: null,
     forms: record.forms.map(form =>
-      form.state === 'open' ? { ...form, state: 'abandoned', summary: `${formHead(form)}: ${outcome}` } : form
+      form.state === 'open' ? { ...form, state: 'abandoned', summary: `${kernelText(formHead(form))}: ${outcome}` } : form
     )
   };
 }
@@ -61,12 +63,12 @@ function flushOnLeave(flush: () => void): void {
   pendingDrafts.add(flush);
 }
 
-const KIND_WORDS: Record<FormRecord['kind'], string> = {
-  elicitation: 'question',
-  url: 'page to open',
-  sampling: 'sampling request',
-  roots: 'roots request'
-};
+const kindWords = (): Record<FormRecord['kind'], string> => ({
+  elicitation: trans.__('question'),
+  url: trans.__('page to open'),
+  sampling: trans.__('sampling request'),
+  roots: trans.__('roots request')
+});
 
 /** Fields are kept across records while this stays the same (same names, kinds and options). */
 const signature = (form: FormRecord): string => JSON.stringify(form.fields);
@@ -90,11 +92,11 @@ function info(form: FormRecord, titleId: string): HTMLElement {
       'div',
       { class: 'mcp-lab-form-title', id: titleId },
       el('span', { class: 'mcp-lab-form-name' }, form.name),
-      el('span', { class: 'mcp-lab-form-kind' }, ` ${KIND_WORDS[form.kind]}`),
-      form.server ? el('span', { class: 'mcp-lab-form-server' }, ` from ${form.server}`) : null
+      el('span', { class: 'mcp-lab-form-kind' }, ` ${kindWords()[form.kind]}`),
+      form.server ? el('span', { class: 'mcp-lab-form-server' }, ` ${trans.__('from %1', form.server)}`) : null
     ),
-    form.trust ? el('div', { class: 'mcp-lab-form-trust' }, form.trust) : null,
-    form.intro ? el('div', { class: 'mcp-lab-form-intro' }, form.intro) : null,
+    form.trust ? el('div', { class: 'mcp-lab-form-trust' }, kernelText(form.trust)) : null,
+    form.intro ? el('div', { class: 'mcp-lab-form-intro' }, kernelText(form.intro)) : null,
     form.message ? el('div', { class: 'mcp-lab-form-message' }, form.message) : null
   );
   for (const detail of form.details) {
@@ -115,14 +117,14 @@ function info(form: FormRecord, titleId: string): HTMLElement {
         'div',
         { class: 'mcp-lab-form-link' },
         href
-          ? el('a', { href, target: '_blank', rel: 'noopener noreferrer' }, `Open ${host} ↗`)
-          : el('span', {}, `Not a web address, not opened: ${host}`),
+          ? el('a', { href, target: '_blank', rel: 'noopener noreferrer' }, trans.__('Open %1 ↗', host))
+          : el('span', {}, trans.__('Not a web address, not opened: %1', host)),
         el('div', { class: 'mcp-lab-form-url' }, form.link.url)
       )
     );
   }
   if (form.notes.length) {
-    box.append(el('ul', { class: 'mcp-lab-form-notes' }, ...form.notes.map(note => el('li', {}, note))));
+    box.append(el('ul', { class: 'mcp-lab-form-notes' }, ...form.notes.map(note => el('li', {}, kernelText(note)))));
   }
   return box;
 }
@@ -168,7 +170,7 @@ class FormView {
     this.dropDraft();
     this.submitted = true;
     this.status.className = 'mcp-lab-form-status mcp-lab-sending';
-    this.status.textContent = 'Sending…';
+    this.status.textContent = trans.__('Sending…');
     window.clearTimeout(this.sendingTimer);
     // The kernel answers by changing the record; an identical verdict changes nothing, so the line
     // falls back to what the current record says.
@@ -228,14 +230,14 @@ class FormView {
       // What was asked and never answered stays readable (a restart, a notebook reopened without its kernel).
       const asked =
         record.state === 'abandoned' && record.message
-          ? [el('div', { class: 'mcp-lab-form-asked' }, el('span', { class: 'mcp-lab-muted' }, 'asked: '), record.message)]
+          ? [el('div', { class: 'mcp-lab-form-asked' }, el('span', { class: 'mcp-lab-muted' }, trans.__('asked: ')), record.message)]
           : [];
       this.node.replaceChildren(
         el(
           'div',
           { class: `mcp-lab-form-record ${ok ? 'mcp-lab-ok' : 'mcp-lab-not-ok'}` },
           el('span', { class: 'mcp-lab-mark', 'aria-hidden': 'true' }, ok ? '✓' : '✗'),
-          el('span', { class: 'mcp-lab-form-summary' }, record.summary || `${record.name}: ${record.state}`)
+          el('span', { class: 'mcp-lab-form-summary' }, kernelText(record.summary) || `${record.name}: ${kernelText(record.state)}`)
         ),
         ...asked
       );
@@ -244,7 +246,7 @@ class FormView {
     this.node.setAttribute('role', 'form');
     this.node.setAttribute('aria-labelledby', this.titleId());
     this.controls = record.fields.map(f =>
-      buildField(f, { changed: () => this.scheduleDraft(), submit: () => this.submit() })
+      buildField(f, { changed: () => this.scheduleDraft(), submit: () => this.submit() }, record.kind === 'sampling' || record.kind === 'roots')
     );
     this.node.replaceChildren(
       info(record, this.titleId()),
@@ -290,9 +292,9 @@ class FormView {
     const errors = this.record.errors;
     const fieldErrors = this.controls.filter(c => errors[c.field.name]).length;
     const unknown = Object.keys(errors).filter(k => k && !this.controls.some(c => c.field.name === k));
-    const lines = [errors[''] ?? '', ...unknown.map(k => `${k}: ${errors[k]}`)].filter(Boolean);
+    const lines = [kernelText(errors[''] ?? ''), ...unknown.map(k => `${k}: ${kernelText(errors[k])}`)].filter(Boolean);
     if (!lines.length && fieldErrors) {
-      lines.push(fieldErrors === 1 ? 'Fix the marked field, then submit again.' : `Fix the ${fieldErrors} marked fields, then submit again.`);
+      lines.push(trans._n('Fix the marked field, then submit again.', 'Fix the %1 marked fields, then submit again.', fieldErrors));
     }
     this.status.className = `mcp-lab-form-status${lines.length ? ' mcp-lab-error' : ''}`;
     this.status.textContent = lines.join(' ');
@@ -308,9 +310,9 @@ class FormView {
     return el(
       'div',
       { class: 'mcp-lab-form-buttons' },
-      button(submit || 'Submit', 'mcp-lab-primary', () => this.submit()),
-      decline ? button(decline, 'mcp-lab-secondary', () => this.close('decline')) : null,
-      cancel ? button(cancel, 'mcp-lab-secondary', () => this.close('cancel')) : null
+      button(kernelText(submit) || trans.__('Submit'), 'mcp-lab-primary', () => this.submit()),
+      decline ? button(kernelText(decline), 'mcp-lab-secondary', () => this.close('decline')) : null,
+      cancel ? button(kernelText(cancel), 'mcp-lab-secondary', () => this.close('cancel')) : null
     );
   }
 
@@ -346,7 +348,9 @@ class FormView {
 
 function roundTitle(record: RoundRecord): string {
   const { method, target, server } = record.flow;
-  return `${method} ${target}${server ? ` on ${server}` : ''} · round ${record.round}`;
+  return server
+    ? trans.__('%1 %2 on %3 · round %4', method, target, server, record.round)
+    : trans.__('%1 %2 · round %3', method, target, record.round);
 }
 
 /** Draw `record` into `host`; the returned function redraws it from a newer record of the same round. */
@@ -367,7 +371,7 @@ export function renderRound(host: HTMLElement, record: RoundRecord, send: Send):
     }
   };
 
-  const submitAll = el('button', { type: 'button', class: 'mcp-lab-button mcp-lab-primary' }, 'Submit all');
+  const submitAll = el('button', { type: 'button', class: 'mcp-lab-button mcp-lab-primary' }, trans.__('Submit all'));
   submitAll.addEventListener('click', () => {
     const values: Record<string, FormValues> = {};
     for (const view of views.values()) {
@@ -378,25 +382,25 @@ export function renderRound(host: HTMLElement, record: RoundRecord, send: Send):
     }
     guarded({ event: 'submit_all', values });
   });
-  const stop = el('button', { type: 'button', class: 'mcp-lab-button mcp-lab-warn' }, 'Stop flow');
-  stop.title = 'End the whole flow now, as interrupted; it can be resumed later';
+  const stop = el('button', { type: 'button', class: 'mcp-lab-button mcp-lab-warn' }, trans.__('Stop flow'));
+  stop.title = trans.__('End the whole flow now, as interrupted; it can be resumed later');
   stop.addEventListener('click', () => guarded({ event: 'stop' }));
 
   const update: Update = incoming => {
     latest = incoming;
-    const next = ended === null ? incoming : endRound(incoming, `abandoned: ${ended}`);
+    const next = ended === null ? incoming : endRound(incoming, trans.__('abandoned: %1', ended));
     root.dataset.flow = next.flow.id;
     root.dataset.round = String(next.round);
     root.dataset.state = next.state;
     title.textContent = roundTitle(next);
-    notice.textContent = next.notice ?? '';
+    notice.textContent = kernelText(next.notice ?? '');
     notice.hidden = !next.notice || next.state !== 'open';
     const seen = new Set<string>();
     for (const shown of next.forms) {
       // A settled round draws only records, even if a form's own state lagged behind.
       const form: FormRecord =
         next.state === 'settled' && shown.state === 'open'
-          ? { ...shown, state: 'abandoned', summary: shown.summary || 'no longer waiting' }
+          ? { ...shown, state: 'abandoned', summary: shown.summary || trans.__('no longer waiting') }
           : shown;
       seen.add(form.key);
       const view = views.get(form.key);
@@ -426,7 +430,7 @@ export function renderRound(host: HTMLElement, record: RoundRecord, send: Send):
   update(record);
   root.addEventListener(KERNEL_GONE_EVENT, event => {
     if (ended === null && latest.state === 'open') {
-      ended = String((event as CustomEvent).detail || 'the kernel is gone');
+      ended = String((event as CustomEvent).detail || trans.__('the kernel is gone'));
       root.dataset.ended = ended;
       update(latest);
     }

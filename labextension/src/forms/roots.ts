@@ -8,7 +8,9 @@
  */
 
 import { Body, FieldHooks, onKeys } from './controls';
+import { trans } from '../i18n';
 import { el, nextId } from './html';
+import { kernelText } from './kernel-words';
 import { FieldRecord, Root } from './types';
 
 export function rootsEditor(field: FieldRecord, hooks: FieldHooks): Body {
@@ -17,8 +19,8 @@ export function rootsEditor(field: FieldRecord, hooks: FieldHooks): Body {
   const inputs: { row: HTMLElement; uri: HTMLInputElement; name: HTMLInputElement }[] = [];
   const renumber = (): void =>
     inputs.forEach((entry, i) => {
-      entry.row.setAttribute('aria-label', `${field.label} ${i + 1}`);
-      entry.row.querySelector('button')?.setAttribute('aria-label', `Remove root ${i + 1}`);
+      entry.row.setAttribute('aria-label', `${kernelText(field.label)} ${i + 1}`);
+      entry.row.querySelector('button')?.setAttribute('aria-label', trans.__('Remove root %1', i + 1));
     });
   const addRow = (root: Root): HTMLInputElement => {
     const uriId = nextId();
@@ -27,20 +29,20 @@ export function rootsEditor(field: FieldRecord, hooks: FieldHooks): Body {
     uri.placeholder = field.placeholder || 'file:///path/to/project';
     uri.value = root.uri;
     const name = el('input', { id: nameId, class: 'mcp-lab-input mcp-lab-root-name', type: 'text' });
-    name.placeholder = 'name (optional)';
+    name.placeholder = trans.__('name (optional)');
     name.value = root.name;
     for (const input of [uri, name]) {
       input.autocomplete = 'off';
       input.spellcheck = false;
       onKeys(input, hooks, false);
     }
-    const remove = el('button', { type: 'button', class: 'mcp-lab-button mcp-lab-small' }, 'Remove');
+    const remove = el('button', { type: 'button', class: 'mcp-lab-button mcp-lab-small' }, trans.__('Remove'));
     const row = el(
       'div',
       { class: 'mcp-lab-root-row', role: 'group' },
-      el('label', { for: uriId, class: 'mcp-lab-root-label' }, 'URI'),
+      el('label', { for: uriId, class: 'mcp-lab-root-label' }, trans.__('URI')),
       uri,
-      el('label', { for: nameId, class: 'mcp-lab-root-label' }, 'Name'),
+      el('label', { for: nameId, class: 'mcp-lab-root-label' }, trans.__('Name')),
       name,
       remove
     );
@@ -58,7 +60,7 @@ export function rootsEditor(field: FieldRecord, hooks: FieldHooks): Body {
     renumber();
     return uri;
   };
-  const add = el('button', { type: 'button', class: 'mcp-lab-button mcp-lab-small' }, 'Add root');
+  const add = el('button', { type: 'button', class: 'mcp-lab-button mcp-lab-small' }, trans.__('Add root'));
   add.addEventListener('click', () => {
     addRow({ uri: '', name: '' }).focus();
     hooks.changed();

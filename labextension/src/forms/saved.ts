@@ -13,6 +13,7 @@
 
 import { NotebookPanel } from '@jupyterlab/notebook';
 
+import { trans } from '../i18n';
 import { asRoundRecord } from './record';
 import { endRound, renderRound } from './render';
 
@@ -20,7 +21,6 @@ export const ROUND_MIME = 'application/vnd.mcp-lab.round+json';
 const WIDGET_MIME = 'application/vnd.jupyter.widget-view+json';
 const MISSING_MODEL = /model not found/i;
 
-export const NOT_ANSWERED = 'not answered: it was still waiting when the notebook was saved, and the kernel that asked is gone';
 
 /** The part of a code cell's output area read here (a markdown cell has none). */
 type Outputs = {
@@ -50,7 +50,7 @@ function replaceMissing(notebook: NotebookPanel): void {
       }
       output.dataset.mcpLabSaved = 'not answered';
       output.replaceChildren();
-      renderRound(output, endRound(record, NOT_ANSWERED), () => undefined);
+      renderRound(output, endRound(record, trans.__('not answered: it was still waiting when the notebook was saved, and the kernel that asked is gone')), () => undefined);
     }
   }
 }

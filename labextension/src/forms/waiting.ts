@@ -14,6 +14,7 @@ import { ISessionContext } from '@jupyterlab/apputils';
 import { Kernel, KernelMessage } from '@jupyterlab/services';
 import { ISignal, Signal } from '@lumino/signaling';
 
+import { trans } from '../i18n';
 import { asRoundRecord } from './record';
 import { RoundRecord, WAITING_TARGET, WaitingEvent } from './types';
 
@@ -23,11 +24,8 @@ export type WaitingState = 'connecting' | 'open' | 'unavailable' | 'no kernel';
 const GONE = new Set(['restarting', 'autorestarting', 'dead']);
 
 /** Why the forms of a kernel that went away can no longer be answered, by the status it went to. */
-const GONE_WHY: Record<string, string> = {
-  restarting: 'the kernel restarted',
-  autorestarting: 'the kernel restarted',
-  dead: 'the kernel stopped'
-};
+const goneWhy = (status: string): string =>
+  status === 'dead' ? trans.__('the kernel stopped') : trans.__('the kernel restarted');
 
 export class WaitingQuestions {
   private comm: Kernel.IComm | null = null;
@@ -94,7 +92,7 @@ export class WaitingQuestions {
     const before = this.kernel;
     const after = this.session.session?.kernel ?? null;
     if (before && before !== after) {
-      this.announce(before, after ? 'the kernel changed' : 'the kernel was shut down');
+      this.announce(before, after ? trans.__('the kernel changed') : trans.__('the kernel was shut down'));
     }
     this.drop();
     this.kernel = after;
@@ -111,7 +109,7 @@ export class WaitingQuestions {
   private onStatus(_: unknown, status: Kernel.Status): void {
     if (GONE.has(status)) {
       if (this.kernel) {
-        this.announce(this.kernel, GONE_WHY[status]);
+        this.announce(this.kernel, goneWhy(status));
       }
       this.drop();
       return;

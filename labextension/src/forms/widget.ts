@@ -9,6 +9,7 @@
  * kernel direction is `model.send(...)` carrying all values at once -- never `model.set` of a field.
  */
 
+import { trans } from '../i18n';
 import { asRoundRecord } from './record';
 import { renderRound, Update } from './render';
 import { FormEvent } from './types';
@@ -24,7 +25,7 @@ export interface RoundModel {
 function unreadable(host: HTMLElement): void {
   const line = document.createElement('div');
   line.className = 'mcp-lab-forms mcp-lab-forms-unreadable';
-  line.textContent = 'mcp_lab: this form cannot be drawn (its record is missing or from another mcp_lab version).';
+  line.textContent = trans.__('mcp_lab: this form cannot be drawn (its record is missing or from another mcp_lab version).');
   host.replaceChildren(line);
 }
 
