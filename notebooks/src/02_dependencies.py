@@ -419,7 +419,8 @@ async with Client(mcp, elicitation_callback=answer_dinner) as client:
 mcp_lab.exercise_needs(dinner_result="the CallToolResult of your Client's dinner call", asked="the messages your callback saw")
 text = dinner_result.content[0].text if getattr(dinner_result, "content", None) else None
 assert type(dinner_result).__name__ == "CallToolResult" and not dinner_result.is_error, (
-    f"expected a CallToolResult without isError, found {type(dinner_result).__name__}: {text!r}")
+    f"expected a CallToolResult without isError, found {type(dinner_result).__name__}"
+    f"{' with isError' if getattr(dinner_result, 'is_error', False) else ''}: {text!r}")
 assert text == "Table for 4 at 19:30 in Lisbon.", f"expected 'Table for 4 at 19:30 in Lisbon.', found {text!r}"
 expected = ["How many guests in Lisbon?", "Dinner for 4 at what time?"]
 assert asked[-2:] == expected, f"expected your callback to see {expected} (in that order), found {asked}"

@@ -426,7 +426,8 @@ booked = result
 mcp_lab.exercise_needs(booked="the CallToolResult your loop ended with", rounds="the input_requests keys of each round")
 text = booked.content[0].text if getattr(booked, "content", None) else None
 assert type(booked).__name__ == "CallToolResult" and not booked.is_error, (
-    f"expected the loop to end with a CallToolResult, found {type(booked).__name__}: {text!r}")
+    f"expected a CallToolResult without isError, found {type(booked).__name__}"
+    f"{' with isError' if getattr(booked, 'is_error', False) else ''}: {text!r}")
 assert text == "Booked B7 for Aida", f"expected 'Booked B7 for Aida', found {text!r}"
 expected = [["tickets_server:ask_seat"], ["tickets_server:confirm"]]
 assert [sorted(keys) for keys in rounds] == expected, (
