@@ -394,7 +394,7 @@ print("bob ->", await retry(open_url, "token-bob", started.request_state))
 # `RequestStateSecurity(bind_principal=...)` fixes that with your own identity signal. Say the proxy in
 # front signs users in and passes the name on in a header, `X-Forwarded-User`. `bind_principal` is called
 # with the SDK's request context on every leg, both ways; here it reads that header. The docs' line, with
-# our own keys (`keys=[...]` comes with any configured policy):
+# our own keys (a configured policy takes exactly one of `keys=` or `codec=`):
 
 # %% id=docs-bind-principal
 import secrets
