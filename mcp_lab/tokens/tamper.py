@@ -131,8 +131,20 @@ def _other_arguments(arguments: Mapping[str, Any]) -> dict[str, Any]:
     return changed
 
 
-def _scratch(name: str, security: RequestStateSecurity, *, ring: KeyRing | None, ttl: float, inner: str) -> LabServer:
-    """A lowlevel server with the real one's policy: it answers every carrier with state `inner`."""
+def _scratch(
+    name: str,
+    security: RequestStateSecurity,
+    *,
+    ring: KeyRing | None,
+    ttl: float,
+    inner: str,
+    own_audience: bool = False,
+) -> LabServer:
+    """A lowlevel server with the real one's policy: it answers every carrier with state `inner`.
+
+    `own_audience`: the scratch server stands for another service, so it never shares the real server's
+    audience (a configured `audience=` included); it stamps and expects its own name.
+    """
 
     async def ask(ctx: Any, params: Any) -> T.InputRequiredResult:
         return T.InputRequiredResult(request_state=inner)
@@ -140,7 +152,10 @@ def _scratch(name: str, security: RequestStateSecurity, *, ring: KeyRing | None,
     server: Server[Any] = Server(name, on_call_tool=ask, on_get_prompt=ask, on_read_resource=ask)
     codec = AESGCMRequestStateCodec(ring.secret_keys()) if ring is not None else security.codec
     policy = RequestStateSecurity(
-        codec=codec, ttl=ttl, bind_principal=security.bind_principal, audience=security.audience
+        codec=codec,
+        ttl=ttl,
+        bind_principal=security.bind_principal,
+        audience=None if own_audience else security.audience,
     )
     server.middleware.append(RequestStateBoundary(policy, default_audience=name))
     return LabServer(name=name, server=server, kind="lowlevel", ring=ring, ttl=ttl)
@@ -251,7 +266,7 @@ async def _scratch_cases(
     bench: _Bench, security: RequestStateSecurity, entry: LabServer, token: str, ttl: float
 ) -> None:
     inner = inspect_token(token, server=entry).inner_state or "scratch"
-    twin = _scratch(f"{entry.name}-twin", security, ring=entry.ring, ttl=security.ttl, inner=inner)
+    twin = _scratch(f"{entry.name}-twin", security, ring=entry.ring, ttl=security.ttl, inner=inner, own_audience=True)
     short = _scratch(entry.name, security, ring=entry.ring, ttl=ttl, inner=inner)
     restarted = None
     if entry.ring is not None:

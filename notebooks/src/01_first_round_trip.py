@@ -267,7 +267,7 @@ print(type(result).__name__, "| legs the server saw:", len(legs_seen))
 # One difference shows at once: `MCPServer` **seals** the `request_state` it sends. The handler writes and
 # reads plain text; on the wire travels an encrypted, authenticated token (`v1.` + key id + nonce +
 # ciphertext) that only the server can read. The client just echoes it. (The lowlevel server above sent
-# `provision-v1` in plain text: it has no sealing until you add it -- notebook 5.)
+# `provision-v1` in plain text: it has no sealing until you add it -- notebook 7.)
 
 # %% id=databases
 %%mcp_server Databases
@@ -429,7 +429,7 @@ mine = await mcp_lab.call(
 
 # %% check
 mcp_lab.exercise_needs(mine='the flow of your call that provisions ledger through your callback')
-assert mine.status == "done", mine.summary()
+assert mine.status == "done", f"expected the call done, found {mine.summary()}"
 assert len(mine.rounds) == 2, f"expected two legs (one question), found {len(mine.rounds)}"
 assert mine.rounds[1].answered_by == {"region": "callback"}, (
     f"expected the region answered by your callback, found {mine.rounds[1].answered_by}")

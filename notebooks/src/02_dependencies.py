@@ -183,7 +183,7 @@ print(card.text)
 
 # %% [markdown]
 # A real client answers these through the SDK's `sampling_callback` and `list_roots_callback` -- the
-# same two callbacks a pre-2026 server would have called over its back channel (notebook 8).
+# same two callbacks a pre-2026 server would have called over its back channel (notebook 5).
 
 # %% id=sdk-callbacks
 from mcp.client import ClientRequestContext
@@ -364,49 +364,70 @@ print(f"isError={caught.result.is_error}: {caught.text}")
 # %% [markdown]
 # ## Exercise
 #
-# Add a tool `dinner(city)` to the Travel server (the `mcp` variable still holds it) that depends on two
-# **independent** questions -- a resolver `ask_time` asking *"Dinner at what time?"* (a model with
-# `time: str`) and a resolver `ask_guests` asking *"How many guests?"* (a model with `guests: int`) -- and
-# returns `"Table for 4 at 19:30 in Lisbon."`. Call it for Lisbon with those answers and store the flow
-# in `dinner_flow`. The cell after it checks that both questions came in **one** round.
+# Add a tool `dinner(city)` to the Travel server (the `mcp` variable still holds it) whose second question
+# **depends** on the first: a resolver `ask_guests(city)` asks *"How many guests in Lisbon?"* (a model
+# with `guests: int`), and a resolver `ask_time` that takes that answer asks *"Dinner for 4 at what
+# time?"* (a model with `time: str`). The tool returns `"Table for 4 at 19:30 in Lisbon."`.
+#
+# Then answer it the way an SDK client does, without mcp_lab: `Client(mcp, elicitation_callback=...)` and
+# `await client.call_tool("dinner", {"city": "Lisbon"})`. Your callback gets each question's key as
+# `context.request_id` (`'__main__:ask_guests'`, ...) and its text as `params.message`: append every message
+# to a list `asked`, answer 4 guests at 19:30, and store the `CallToolResult` in `dinner_result`.
 
 # %% solution
-# Your answer: add the `dinner` tool with its two resolvers, call it, store the flow in `dinner_flow`.
+# Your answer: add `dinner` and its two resolvers, then call it through the SDK's Client with your callback.
 ### BEGIN SOLUTION
-class Time(BaseModel):
-    time: str
+from mcp.types import ElicitResult
 
 
 class Guests(BaseModel):
     guests: int
 
 
-async def ask_time() -> Elicit[Time]:
-    return Elicit("Dinner at what time?", Time)
+class Time(BaseModel):
+    time: str
 
 
-async def ask_guests() -> Elicit[Guests]:
-    return Elicit("How many guests?", Guests)
+async def ask_guests(city: str) -> Elicit[Guests]:
+    return Elicit(f"How many guests in {city}?", Guests)
+
+
+async def ask_time(party: Annotated[Guests, Resolve(ask_guests)]) -> Elicit[Time]:
+    return Elicit(f"Dinner for {party.guests} at what time?", Time)
 
 
 @mcp.tool()
-async def dinner(
-    city: str, when: Annotated[Time, Resolve(ask_time)], party: Annotated[Guests, Resolve(ask_guests)]
-) -> str:
+async def dinner(city: str, party: Annotated[Guests, Resolve(ask_guests)],
+                 when: Annotated[Time, Resolve(ask_time)]) -> str:
     return f"Table for {party.guests} at {when.time} in {city}."
 
 
-dinner_flow = await mcp_lab.call(
-    "Travel", "dinner", {"city": "Lisbon"}, answers={"ask_time": {"time": "19:30"}, "ask_guests": {"guests": 4}}
-)
+asked = []
+
+
+async def answer_dinner(context: ClientRequestContext, params) -> ElicitResult:
+    asked.append(params.message)
+    content = {"__main__:ask_guests": {"guests": 4}, "__main__:ask_time": {"time": "19:30"}}[context.request_id]
+    return ElicitResult(action="accept", content=content)
+
+
+async with Client(mcp, elicitation_callback=answer_dinner) as client:
+    dinner_result = await client.call_tool("dinner", {"city": "Lisbon"})
 ### END SOLUTION
 
 # %% check
-mcp_lab.exercise_needs(dinner_flow='the flow of your dinner call for Lisbon')
-assert dinner_flow.status == "done", dinner_flow.summary()
-first = dinner_flow.rounds[0]
-assert first.outcome == "input_required" and len(first.input_requests) == 2, (
-    f"expected both questions in the first round, found {first.outcome} asking {sorted(first.input_requests or {})}")
-assert len(dinner_flow.rounds) == 2, f"expected two legs (independent questions, one round), found {len(dinner_flow.rounds)}"
-assert dinner_flow.text == "Table for 4 at 19:30 in Lisbon.", f"expected 'Table for 4 at 19:30 in Lisbon.', found {dinner_flow.text!r}"
-print("✔ well done:", dinner_flow.text)
+mcp_lab.exercise_needs(dinner_result="the CallToolResult of your Client's dinner call", asked="the messages your callback saw")
+text = dinner_result.content[0].text if getattr(dinner_result, "content", None) else None
+assert type(dinner_result).__name__ == "CallToolResult" and not dinner_result.is_error, (
+    f"expected a CallToolResult without isError, found {type(dinner_result).__name__}"
+    f"{' with isError' if getattr(dinner_result, 'is_error', False) else ''}: {text!r}")
+assert text == "Table for 4 at 19:30 in Lisbon.", f"expected 'Table for 4 at 19:30 in Lisbon.', found {text!r}"
+expected = ["How many guests in Lisbon?", "Dinner for 4 at what time?"]
+assert asked[-2:] == expected, f"expected your callback to see {expected} (in that order), found {asked}"
+# The same tool, driven by mcp_lab: a dependent question is one more round (three legs).
+probe = await mcp_lab.call("Travel", "dinner", {"city": "Porto"},
+                           answers={"ask_guests": {"guests": 2}, "ask_time": {"time": "20:00"}})
+legs = [rnd.outcome for rnd in probe.rounds]
+assert legs == ["input_required", "input_required", "result"], (
+    f"expected three legs (the time question needs the guests first), found {legs}: {probe.summary()}")
+print("✔ well done:", text, "| asked, one round each:", expected)

@@ -337,7 +337,7 @@ print(done.stdout or done.stderr)
 # %% [markdown]
 # The other process verified the token this kernel's server sealed: same server name (the token's
 # audience) and the same key. With the SDK's default process-local key it would have been rejected --
-# notebook 6 shows that happening.
+# notebook 8 shows that happening.
 #
 # ## The round cap
 #
@@ -394,22 +394,42 @@ async with Client(server, elicitation_callback=noop) as client:
 # %% [markdown]
 # ## Exercise
 #
-# Drive a new `book_ticket` call for the event `Aida` **by hand**: start it with `mcp_lab.start(...)`,
-# then call `flow.step()` until it is done, choosing seat `B7` and confirming. The cell after it checks
-# your flow.
+# Own the loop, as the SDK docs do. Book a ticket for the event `Aida` on the `tickets` server with
+# `client.session.call_tool(..., allow_input_required=True)` and a `while isinstance(result,
+# InputRequiredResult)` loop -- no mcp_lab calls. Choose seat `B7` and confirm. Keep an audit as you go:
+# `rounds`, a list with one entry per `InputRequiredResult`, each the sorted list of its `input_requests`
+# keys. Give the whole loop a wall-clock limit of 10 seconds with `anyio.fail_after`, and store the final
+# `CallToolResult` in `booked`. (`server`, `Client` and the callback `noop` are defined above.)
 
 # %% solution
-# Your answer: start the call with mcp_lab.start(...), store it in `mine`, and step it until done.
+# Your answer: the manual loop for Aida, recording each round's keys in `rounds`; the result in `booked`.
 ### BEGIN SOLUTION
-mine = await mcp_lab.start("tickets", "tools/call", "book_ticket", {"event": "Aida"})
-await mine.step()
-await mine.step(answers={"ask_seat": {"seat": "B7"}})
-await mine.step(answers={"confirm": {"ok": True}})
+SEAT_B7 = {"tickets_server:ask_seat": {"seat": "B7"}, "tickets_server:confirm": {"ok": True}}
+rounds = []
+async with Client(server, elicitation_callback=noop) as client:
+    with anyio.fail_after(10):
+        result = await client.session.call_tool("book_ticket", {"event": "Aida"}, allow_input_required=True)
+        while isinstance(result, InputRequiredResult):
+            rounds.append(sorted(result.input_requests or {}))
+            responses = {key: ElicitResult(action="accept", content=SEAT_B7[key]) for key in result.input_requests or {}}
+            result = await client.session.call_tool(
+                "book_ticket",
+                {"event": "Aida"},
+                input_responses=responses,
+                request_state=result.request_state,
+                allow_input_required=True,
+            )
+booked = result
 ### END SOLUTION
 
 # %% check
-mcp_lab.exercise_needs(mine='the flow you started and stepped by hand')
-assert mine.status == "done", mine.summary()
-assert len(mine.rounds) == 3, f"expected three legs (two questions, one after the other), found {len(mine.rounds)}"
-assert mine.text == "Booked B7 for Aida", f"expected 'Booked B7 for Aida', found {mine.text!r}"
-print("✔ well done:", mine.text)
+mcp_lab.exercise_needs(booked="the CallToolResult your loop ended with", rounds="the input_requests keys of each round")
+text = booked.content[0].text if getattr(booked, "content", None) else None
+assert type(booked).__name__ == "CallToolResult" and not booked.is_error, (
+    f"expected a CallToolResult without isError, found {type(booked).__name__}"
+    f"{' with isError' if getattr(booked, 'is_error', False) else ''}: {text!r}")
+assert text == "Booked B7 for Aida", f"expected 'Booked B7 for Aida', found {text!r}"
+expected = [["tickets_server:ask_seat"], ["tickets_server:confirm"]]
+assert [sorted(keys) for keys in rounds] == expected, (
+    f"expected two InputRequiredResult rounds asking {expected}, found {rounds}")
+print("✔ well done:", text, "after", len(rounds), "rounds of questions:", rounds)

@@ -135,7 +135,7 @@ print("the function read:", states_read)
 # %% [markdown]
 # And the seal is **checked** when the token comes back. Start a read of `report://2026-Q4`, but echo the
 # token issued for Q3: the server refuses the round with its one frozen error, `-32602 Invalid or expired
-# requestState`; the real reason goes only to its log (mcp_lab owns the server, so it shows it). Notebook 5
+# requestState`; the real reason goes only to its log (mcp_lab owns the server, so it shows it). Notebook 6
 # takes the seal apart.
 
 # %% id=resource-binding
@@ -231,7 +231,7 @@ print(pushed.summary())
 #
 # All of this exists only on protocol version 2026-07-28. A client that connected with 2025-11-25 cannot
 # receive an `InputRequiredResult`, so the prompt's first round fails there with `-32603` -- the same rule
-# as for tools (notebook 8).
+# as for tools (notebook 5).
 
 # %% id=prompt-legacy
 old = await mcp_lab.get_prompt("Briefing", "briefing", legacy=True)
@@ -269,7 +269,8 @@ menu_flow = await mcp_lab.read_resource("Briefing", "menu://friday", answers={"v
 
 # %% check
 mcp_lab.exercise_needs(menu_flow='the flow of your read of menu://friday')
-assert menu_flow.method == "resources/read" and menu_flow.status == "done", menu_flow.summary()
+assert menu_flow.method == "resources/read" and menu_flow.status == "done", (
+    f"expected a finished resources/read, found {menu_flow.summary()}")
 assert menu_flow.rounds[0].outcome == "input_required", f"expected the first leg to ask, found {menu_flow.rounds[0].outcome}"
 assert len(menu_flow.rounds) == 2, f"expected two legs, found {len(menu_flow.rounds)}"
 assert menu_flow.text == "friday: vegetarian menu", f"expected 'friday: vegetarian menu', found {menu_flow.text!r}"

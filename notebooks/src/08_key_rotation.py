@@ -1,7 +1,7 @@
 # %% [markdown]
-# # 6 · Keys and key rotation
+# # 8 · Keys and key rotation
 #
-# Notebook 5 showed what a sealed `request_state` binds. This one is about the key that seals it. By
+# Notebook 6 showed what a sealed `request_state` binds. This one is about the key that seals it. By
 # default `MCPServer` makes a random key when its process starts. Nothing needs to be configured, and that
 # is fine for a single process. It is also the one thing to understand before you run more than one.
 #
@@ -378,14 +378,33 @@ print("nameless, no policy at all: constructed")
 # so there is no other service that could hold it, and the audience claim has nothing to add.
 #
 # `audience=` is also the switch for a topology where one service is *meant* to accept another's state.
-# Give `shipping` the audience `billing` (it keeps its ring and its name), and the crossed-over flow goes
-# through:
+# The docs' setting, written out: `shipping` again, with the same keys and its own name, but the audience
+# `billing`. `mcp_lab.adopt` puts it in the lab in place of the old `shipping`, keeping its policy as
+# written. The crossed-over flow now goes through:
 
 # %% id=shared-audience
-shipping = mcp_lab.sandbox.lab_server("shipping")
-shipping.install_ring(shipping.ring, audience="billing")
+shipping = MCPServer(
+    "shipping", log_level="WARNING", request_state_security=RequestStateSecurity(keys=service_keys, audience="billing")
+)
+shop(shipping)
+mcp_lab.adopt(shipping)
 crossed = await mcp_lab.resume(to_shipping, answers={"ask_size": {"size": "A4"}})
 print(crossed.summary(), "-", crossed.text)
+
+# %% [markdown]
+# A shared audience is shared by the services you name, nobody else. The tamper lab's "another server" is a
+# twin of `shipping` with the same keys under another name, and so with an audience of its own: it still
+# refuses the token.
+
+# %% id=shared-audience-twin
+parcel = await mcp_lab.start("shipping", "tools/call", "order", {"item": "parcel"})
+await parcel.step()
+twin = (await mcp_lab.tamper_lab(parcel)).case("another server")
+print("aud:", mcp_lab.inspect_token(parcel).claims["aud"], "|", twin.changed, "->", twin.wire, "| server logged:", twin.logged)
+
+# %% [markdown]
+# (The lab's convenience for the same setting, on a server it started: `mcp_lab.sandbox.lab_server(NAME)
+# .install_ring(ring, audience="billing")` -- the same `RequestStateSecurity(audience=...)` underneath.)
 
 # %% [markdown]
 # ## Exercise
@@ -411,8 +430,8 @@ for phase in (1, 2, 3):
 
 # %% check
 mcp_lab.exercise_needs(rolling='your RotationStepper', outcomes='the retry outcomes of every flow in flight')
-assert rolling.done, rolling.describe()
+assert rolling.done, f"expected the rotation complete (phase 3 on every instance), found {rolling.describe()}"
 assert len(outcomes) == 18, f"expected 18 retries (2 flows after each of 9 updates), got {len(outcomes)}"
 lost = [o for o in outcomes if o["outcome"] == "dropped"]
-assert not lost, f"dropped: {lost}"
+assert not lost, f"expected no flow dropped, found {len(lost)} dropped: {lost}"
 print(f"✔ well done: {len(outcomes)} flows crossed a rolling rotation, none dropped ({rolling.describe()})")

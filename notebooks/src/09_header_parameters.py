@@ -1,5 +1,5 @@
 # %% [markdown] id=intro
-# # 7 · Header parameters
+# # 9 · Header parameters
 #
 # Most servers never need this notebook. It is for servers that sit behind a gateway or a load balancer
 # that routes on what it can read **without parsing the body**. In 2026-07-28 such an intermediary can
@@ -24,9 +24,24 @@
 import logging
 from typing import Annotated
 
+import json
+
 import mcp_lab
-from mcp_lab.exchanges.view import param_usage_lines
 from pydantic import Field, WithJsonSchema
+
+
+def param_usage_lines(usage):
+    """One line per marked argument of an HTTP exchange (`rnd.http[-1]["param_headers"]`): its value, the
+    header the client sent for it (with the decoded value when it was encoded), and the lab's verdict."""
+    lines = []
+    for used in usage:
+        value = "(absent)" if used["value"] is None else json.dumps(used["value"], ensure_ascii=False)
+        sent = "(not sent)" if used["sent"] is None else used["sent"]
+        if used["sent"] is not None and used["decoded"] not in (None, used["sent"]):
+            sent += f" (decoded {json.dumps(used['decoded'], ensure_ascii=False)})"
+        reason = f" {used['reason']}" if used.get("reason") else ""
+        lines.append(f"{used['argument']}={value} -> {used['header']}: {sent} [{used['verdict']}]{reason}")
+    return lines
 
 # %% [markdown]
 # ## Marking arguments
@@ -560,11 +575,15 @@ def mcp_param_headers(flow):
     return {k.lower(): v for k, v in exchange["request"]["headers"] if k.lower().startswith("mcp-param-")}
 
 
-assert mcp_param_headers(with_shelf) == {"mcp-param-shelf": "B2"}, mcp_param_headers(with_shelf)
-assert mcp_param_headers(without_shelf) == {}, mcp_param_headers(without_shelf)
+assert mcp_param_headers(with_shelf) == {"mcp-param-shelf": "B2"}, (
+    f"expected the header Mcp-Param-Shelf: B2, found {mcp_param_headers(with_shelf)}")
+assert mcp_param_headers(without_shelf) == {}, (
+    f"expected no Mcp-Param header without a shelf, found {mcp_param_headers(without_shelf)}")
 table = await mcp_lab.header_table("library")
-(row,) = table.rows
-assert (row.argument, row.header, row.valid) == ("shelf", "Mcp-Param-Shelf", True), row
+assert len(table.rows) == 1, f"expected one marked argument on library, found {[r.argument for r in table.rows]}"
+row = table.rows[0]
+assert (row.argument, row.header, row.valid) == ("shelf", "Mcp-Param-Shelf", True), (
+    f"expected shelf marked as a valid Mcp-Param-Shelf, found {(row.argument, row.header, row.valid)}")
 print("✔ well done:", with_shelf.text, "|", without_shelf.text)
 
 # %%

@@ -1,5 +1,5 @@
 # %% [markdown]
-# # 8 · Two generations
+# # 5 · Two generations
 #
 # Before protocol version 2026-07-28, a server that needed something in the middle of a call **called
 # back**: while it was still handling `tools/call` it opened its own requests to the client --

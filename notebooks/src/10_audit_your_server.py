@@ -1,5 +1,5 @@
 # %% [markdown] id=intro
-# # 9 · Audit your own server
+# # 10 · Audit your own server
 #
 # The earlier notebooks showed what the 2026-07-28 rules for multi round-trip requests and header parameters
 # say. This one checks a server against them. `mcp_lab.audit` (or `%mcp_audit NAME`) takes the calls you
@@ -110,12 +110,12 @@ print(report.exit_code, report.failed())
 
 # %% [markdown]
 # `(server logged: seal)`: the lab owns this server, so beside the frozen wire error it shows the reason the
-# server logged (notebook 5). A server you connected to with `%mcp_connect` gets the same audit, without
+# server logged (notebook 6). A server you connected to with `%mcp_connect` gets the same audit, without
 # that column.
 #
 # ## Broken server 1: the refund amount in a plaintext `requestState`
 #
-# A lowlevel `Server` seals nothing unless you add the boundary (notebook 5). This one writes the amount
+# A lowlevel `Server` seals nothing unless you add the boundary (notebook 7). This one writes the amount
 # into its state and, on the retry, pays what the state says. Otherwise it behaves: it asks only a client
 # that declared elicitation, asks again when the answer is missing, and refuses a state it cannot read.
 # The handlers come from a function here, so the server can be defined twice below.
@@ -414,7 +414,9 @@ fixed = await mcp_lab.audit("reminders", [safely])
 
 # %% check
 mcp_lab.exercise_needs(fixed="the audit of one remind_safely call")
-assert fixed.record.flows == ['tools/call remind_safely {"note": "water the plants"}'], fixed.record.flows
-assert fixed.verdicts()["capabilities"] == "pass", fixed.check("capabilities").probes[0].came_back
-assert fixed.exit_code == 0 and fixed.failed() == [], fixed.text()
+expected = ['tools/call remind_safely {"note": "water the plants"}']
+assert fixed.record.flows == expected, f"expected the audit of {expected}, found {fixed.record.flows}"
+assert fixed.verdicts()["capabilities"] == "pass", (
+    f"expected capabilities: pass, found {fixed.verdicts()['capabilities']}: {fixed.check('capabilities').probes[0].came_back}")
+assert fixed.exit_code == 0 and fixed.failed() == [], f"expected no failed check, found {fixed.failed()}:\n{fixed.text()}"
 print("✔ well done:", fixed.check("capabilities").probes[0].came_back)
