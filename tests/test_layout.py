@@ -129,7 +129,7 @@ def where(edge: Edge) -> str:
 
 def test_the_scan_sees_the_package() -> None:
     assert "mcp_lab.flow.flow" in MODULES and "mcp_lab.lab" in MODULES
-    assert any(e.importer == "mcp_lab.flow.calls" and e.imported == "mcp_lab.lab" for e in EDGES)
+    assert any(e.importer == "mcp_lab.lab" and e.imported == "mcp_lab.flow.history" for e in EDGES)
 
 
 def test_records_never_import_views() -> None:

@@ -188,7 +188,7 @@ class ProcessFleet:
                 raise
         for entry in [self.connection, *self.members]:
             sandbox.register(entry, replace=True)
-            entry.begin_connect()
+            sandbox.begin_connect(entry)
 
     async def reload_proxy(self) -> None:
         """Write the configuration for the fleet as it is now and `caddy reload` it (graceful)."""
@@ -210,7 +210,7 @@ class ProcessFleet:
             raise
         member = self.members[-1]
         sandbox.register(member, replace=True)
-        member.begin_connect()
+        sandbox.begin_connect(member)
         await self.reload_proxy()
         return member
 
@@ -230,7 +230,7 @@ class ProcessFleet:
         position = self._position(index)
         await self.processes[position].restart()
         await self.members[position].close_clients()
-        self.members[position].begin_connect()
+        sandbox.begin_connect(self.members[position])
 
     def _position(self, index: int) -> int:
         for position, process in enumerate(self.processes):
