@@ -33,7 +33,6 @@ PROCESS_WIDE = {
         "forgotten, so no reset can make a secret recordable again)"
     ),
     "mcp_lab.tokens.context:_RINGS": "a bounded cache of facts derived from key rings (a pure function's memo)",
-    "mcp_lab.forms.schema:_CHECKER": "the JSON Schema checker, built once on first use (a pure function's memo)",
     "mcp_lab.deployment.fleet:_LIVE": "fleets of real server processes this process started, stopped at exit",
     "mcp_lab.deployment.source:_CELLS": "the source of each %%mcp_server cell, for deploying it as a process",
     "mcp_lab.deployment.source:_ADOPTED": "the module each adopted server came from, for deploying it",
