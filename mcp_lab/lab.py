@@ -17,6 +17,8 @@ mutable state, besides what `PROCESS_WIDE` below names (tests/test_state_layout.
 from __future__ import annotations
 
 from mcp_lab.background import BackgroundTasks, background
+from mcp_lab.deployment.fleet import LiveFleets, running_fleets
+from mcp_lab.deployment.source import ServerSources, server_sources
 from mcp_lab.exchanges.pending import PendingExchanges
 from mcp_lab.exchanges.recorder import Exchange, pending_exchanges
 from mcp_lab.flow.history import KEEP_FLOWS, FlowHistory, history
@@ -33,9 +35,6 @@ PROCESS_WIDE = {
         "forgotten, so no reset can make a secret recordable again)"
     ),
     "mcp_lab.tokens.context:_RINGS": "a bounded cache of facts derived from key rings (a pure function's memo)",
-    "mcp_lab.deployment.fleet:_LIVE": "fleets of real server processes this process started, stopped at exit",
-    "mcp_lab.deployment.source:_CELLS": "the source of each %%mcp_server cell, for deploying it as a process",
-    "mcp_lab.deployment.source:_ADOPTED": "the module each adopted server came from, for deploying it",
 }
 """Module-level mutable objects outside the features' state objects, each process-wide by nature ("module:name"
 -> why). Everything else a module keeps at module level is immutable, a lock, a ContextVar, a logger, a
@@ -53,6 +52,8 @@ class Lab:
         exchanges: PendingExchanges[Exchange],
         principal: Principal,
         token_formats: TokenFormats,
+        sources: ServerSources,
+        fleets: LiveFleets,
         background: BackgroundTasks,
     ) -> None:
         self.history = history
@@ -67,6 +68,10 @@ class Lab:
         """The lab identity that servers bound with `lab_principal` see (`set_principal`)."""
         self.token_formats = token_formats
         """Token prefixes the lab codecs registered with the keyless reader."""
+        self.sources = sources
+        """Where each server came from (its %%mcp_server cell, or the module it was adopted from)."""
+        self.fleets = fleets
+        """Fleets of real server processes (deployment), stopped when the kernel exits."""
         self.background = background
         """Tasks nobody awaits, held until done."""
 
@@ -80,20 +85,24 @@ class Lab:
             self.exchanges,
             self.principal,
             self.token_formats,
+            self.sources,
+            self.fleets,
             self.background,
         )
 
     def reset(self) -> None:
         """Forget every flow, waiting round, shown form and pre-arranged answer (tests; a fresh start).
 
-        Servers, servings, pending exchanges and tasks stay (they own threads, processes and sockets that only
+        Servers, servings, fleets, pending exchanges and tasks stay (they own threads, processes and sockets that only
         stopping them releases), and so do the fallback answerers, the principal and the token formats the
-        codecs registered (set up once, by the extension or by an import)."""
+        codecs registered (set up once, by the extension or by an import) and the servers' sources."""
         self.history.reset()
         self.board.reset()
 
 
-lab = Lab(history, board, registry, pending_exchanges, principal, token_formats, background)
+lab = Lab(
+    history, board, registry, pending_exchanges, principal, token_formats, server_sources, running_fleets, background
+)
 """The kernel's one Lab."""
 
 
