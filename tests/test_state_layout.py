@@ -195,11 +195,15 @@ def findings() -> dict[str, str]:
         module = importlib.import_module(name)
         tree = ast.parse(path.read_text())
         changed = mutated_names(tree)
+        rebound = {n for node in ast.walk(tree) if isinstance(node, ast.Global) for n in node.names}
         for binding, line in module_bindings(tree).items():
             if binding == "__all__" or not hasattr(module, binding):
                 continue  # __all__: a constant list; a name bound only under TYPE_CHECKING does not exist
             value = getattr(module, binding)
             where = f"{name}:{binding}"
+            if binding in rebound:  # whatever it holds now, a function rebinds it: state
+                found[where] = f"line {line}: rebound by a `global` statement"
+                continue
             if value is lab or id(value) in components or immutable(value) or isinstance(value, (*LOCK_TYPES, *MACHINERY)):
                 continue
             if sentinel(value):

@@ -1,5 +1,5 @@
-"""The kernel's registry of servers by name: those it started (`LabServer`) and those it connected to
-(`OutsideServer`), kept in the kernel's Lab.
+"""The kernel's servers by name: those it started (`LabServer`) and those it connected to (`OutsideServer`)
+-- the first part of the servers' registry (registry.py).
 
 Spec context: a 2026-07-28 server's name is the audience of the tokens it seals; a notebook names its
 servers (`%%mcp_server NAME`, `%mcp_connect NAME`) and every call, inspector and lab finds them here.
