@@ -247,6 +247,7 @@ class OutsideServer:
         if self.transport == "stdio":
             owner.pids = child_pids(marker)
             stdio.pids.update(owner.pids)
+            _hook_exit()
         assert owner.client is not None
         version = owner.client.session.protocol_version
         if key == MODERN and version not in MODERN_PROTOCOL_VERSIONS:
@@ -344,13 +345,18 @@ def stdio_log_path(name: str) -> Path:
     """A new file for the stderr of the stdio server connected as `name` (kept after it ends, for reading)."""
     if not stdio.log_dirs:  # each stdio connection's stderr log, kept after it ends for reading
         stdio.log_dirs.append(Path(tempfile.mkdtemp(prefix="mcp_lab-stdio-")))
-    if not stdio.exit_hooked:  # once per process, with the first stdio server
-        stdio.exit_hooked = True
-        atexit.register(_reap_at_exit)
+    _hook_exit()
     path = stdio.log_dirs[0] / f"{name}.{os.getpid()}.{uuid.uuid4().hex[:6]}.stderr.log"
     path.touch()
     stdio.logs[name] = path
     return path
+
+
+def _hook_exit() -> None:
+    """Once per process, with the first stdio server: interpreter exit reaps what is left."""
+    if not stdio.exit_hooked:
+        stdio.exit_hooked = True
+        atexit.register(_reap_at_exit)
 
 
 def _reap_at_exit() -> None:
