@@ -149,6 +149,8 @@ class LabServer:
     def __post_init__(self) -> None:
         # A handler's SystemExit / KeyboardInterrupt must fail its request, not stop an event loop.
         contain_handlers(self.lowlevel)
+        if hooks.leg_sink is None:  # a CLI or a script runs lab servers without the extension loaded
+            install_leg_hooks()
 
     @property
     def lowlevel(self) -> Server[Any]:
@@ -333,7 +335,7 @@ class _Capturing:
         self.scope = leg_scope(capture)
 
     def __enter__(self) -> LegCapture:
-        if hooks.leg_sink is None:  # a CLI or a script runs lab legs without the extension
+        if hooks.leg_sink is None:  # taken off by an unload since the server was made
             install_leg_hooks()
         server_logs.capturing.append(self.capture)
         leg_began(self.capture, self.name)

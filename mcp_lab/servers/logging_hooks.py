@@ -8,8 +8,9 @@ to (the flow view shows it beside the wire error) instead of letting it print in
 groups of hooks:
 
 - the legs' hooks (`install_leg_hooks`): the rejection reasons and a handler's exception (one line, not a
-  36-line traceback) go to the legs running now. A lab leg needs them, so a leg run without the extension
-  loaded -- a CLI, a script calling `mcp_lab.call` -- installs them itself on its first leg;
+  36-line traceback) go to the legs running now. Lab servers need them, so without the extension loaded --
+  a CLI, a script calling `mcp_lab.call` -- the first lab server made installs them (and a leg run after
+  an unload puts them back);
 - the cells' hooks (`install_cell_hooks`): the SDK's "Tool already exists" said once as one short line, and
   pydantic's serializer warnings raised during a lab leg kept in that server's log. Only the extension
   installs these: a script sees the SDK's logging and Python's warnings as they are.
