@@ -218,20 +218,25 @@ def _jupyter_labextension_paths() -> list[dict[str, str]]:
 
 
 def load_ipython_extension(ipython: _typing.Any) -> None:
-    """`%load_ext mcp_lab`: register the magics and the form fallback -- the flow engine and the SDK load now,
-    everything else on first use."""
+    """`%load_ext mcp_lab`: the magics, the form fallback and the lab's logging hooks -- the flow engine and
+    the SDK load now, everything else on first use. Nothing is installed when a module is imported."""
     from mcp_lab.forms import install
-    from mcp_lab.magics.servers import register
+    from mcp_lab.magics.extension import register
+    from mcp_lab.servers import logging_hooks
+    from mcp_lab.servers.sandbox import sandbox
 
+    logging_hooks.install(sandbox.servers)  # server reasons to legs; SDK notices, serializer warnings off cells
     register(ipython)
     install(ipython)  # in a kernel only: a person answers what no script covers
 
 
 def unload_ipython_extension(ipython: _typing.Any) -> None:
+    """`%unload_ext mcp_lab` (and the first half of `%reload_ext`): undo everything loading did. The kernel's
+    flows, servers and forms stay (`mcp_lab.flows` still holds what ran)."""
     from mcp_lab.forms import uninstall
-    from mcp_lab.magics.await_line import await_magic_transformer
+    from mcp_lab.magics.extension import unregister
+    from mcp_lab.servers import logging_hooks
 
-    uninstall()
-
-    if await_magic_transformer in ipython.input_transformers_cleanup:
-        ipython.input_transformers_cleanup.remove(await_magic_transformer)
+    uninstall(ipython)
+    unregister(ipython)
+    logging_hooks.uninstall()

@@ -3,7 +3,7 @@
 Spec context: a multi round-trip request can wait on a person, and connecting or auditing a server takes a
 while; IPython magics cannot await (sdk-notes §6.1), so a magic starts the work as a task and returns one of
 these -- `x = await %magic ...` waits for the value, a bare `%magic ...` displays it and shows how it ends.
-The Lab holds the task until it ends (the event loop holds tasks only weakly), so a result nobody awaits is
+`mcp_lab.background` holds the task until it ends (the event loop holds tasks only weakly), so a result nobody awaits is
 not lost half-way.
 """
 
@@ -13,7 +13,7 @@ import asyncio
 from collections.abc import Coroutine, Generator
 from typing import Any, Generic, Literal, TypeVar
 
-from mcp_lab.lab import lab
+from mcp_lab.background import background
 
 __all__ = ["Ending", "ShownTask"]
 
@@ -28,7 +28,7 @@ class ShownTask(Generic[T]):
     def __init__(self, work: Coroutine[Any, Any, T], label: str) -> None:
         self.label = label
         self.task: asyncio.Task[T] = asyncio.get_running_loop().create_task(work)
-        lab.keep(self.task)
+        background.keep(self.task)
 
     def __await__(self) -> Generator[Any, None, T]:
         return self.task.__await__()

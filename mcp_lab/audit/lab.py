@@ -83,9 +83,9 @@ def select(only: str | Iterable[str] | None = None, skip: str | Iterable[str] | 
 def _recorded(flows: Any, server: str, notes: list[str]) -> list[Flow]:
     """The recorded calls to repeat: this kernel's flows for `server`, a collection, or the flows given."""
     if flows is None:
-        from mcp_lab.lab import lab
+        from mcp_lab.flow.history import history
 
-        items = [f for f in lab.flows if f.server == server]
+        items = [f for f in history.flows if f.server == server]
     elif isinstance(flows, str | Path):
         from mcp_lab.replay.collection import load_flows
 

@@ -151,7 +151,7 @@ async def _open(name: str, url: str, headers: dict[str, str] | None) -> ProxiedS
     connection = ProxiedServer(name=name, transport="http", url=url, timeout=15.0)
     connection.headers = dict(headers or {})
     sandbox.register(connection, replace=True)
-    connection.begin_connect()
+    sandbox.begin_connect(connection)
     await connection.ready()
     return connection
 

@@ -35,13 +35,24 @@ from mcp_lab.servers.lab_server import AnswerFn, check_name
 from mcp_lab.servers.sandbox import sandbox
 from mcp_lab.servers.transports import LegRecorder
 
-__all__ = ["ProcessFleet", "live_fleets", "start_fleet"]
+__all__ = ["LiveFleets", "ProcessFleet", "live_fleets", "running_fleets", "start_fleet"]
 
-_LIVE: list[ProcessFleet] = []
+
+class LiveFleets:
+    """The fleets of real server processes this kernel started and has not stopped (stopped at exit)."""
+
+    def __init__(self) -> None:
+        self.fleets: list[ProcessFleet] = []
+        self.exit_hooked = False
+        """Interpreter exit stops them (registered once, with the first fleet)."""
+
+
+running_fleets = LiveFleets()
+"""The kernel's one list of live fleets (composed by `mcp_lab.lab.Lab`)."""
 
 
 def live_fleets() -> list[ProcessFleet]:
-    return list(_LIVE)
+    return list(running_fleets.fleets)
 
 
 class ProcessFleet:
@@ -189,7 +200,7 @@ class ProcessFleet:
                 raise
         for entry in [self.connection, *self.members]:
             sandbox.register(entry, replace=True)
-            entry.begin_connect()
+            sandbox.begin_connect(entry)
 
     async def reload_proxy(self) -> None:
         """Write the configuration for the fleet as it is now and `caddy reload` it (graceful)."""
@@ -211,7 +222,7 @@ class ProcessFleet:
             raise
         member = self.members[-1]
         sandbox.register(member, replace=True)
-        member.begin_connect()
+        sandbox.begin_connect(member)
         await self.reload_proxy()
         return member
 
@@ -231,7 +242,7 @@ class ProcessFleet:
         position = self._position(index)
         await self.processes[position].restart()
         await self.members[position].close_clients()
-        self.members[position].begin_connect()
+        sandbox.begin_connect(self.members[position])
 
     def _position(self, index: int) -> int:
         for position, process in enumerate(self.processes):
@@ -274,8 +285,8 @@ class ProcessFleet:
             await self.proxy.stop()
             self.proxy = None
         await asyncio.gather(*(p.stop() for p in self.processes))
-        if self in _LIVE:
-            _LIVE.remove(self)
+        if self in running_fleets.fleets:
+            running_fleets.fleets.remove(self)
         shutil.rmtree(self.directory, ignore_errors=True)
 
     def stop_now(self) -> None:
@@ -347,7 +358,7 @@ async def start_fleet(
         ring = KeyRing.fresh()
     elif keys is not None:
         ring = KeyRing.coerce(keys)
-    for old in [f for f in _LIVE if f.name == fleet_name]:
+    for old in [f for f in running_fleets.fleets if f.name == fleet_name]:
         await old.stop()  # re-running the cell replaces the fleet, as re-running a %%mcp_server cell does
     directory = fleet_directory()  # 0700: keys files during their handover, logs, the Caddyfile
     try:
@@ -367,17 +378,19 @@ async def start_fleet(
         port=port or free_port(),
         route_header=route_header,
     )
-    _LIVE.append(fleet)
+    running_fleets.fleets.append(fleet)
+    if not running_fleets.exit_hooked:  # once per process, with the first fleet
+        running_fleets.exit_hooked = True
+        atexit.register(_stop_at_exit)
     try:
         await fleet._start()
     finally:
-        if fleet.proxy is None and proxy is not None and fleet in _LIVE:
-            _LIVE.remove(fleet)
+        if fleet.proxy is None and proxy is not None and fleet in running_fleets.fleets:
+            running_fleets.fleets.remove(fleet)
     return fleet
 
 
-@atexit.register
 def _stop_at_exit() -> None:
-    for fleet in list(_LIVE):
+    for fleet in list(running_fleets.fleets):
         fleet.stop_now()
-    _LIVE.clear()
+    running_fleets.fleets.clear()

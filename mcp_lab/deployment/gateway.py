@@ -42,7 +42,7 @@ def lying_client(fleet: ProcessFleet, name: str, headers: dict[str, str | None])
         rewrite={k.lower(): v for k, v in headers.items()},
     )
     sandbox.register(liar, replace=True)
-    liar.begin_connect()
+    sandbox.begin_connect(liar)
     return liar
 
 

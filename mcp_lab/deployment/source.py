@@ -17,28 +17,44 @@ from typing import Any
 
 from mcp_lab.errors import LabError
 
-__all__ = ["ServerSource", "cell_source", "remember_adopted", "remember_cell", "resolve_source"]
+__all__ = [
+    "ServerSource",
+    "ServerSources",
+    "cell_source",
+    "remember_adopted",
+    "remember_cell",
+    "resolve_source",
+    "server_sources",
+]
 
 _CELL = re.compile(r"^\s*%%mcp_server[ \t]+(\S+)(.*)$")
-_CELLS: dict[str, tuple[str, str]] = {}
-"""Server name -> (the %%mcp_server line's arguments, the cell's body), as the magic last ran it."""
 
 
-_ADOPTED: dict[str, str] = {}
-"""Server name -> the `module:attribute` it was adopted from (`%mcp_server NAME --from MODULE:ATTRIBUTE`)."""
+class ServerSources:
+    """Where each of the kernel's servers came from, for a fleet to import the same code in its processes."""
+
+    def __init__(self) -> None:
+        self.cells: dict[str, tuple[str, str]] = {}
+        """Server name -> (the %%mcp_server line's arguments, the cell's body), as the magic last ran it."""
+        self.adopted: dict[str, str] = {}
+        """Server name -> the `module:attribute` it was adopted from (`%mcp_server NAME --from MODULE:ATTR`)."""
+
+
+server_sources = ServerSources()
+"""The kernel's one table of server sources (composed by `mcp_lab.lab.Lab`)."""
 
 
 def remember_adopted(name: str, spec: str) -> None:
     """Called by `%mcp_server NAME --from SPEC`: a fleet of that name's server imports SPEC in each process."""
-    _ADOPTED[name] = spec
-    _CELLS.pop(name, None)
+    server_sources.adopted[name] = spec
+    server_sources.cells.pop(name, None)
 
 
 def remember_cell(name: str, line: str, body: str) -> None:
     """Called by `%%mcp_server` for every cell it runs: the kernel's history is not kept everywhere (a cell
     run with store_history=False, as test runners do, never reaches it)."""
-    _CELLS[name] = (line, body)
-    _ADOPTED.pop(name, None)
+    server_sources.cells[name] = (line, body)
+    server_sources.adopted.pop(name, None)
 
 
 @dataclass(frozen=True)
@@ -65,8 +81,8 @@ def _history() -> list[str]:
 
 def cell_source(name: str, history: list[str] | None = None) -> str | None:
     """The body of the latest `%%mcp_server NAME` cell run in this kernel (None: there is none)."""
-    if history is None and name in _CELLS:
-        line, body = _CELLS[name]
+    if history is None and name in server_sources.cells:
+        line, body = server_sources.cells[name]
         history = [f"%%mcp_server {line}\n{body}"]
     for cell in reversed(history if history is not None else _history()):
         first, _, body = cell.partition("\n")
@@ -95,8 +111,8 @@ def resolve_source(server: str, directory: Path, *, source: str | None = None) -
     if not isinstance(server, str) or not server.strip():
         raise LabError("start_fleet takes a server: 'module:attribute' or the name of a %%mcp_server cell")
     here = os.getcwd()
-    if source is None and ":" not in server and server in _ADOPTED:  # adopted with --from: its module
-        spec = _ADOPTED[server]
+    if source is None and ":" not in server and server in server_sources.adopted:  # adopted with --from: its module
+        spec = server_sources.adopted[server]
         return ServerSource(spec, os.pathsep.join([here, str(directory)]), f"{spec} (adopted as {server!r})", server)
     if source is None and ":" in server:
         module, _, attribute = server.partition(":")

@@ -22,11 +22,11 @@ from __future__ import annotations
 
 import contextvars
 import json
-import threading
 import time
 from collections.abc import AsyncIterator, Callable
 from typing import TYPE_CHECKING, Any
 
+from mcp_lab.exchanges.pending import PendingExchanges
 from mcp_lab.exchanges.record import (
     BODY_CAP,
     HttpExchange,
@@ -38,12 +38,20 @@ from mcp_lab.exchanges.record import (
     redact,
     rpc_facts,
 )
-from mcp_lab.lab import lab
 
 if TYPE_CHECKING:
     import httpx2
 
-__all__ = ["TAG_HEADER", "Exchange", "ExchangeRecorder", "SchemaBook", "current_capture", "http_hooks", "leg_scope"]
+__all__ = [
+    "TAG_HEADER",
+    "Exchange",
+    "ExchangeRecorder",
+    "SchemaBook",
+    "current_capture",
+    "http_hooks",
+    "leg_scope",
+    "pending_exchanges",
+]
 
 TAG_HEADER = "x-mcp-lab-exchange"
 _TAG_BYTES = TAG_HEADER.encode()
@@ -215,7 +223,8 @@ def _rpc_method(body: Any) -> str | None:
     return None
 
 
-_PENDING_LOCK = threading.Lock()
+pending_exchanges: PendingExchanges[Exchange] = PendingExchanges()
+"""The process's one table of tagged exchanges (composed by `mcp_lab.lab.Lab`)."""
 
 
 def http_hooks(book: SchemaBook | None = None, *, tag: bool = True) -> dict[str, list[Callable[[Any], Any]]]:
@@ -255,9 +264,7 @@ def http_hooks(book: SchemaBook | None = None, *, tag: bool = True) -> dict[str,
         headers = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in request.headers.raw]  # names as sent
         exchange = Exchange(request.method, str(request.url), path, headers, body, leg=leg, book=book)
         if tag:
-            with _PENDING_LOCK:
-                key = lab.tag_exchange(exchange)
-            request.headers[TAG_HEADER] = key
+            request.headers[TAG_HEADER] = pending_exchanges.tag(exchange)
         request.extensions["mcp_lab_exchange"] = exchange
         leg.exchanges.append(exchange)
 
@@ -296,8 +303,7 @@ class ExchangeRecorder:
             else:
                 kept.append((name, value))
         if tag is not None:
-            with _PENDING_LOCK:
-                exchange = lab.claim_exchange(tag)
+            exchange = pending_exchanges.claim(tag)
             scope = dict(scope, headers=kept)
             if exchange is not None:
                 exchange.seen_by.add("server")

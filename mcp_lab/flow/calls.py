@@ -18,22 +18,22 @@ from mcp_lab.bounded_json import check_text
 from mcp_lab.errors import LabError
 from mcp_lab.flow.answers import Answerer, ChainAnswerer, ScriptedAnswerer
 from mcp_lab.flow.flow import Connection, Flow, running_message
+from mcp_lab.flow.history import history
 from mcp_lab.flow.interrupts import run_interruptibly
 from mcp_lab.given import wire_arguments
-from mcp_lab.lab import lab
 from mcp_lab.protocol.eras import LEGACY, MODERN
 from mcp_lab.protocol.limits import DEFAULT_MAX_ROUNDS, check_max_rounds, check_timeout
 from mcp_lab.servers.sandbox import sandbox
 
 __all__ = ["call", "flows", "get_prompt", "last", "read_resource", "resume", "run_flow", "start"]
 
-flows = lab.flows
+flows = history.flows
 """Every flow this kernel started or resumed, newest last (kept even when `f = await ...` never assigned)."""
 
 
 def last() -> Flow | None:
     """The flow this kernel started or resumed last -- also one that was interrupted before it returned."""
-    return lab.last()
+    return history.last()
 
 
 def _answerer(answers: Mapping[str, Any] | Answerer | None) -> tuple[Answerer | None, ScriptedAnswerer | None]:
@@ -44,12 +44,12 @@ def _answerer(answers: Mapping[str, Any] | Answerer | None) -> tuple[Answerer | 
         scripted = ScriptedAnswerer(answers)
         chain = [scripted]
     elif isinstance(answers, Answerer):
-        return ChainAnswerer([answers, *lab.fallback_answerers]), None
+        return ChainAnswerer([answers, *history.fallback_answerers]), None
     else:
         raise LabError(
             f"answers must be a dict keyed by input-request key or an Answerer, not {type(answers).__name__}"
         )
-    chain.extend(lab.fallback_answerers)
+    chain.extend(history.fallback_answerers)
     return (ChainAnswerer(chain) if chain else None), scripted
 
 
@@ -140,7 +140,7 @@ async def start(
     if note is not None:
         flow.notes.append(note)
     flow.bind(connection, answerer, scripted)
-    lab.remember(flow, new=True)
+    history.remember(flow, new=True)
     return flow
 
 
@@ -237,7 +237,7 @@ async def resume(
         raise LabError(f"resume takes a Flow, flow.to_dict() or the text of flow.to_json(), not {type(saved).__name__}")
     # Before binding (the running driver keeps its connection); a copy (flow.to_json()) of a flow this kernel
     # is running counts too: its next leg would run the same tool again.
-    if flow.running or flow.id in lab.running or any(f.id == flow.id and f.running for f in lab.flows):
+    if flow.running or flow.id in history.running or any(f.id == flow.id and f.running for f in history.flows):
         raise LabError(running_message(flow))
     restart = flow.status == "error" and flow.last is not None and flow.last.state_rejected
     if flow.done and not restart:
@@ -251,7 +251,7 @@ async def resume(
         flow.status = "new"
         flow.notes.append(f"started over after leg {len(flow.rounds)}: its request_state was refused")
     if step:
-        lab.remember(flow)
+        history.remember(flow)
         await flow.step()
         return flow
     return await run_flow(flow, timeout)

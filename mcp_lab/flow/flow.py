@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -32,6 +32,7 @@ from mcp_lab.flow.asking import answer_round, missing_answer_message
 from mcp_lab.flow.legs import BACKCHANNEL_HINT, backchannel_hint, send_leg, wire
 from mcp_lab.flow.round import Connection, LegCapture, Round
 from mcp_lab.given import json_safe
+from mcp_lab.listeners import Listeners
 from mcp_lab.protocol.eras import METHODS, MODERN
 from mcp_lab.protocol.limits import DEFAULT_MAX_ROUNDS, MAX_FLOW_ROUNDS, MAX_INPUT_REQUESTS, too_many_questions
 from mcp_lab.protocol.results import result_texts
@@ -79,7 +80,7 @@ class Flow:
         self._connection: Connection | None = None
         self._answerer: Answerer | None = None
         self._backoff = _BACKOFF_INITIAL
-        self._listeners: list[Any] = []
+        self._listeners: Listeners[[Flow]] = Listeners()
         self._epoch = 0
         """Bumped when the flow is interrupted: a leg still in flight then must not write into it."""
         self.displays = 0
@@ -213,9 +214,9 @@ class Flow:
             self._scripted = scripted
         return self
 
-    def on_round(self, listener: Any) -> None:
-        """Call `listener(flow)` after every leg (live views update this way)."""
-        self._listeners.append(listener)
+    def on_round(self, listener: Callable[[Flow], object]) -> Callable[[], None]:
+        """Call `listener(flow)` after every leg (live views update this way); returns the unsubscriber."""
+        return self._listeners.add(listener)
 
     async def run(
         self,
@@ -388,9 +389,7 @@ class Flow:
         self._notify()
 
     def _notify(self) -> None:
-        if self._listeners:
-            for listener in list(self._listeners):
-                listener(self)
+        self._listeners.notify(self)
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
         self.displays += 1  # a failure shown in the notebook needs no second line (live.say_if_failed)

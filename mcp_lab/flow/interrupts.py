@@ -31,7 +31,7 @@ from typing import Any
 
 from mcp_lab.errors import FlowInterrupted
 from mcp_lab.flow.flow import Flow
-from mcp_lab.lab import lab
+from mcp_lab.flow.history import history
 
 __all__ = ["GRACE", "INTERRUPT_PRESSED", "run_interruptibly", "stop", "stop_all"]
 
@@ -115,36 +115,36 @@ def _remove_guard(guard: _Guard | None) -> None:
 
 def stop(flow_id: str, reason: str = "stopped (Stop pressed)") -> bool:
     """End the running flow `flow_id` as interrupted; False if it is not running."""
-    entry = lab.running.get(flow_id)
+    entry = history.running.get(flow_id)
     if entry is None:
         return False
     _flow, task = entry
-    lab.stop_requested.setdefault(flow_id, reason)
+    history.stop_requested.setdefault(flow_id, reason)
     task.cancel()
     return True
 
 
 def stop_all(reason: str = "stopped") -> int:
     """End every running flow of this kernel; how many were running."""
-    return sum(stop(flow_id, reason) for flow_id in list(lab.running))
+    return sum(stop(flow_id, reason) for flow_id in list(history.running))
 
 
 async def run_interruptibly(flow: Flow, drive: Callable[[], Awaitable[Any]]) -> Flow:
     """Run `drive()` (which drives `flow`) so that Interrupt or Stop end it promptly and one-line."""
-    lab.remember(flow)
+    history.remember(flow)
     if not _in_kernel():
         await drive()
         return flow
     loop = asyncio.get_running_loop()
-    task: asyncio.Task[Any] = loop.create_task(_drive(drive))
+    task: asyncio.Task[None] = loop.create_task(_drive(drive))
     finished: asyncio.Future[None] = loop.create_future()
 
-    def settle(_task: asyncio.Task[Any]) -> None:
+    def settle(_task: asyncio.Task[None]) -> None:
         if not finished.done():
             finished.set_result(None)
 
     task.add_done_callback(settle)
-    lab.running[flow.id] = (flow, task)
+    history.running[flow.id] = (flow, task)
     guard = _install_guard(flow.id, loop)
     cancelled_here = False
     try:
@@ -156,8 +156,8 @@ async def run_interruptibly(flow: Flow, drive: Callable[[], Awaitable[Any]]) -> 
             await asyncio.wait({task}, timeout=GRACE)
     finally:
         _remove_guard(guard)
-        lab.running.pop(flow.id, None)
-    requested = lab.stop_requested.pop(flow.id, None)
+        history.running.pop(flow.id, None)
+    requested = history.stop_requested.pop(flow.id, None)
     if requested is None and cancelled_here and guard is not None and guard.pressed:
         requested = INTERRUPT_PRESSED  # the kernel cancelled the cell this flow's call was awaited in
     if task.done() and not task.cancelled() and not cancelled_here:

@@ -81,9 +81,9 @@ def __dir__() -> list[str]:
 
 def installed() -> FormAnswerer | None:
     """The FormAnswerer registered as the flows' fallback, if any."""
-    from mcp_lab.lab import lab
+    from mcp_lab.flow.history import history
 
-    for answerer in lab.fallback_answerers:
+    for answerer in history.fallback_answerers:
         if isinstance(answerer, FormAnswerer):
             return answerer
     return None
@@ -95,7 +95,7 @@ def install(ipython: Any = None, **options: Any) -> FormAnswerer | None:
     In a plain script or a terminal IPython there is nobody to show a form to, so nothing is registered
     and a flow stops with "no answer for ..." instead of hanging. Options go to `FormAnswerer`.
     """
-    from mcp_lab.lab import lab
+    from mcp_lab.flow.history import history
 
     if ipython is None:
         from IPython import get_ipython
@@ -110,12 +110,21 @@ def install(ipython: Any = None, **options: Any) -> FormAnswerer | None:
     if existing is not None:
         return existing
     answerer = FormAnswerer(**options)
-    lab.fallback_answerers.append(answerer)
+    history.fallback_answerers.append(answerer)
     return answerer
 
 
-def uninstall() -> None:
-    """Remove the form fallback (flows then stop with "no answer for ..." again)."""
-    from mcp_lab.lab import lab
+def uninstall(ipython: Any = None) -> None:
+    """Remove the form fallback (flows then stop with "no answer for ...") and the side panel's comm target."""
+    from mcp_lab.flow.history import history
 
-    lab.fallback_answerers[:] = [a for a in lab.fallback_answerers if not isinstance(a, FormAnswerer)]
+    history.fallback_answerers[:] = [a for a in history.fallback_answerers if not isinstance(a, FormAnswerer)]
+    if ipython is None:
+        from IPython import get_ipython
+
+        ipython = get_ipython()
+    kernel = getattr(ipython, "kernel", None)
+    if kernel is not None:
+        from mcp_lab.forms.waiting import unregister
+
+        unregister(kernel)

@@ -11,7 +11,7 @@ kernel that cannot do that (ipykernel < 7.4 with no comm subshells in use) would
 answerer switches to "deferred" mode, announced in one line: the flow stops, the cell returns, and when the
 person has answered every form of the round the flow continues as a task whose output goes through an
 `Output` widget's `append_*` (output printed by a task after its cell ended would be lost). Force a mode
-with `MCP_LAB_FORMS_MODE=live|deferred` (or `mcp_lab.forms.answerer.FORCE_MODE`); an optional timeout
+with `MCP_LAB_FORMS_MODE=live|deferred` (or `mcp_lab.forms.board.board.force_mode`); an optional timeout
 (`FormAnswerer(timeout=...)` or `MCP_LAB_FORMS_TIMEOUT`) ends an unanswered wait as a cancel.
 
 A tool whose question lands here::
@@ -30,17 +30,15 @@ from typing import TYPE_CHECKING, Any
 
 import mcp.types as T
 
+from mcp_lab.background import background
 from mcp_lab.flow.answers import AnswerContext, InputResponse, Unanswered
-from mcp_lab.lab import lab
+from mcp_lab.forms.board import board
 
 if TYPE_CHECKING:  # imported when the first form is shown: `%load_ext` only creates the answerer
     from mcp_lab.forms.base import Form
     from mcp_lab.forms.panel import Panel
 
-__all__ = ["FORCE_MODE", "FormAnswerer", "current", "detect_mode", "last", "make_form", "recent"]
-
-FORCE_MODE: str | None = None
-"""`"live"` or `"deferred"` overrides detection (as does the MCP_LAB_FORMS_MODE environment variable)."""
+__all__ = ["FormAnswerer", "current", "detect_mode", "last", "make_form", "recent"]
 
 DEFERRED_NOTICE = (
     "This kernel cannot deliver widget events while a cell waits (ipykernel < 7.4): "
@@ -50,19 +48,19 @@ DEFERRED_NOTICE = (
 
 def current() -> Panel | None:
     """The most recently shown round of forms (drive it headless: `current().fill(...).submit()`)."""
-    panel: Panel | None = lab.recent_panels[-1] if lab.recent_panels else None
+    panel: Panel | None = board.recent_panels[-1] if board.recent_panels else None
     return panel
 
 
 def last() -> Form | None:
     """The most recently shown form."""
-    form: Form | None = lab.last_form
+    form: Form | None = board.last_form
     return form
 
 
 def recent() -> list[Panel]:
     """The rounds of forms shown in this kernel, oldest first (at most 50)."""
-    return list(lab.recent_panels)
+    return list(board.recent_panels)
 
 
 def _kernel() -> Any:
@@ -83,7 +81,7 @@ def _version(text: str) -> tuple[int, ...]:
 
 def detect_mode() -> str:
     """`live` when a widget click can reach a waiting cell, else `deferred`."""
-    forced = FORCE_MODE or os.environ.get("MCP_LAB_FORMS_MODE")
+    forced = board.force_mode or os.environ.get("MCP_LAB_FORMS_MODE")
     if forced in ("live", "deferred"):
         return forced
     kernel = _kernel()
@@ -191,10 +189,10 @@ class FormAnswerer:
 
             panel = Panel(context.server, context.round_index, flow)
             self._panels[slot] = panel
-            lab.recent_panels.append(panel)
+            board.recent_panels.append(panel)
         assert panel is not None
         panel.add(form)
-        lab.last_form = form
+        board.last_form = form
         loop = asyncio.get_running_loop()
         if fresh:
             panel.bind_loop(loop)
@@ -209,13 +207,13 @@ class FormAnswerer:
         panel.revealed = True
         for form in panel.forms:
             _autofill(form)  # pre-arranged answers first: a headless notebook then shows only the record
-        lab.round_shown(panel)
+        board.round_shown.notify(panel)
         if not _shell_ready():
             return
         from IPython.display import display
 
         if not panel.settled:
-            lab.round_opened(panel)  # the side panel lists it, also after a page reload
+            board.round_opened(panel)  # the side panel lists it, also after a page reload
         if sink is None:  # a bare `%mcp_call` whose cell has ended: its live area reaches the page
             from mcp_lab.flow.live import LIVE_AREA
 
@@ -274,7 +272,7 @@ class FormAnswerer:
             if started[0] or not idle or flow.last is None or flow.last.index != panel.round_index:
                 return
             started[0] = True
-            lab.keep(asyncio.get_running_loop().create_task(self._continue(flow, sink)))
+            background.keep(asyncio.get_running_loop().create_task(self._continue(flow, sink)))
 
         start()
         if not started[0] and not flow.done:

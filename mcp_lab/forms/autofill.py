@@ -29,7 +29,7 @@ import mcp.types as T
 
 from mcp_lab.errors import LabError
 from mcp_lab.forms.base import Form
-from mcp_lab.lab import lab
+from mcp_lab.forms.board import board
 
 __all__ = ["UNATTENDED", "apply", "clear_prearranged", "prearrange", "prearranged", "take", "unattended"]
 
@@ -46,8 +46,8 @@ def prearrange(*in_order: Any, keyed: Mapping[str, Any] | None = None, **by_name
     if any(not isinstance(key, str) for key in keyed or {}):
         raise LabError("keyed= answers are keyed by form key or resolver name (a string)")
     for key, value in {**(keyed or {}), **by_name}.items():
-        lab.prearranged_keyed.setdefault(key, deque()).append(value)
-    lab.prearranged_in_order.extend(in_order)
+        board.prearranged_keyed.setdefault(key, deque()).append(value)
+    board.prearranged_in_order.extend(in_order)
 
 
 def unattended(*in_order: Any, keyed: Mapping[str, Any] | None = None, **by_name: Any) -> None:
@@ -63,28 +63,27 @@ def unattended(*in_order: Any, keyed: Mapping[str, Any] | None = None, **by_name
 def prearranged() -> dict[str, Any]:
     """What is still queued (keyed answers and the in-order ones)."""
     return {
-        "keyed": {k: list(v) for k, v in lab.prearranged_keyed.items() if v},
-        "in_order": list(lab.prearranged_in_order),
+        "keyed": {k: list(v) for k, v in board.prearranged_keyed.items() if v},
+        "in_order": list(board.prearranged_in_order),
     }
 
 
 def clear_prearranged() -> None:
-    lab.prearranged_in_order.clear()
-    lab.prearranged_keyed.clear()
+    board.clear_prearranged()
 
 
 def take(form: Form) -> Any:
     """The queued answer for this form (removed from the queue), or `_NOTHING`."""
     for name in (form.key, form.name):
-        queue = lab.prearranged_keyed.get(name)
+        queue = board.prearranged_keyed.get(name)
         if queue:
             return queue.popleft()
-    if lab.prearranged_in_order:
-        return lab.prearranged_in_order.popleft()
+    if board.prearranged_in_order:
+        return board.prearranged_in_order.popleft()
     if form.context.backchannel:
         # A 2025-11-25 request names no question, only a JSON-RPC id: use the keyed answers in order,
         # as ScriptedAnswerer does.
-        for queue in lab.prearranged_keyed.values():
+        for queue in board.prearranged_keyed.values():
             if queue:
                 return queue.popleft()
     return _NOTHING

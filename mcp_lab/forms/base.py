@@ -25,6 +25,7 @@ import mcp.types as T
 from mcp_lab.bounded_json import check_text, lone_surrogate
 from mcp_lab.errors import LabError
 from mcp_lab.flow.answers import AnswerContext, CallbackRefused, InputResponse
+from mcp_lab.listeners import Listeners
 
 __all__ = ["TRUST_NOTE", "Form", "State", "bare_name"]
 
@@ -77,8 +78,8 @@ class Form:
         self.timeout: float | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._future: asyncio.Future[None] | None = None
-        self._listeners: list[Callable[[Form], None]] = []
-        self._changes: list[Callable[[Form], None]] = []
+        self._settled: Listeners[[Form]] = Listeners()
+        self._changes: Listeners[[Form]] = Listeners()
         self._lock = threading.Lock()
 
     # ---- identity --------------------------------------------------------------------------------------
@@ -212,16 +213,17 @@ class Form:
             self._future.set_result(None)
         return self._future
 
-    def on_settled(self, listener: Callable[[Form], None]) -> None:
-        self._listeners.append(listener)
+    def on_settled(self, listener: Callable[[Form], object]) -> Callable[[], None]:
+        """Call `listener(form)` once the form has settled; returns the unsubscriber."""
+        return self._settled.add(listener)
 
-    def on_change(self, listener: Callable[[Form], None]) -> None:
-        """Call `listener(form)` when values, errors or state change (the round's widget redraws)."""
-        self._changes.append(listener)
+    def on_change(self, listener: Callable[[Form], object]) -> Callable[[], None]:
+        """Call `listener(form)` when values, errors or state change (the round's widget redraws); returns
+        the unsubscriber."""
+        return self._changes.add(listener)
 
     def _changed(self) -> None:
-        for listener in list(self._changes):
-            listener(self)
+        self._changes.notify(self)
 
     def settle(
         self, state: State, *, response: InputResponse | None = None, failure: BaseException | None = None
@@ -243,8 +245,7 @@ class Form:
         if self._future is not None and not self._future.done():
             self._future.set_result(None)
         self._changed()
-        for listener in list(self._listeners):
-            listener(self)
+        self._settled.notify(self)
 
     def expire(self) -> bool:
         return self.settle("timed out")

@@ -5,7 +5,7 @@ Spec: 2026-07-28 multi round-trip requests. Independent questions arrive togethe
 the next request's `input_responses`, so the lab shows them as one panel and the round is sent once every
 form in it is answered. "Submit all" submits each open form, and only if every one of them is valid.
 
-While the round waits it is one live widget (`widget.py`) and is listed in the kernel's Lab, where the
+While the round waits it is one live widget (`widget.py`) and is listed on the forms' board (board.py), where the
 JupyterLab side panel finds it after a page reload (`waiting.py`). Once every form is settled, the display
 is replaced by a static record -- text/plain and HTML, no widget model -- so a saved notebook reopened
 without its kernel shows what was answered, never "model not found".
@@ -19,8 +19,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from mcp_lab.errors import LabError
+from mcp_lab.flow.history import history
 from mcp_lab.forms.base import Form
-from mcp_lab.lab import lab
+from mcp_lab.listeners import Listeners
 from mcp_lab.markup import WIDGET_VIEW_MIME, widget_view
 
 __all__ = ["ROUND_MIME", "Panel"]
@@ -44,6 +45,8 @@ class Panel:
         self.shown_text: str | None = None
         """The text/plain the display carries now (updated only when the record says something new)."""
         self.revealed = False
+        self.changed: Listeners[[Panel]] = Listeners()
+        """Told when a form of the round changes or settles (the forms' board relays it to the side panel)."""
         self._widget: Any = None
         self._loop: Any = None
         self._thread: int | None = None
@@ -73,8 +76,7 @@ class Panel:
     def refresh(self) -> None:
         if self._widget is not None:
             self._widget.round = self.record()
-        if self in lab.waiting:
-            lab.waiting_changed()
+        self.changed.notify(self)
 
     # ---- the record ------------------------------------------------------------------------------------
     @property
@@ -95,7 +97,7 @@ class Panel:
             "round": self.round_index + 1,
             "state": "settled" if self.settled else "open",
             "notice": self.notice,
-            "stoppable": self.flow_id is not None and self.flow_id in lab.running,
+            "stoppable": self.flow_id is not None and self.flow_id in history.running,
             "forms": [form.record() for form in self.forms],
         }
 
@@ -135,10 +137,9 @@ class Panel:
             pass  # a message about a form that is gone (an old page): nothing to do
 
     def _settled(self, form: Form) -> None:
-        self.refresh()
+        self.refresh()  # the board takes a settled round off the waiting list
         if not self.settled:
             return
-        lab.round_closed(self)
         if self.handle is not None and self.shown_text != self.summary():
             self.shown_text = self.summary()
             self.handle.update(self)  # the live widget becomes a static record in the notebook

@@ -13,6 +13,7 @@ in the form and never reaches the server. jsonschema is imported on first use on
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Mapping
@@ -195,9 +196,7 @@ def parse_number(text: str, integer: bool) -> Any:
     return value
 
 
-_CHECKER: Any = None
-
-
+@functools.cache
 def format_checker() -> Any:
     """jsonschema's FormatChecker, with the four subset formats guaranteed present.
 
@@ -205,20 +204,17 @@ def format_checker() -> Any:
     (the project depends on `jsonschema[format-nongpl]`); the small fallbacks here keep an invalid
     answer from slipping through in an environment without them.
     """
-    global _CHECKER
-    if _CHECKER is None:
-        from jsonschema import FormatChecker
+    from jsonschema import FormatChecker
 
-        checker = FormatChecker()
-        fallbacks = {"uri": _is_uri, "date": _is_date, "date-time": _is_datetime}
-        for name, check in fallbacks.items():
-            if name not in checker.checkers:
-                checker.checks(name)(check)
-        # jsonschema's own "email" check is only `"@" in value` (it took `a@` and `bob@@example.com`):
-        # addresses are checked by email-validator, the validator pydantic's EmailStr uses.
-        checker.checks("email")(is_email)
-        _CHECKER = checker
-    return _CHECKER
+    checker = FormatChecker()  # built once, on first use (cached): jsonschema is imported only then
+    fallbacks = {"uri": _is_uri, "date": _is_date, "date-time": _is_datetime}
+    for name, check in fallbacks.items():
+        if name not in checker.checkers:
+            checker.checks(name)(check)
+    # jsonschema's own "email" check is only `"@" in value` (it took `a@` and `bob@@example.com`):
+    # addresses are checked by email-validator, the validator pydantic's EmailStr uses.
+    checker.checks("email")(is_email)
+    return checker
 
 
 def is_email(value: object) -> bool:

@@ -19,16 +19,16 @@ import threading
 from collections.abc import Mapping
 from typing import Any
 
-from mcp_lab.lab import lab
+from mcp_lab.forms.board import board
 
-__all__ = ["TARGET", "cancel_all", "register", "snapshot"]
+__all__ = ["TARGET", "cancel_all", "register", "snapshot", "unregister"]
 
 TARGET = "mcp_lab.waiting"
 
 
 def snapshot() -> dict[str, Any]:
     """What the side panel draws: every waiting round, oldest first."""
-    return {"rounds": [panel.record() for panel in lab.waiting]}
+    return {"rounds": [panel.record() for panel in board.waiting]}
 
 
 def cancel_all(reason: str = "stopped (cancel every waiting flow)") -> int:
@@ -36,7 +36,7 @@ def cancel_all(reason: str = "stopped (cancel every waiting flow)") -> int:
     from mcp_lab.flow.interrupts import stop
 
     ended = 0
-    for panel in list(lab.waiting):
+    for panel in list(board.waiting):
         if panel.flow_id is not None and stop(panel.flow_id, reason):
             ended += 1
             continue
@@ -53,14 +53,13 @@ def _handle(data: Any) -> None:
     if data.get("event") == "cancel_all":
         cancel_all()
         return
-    for panel in list(lab.waiting):
+    for panel in list(board.waiting):
         if panel.flow_id == data.get("flow") and panel.round_index + 1 == data.get("round"):
             panel.handle_event(data)
             return
 
 
-def register(kernel: Any) -> bool:
-    """Register the comm target on this kernel (once); False where there is no comm manager."""
+def _manager(kernel: Any) -> Any:
     manager = getattr(kernel, "comm_manager", None)
     if manager is None:
         try:
@@ -68,7 +67,22 @@ def register(kernel: Any) -> bool:
 
             manager = get_comm_manager()
         except Exception:
-            return False
+            return None
+    return manager
+
+
+def unregister(kernel: Any) -> None:
+    """Take the comm target off (the extension unloads); a side panel connecting later finds none."""
+    manager = _manager(kernel)
+    if manager is not None and TARGET in getattr(manager, "targets", {}):
+        manager.unregister_target(TARGET, manager.targets[TARGET])
+
+
+def register(kernel: Any) -> bool:
+    """Register the comm target on this kernel (once); False where there is no comm manager."""
+    manager = _manager(kernel)
+    if manager is None:
+        return False
     if TARGET in getattr(manager, "targets", {}):
         return True
     loop = asyncio.get_event_loop()
@@ -84,7 +98,7 @@ def register(kernel: Any) -> bool:
         def push() -> None:
             comm.send(snapshot())
 
-        unsubscribe = lab.on_waiting_changed(push)
+        unsubscribe = board.on_waiting_changed(push)
         comm.on_msg(lambda message: on_loop(_handle, message.get("content", {}).get("data")))
         comm.on_close(lambda _message: on_loop(unsubscribe))
         on_loop(push)

@@ -151,5 +151,5 @@ class ConnectMagics(Magics):
         entry = sandbox.get(name)
         if not isinstance(entry, OutsideServer):
             raise LabError(f"{name!r} is a server the lab started, not a connection; use %mcp_server stop {name}")
-        del sandbox.servers[name]  # gone for every later cell at once; the close finishes as a task
+        sandbox.forget(entry)  # gone for every later cell at once; the close finishes as a task
         return Pending(entry.close_clients(), f"disconnecting {name!r}", lambda _: f"disconnected {name!r}")

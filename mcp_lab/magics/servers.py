@@ -14,16 +14,15 @@ import asyncio
 import math
 from typing import Any
 
-from IPython.core.interactiveshell import InteractiveShell
 from IPython.core.magic import Magics, line_cell_magic, line_magic, magics_class, no_var_expand
 from IPython.core.magic_arguments import argument, magic_arguments
 
+from mcp_lab.background import background
 from mcp_lab.deployment.source import remember_adopted, remember_cell
 from mcp_lab.errors import LabError
 from mcp_lab.flow import calls as api
 from mcp_lab.flow.flow import Flow
 from mcp_lab.flow.live import FlowRun
-from mcp_lab.lab import lab
 from mcp_lab.magics.await_line import await_magic_transformer
 from mcp_lab.magics.call_line import parse_arguments, parse_call_line
 from mcp_lab.magics.magic_line import expand_for, magic_args, shell_words
@@ -31,7 +30,7 @@ from mcp_lab.protocol.keys import KeyRing
 from mcp_lab.servers.adopt import adopt, adoption_note, is_server, load_server, offers_nothing
 from mcp_lab.servers.sandbox import sandbox
 
-__all__ = ["FlowRun", "LabMagics", "await_magic_transformer", "parse_arguments", "register"]
+__all__ = ["FlowRun", "LabMagics", "await_magic_transformer", "parse_arguments"]
 
 LOWLEVEL_HANDLERS = (
     "on_list_tools",
@@ -287,7 +286,7 @@ class LabMagics(Magics):
                 sandbox.retire(entry)
                 print(f"stopped {target!r}")
                 return None
-            lab.keep(loop.create_task(sandbox.restart(target, keep_secret=args.keep_secret)))
+            background.keep(loop.create_task(sandbox.restart(target, keep_secret=args.keep_secret)))
             fresh = "a new lab-generated key" if entry.ring is not None and entry.ring.generated else "the same keys"
             if getattr(entry, "http", None) is not None:
                 fresh += ", the same bearer secret" if args.keep_secret else ", a new bearer secret"
@@ -369,16 +368,3 @@ class LabMagics(Magics):
     def mcp_read(self, line: str) -> FlowRun:
         """%mcp_read NAME URI [--answers JSON|VAR] [--timeout S] [--max-rounds N] [--step] [--legacy]"""
         return self._flow_magic("resources/read", line, has_args=False)
-
-
-def register(shell: InteractiveShell) -> None:
-    from mcp_lab.magics.audit import AuditMagics
-    from mcp_lab.magics.connect import ConnectMagics
-    from mcp_lab.servers import sdk_notices
-
-    sdk_notices.install()  # the SDK's duplicate-name warnings and pydantic's serializer warnings stay out of cells
-    shell.register_magics(LabMagics)
-    shell.register_magics(ConnectMagics)
-    shell.register_magics(AuditMagics)
-    if await_magic_transformer not in shell.input_transformers_cleanup:
-        shell.input_transformers_cleanup.append(await_magic_transformer)

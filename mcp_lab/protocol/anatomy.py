@@ -16,14 +16,22 @@ in the token (`protocol.readable`), the same answer the audit's token probes use
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
-from mcp_lab.lab import lab
 from mcp_lab.protocol.readable import find_readable
 from mcp_lab.protocol.structure import foreign_anatomy, signed_v1_anatomy
-from mcp_lab.protocol.token_parts import Anatomy, Segment, b64u_decode_explained
+from mcp_lab.protocol.token_parts import Anatomy, Segment, b64u, b64u_decode_explained
 
-__all__ = ["AES_PREFIX", "keyless_anatomy", "register_format"]
+__all__ = [
+    "AES_PREFIX",
+    "Anatomy",
+    "Segment",
+    "TokenFormats",
+    "b64u",
+    "b64u_decode_explained",
+    "keyless_anatomy",
+    "register_format",
+    "token_formats",
+]
 
 AES_PREFIX = "v1."
 AES_LABEL = "SDK AES-256-GCM v1"
@@ -79,9 +87,29 @@ def aes_anatomy(token: str) -> Anatomy:
 FormatReader = Callable[[str], Anatomy]
 
 
+class TokenFormats:
+    """Token prefix -> its keyless reader: the formats the lab codecs registered (kept across resets)."""
+
+    def __init__(self) -> None:
+        self.readers: dict[str, FormatReader] = {}
+
+    def reader_for(self, token: str) -> FormatReader | None:
+        """The reader of the longest registered prefix `token` starts with."""
+        reader: FormatReader | None = None
+        best = ""
+        for prefix, registered in self.readers.items():
+            if len(prefix) > len(best) and token.startswith(prefix):
+                best, reader = prefix, registered
+        return reader
+
+
+token_formats = TokenFormats()
+"""The process's one table of registered token formats (composed by `mcp_lab.lab.Lab`)."""
+
+
 def register_format(prefix: str, reader: FormatReader) -> None:
-    """Teach the keyless reader another token format (the lab codecs register theirs); kept in the Lab."""
-    lab.token_formats[prefix] = reader
+    """Teach the keyless reader another token format (the lab codecs register theirs)."""
+    token_formats.readers[prefix] = reader
 
 
 def keyless_anatomy(token: str) -> Anatomy:
@@ -89,12 +117,8 @@ def keyless_anatomy(token: str) -> Anatomy:
     the Python SDK's `v1.` envelope, then other servers' formats (JWS/JWE, plain JSON, readable, opaque)."""
     if not token:
         return Anatomy(format="empty", label="empty string", problem="empty: no 'v1.' prefix", reason="malformed")
-    reader: Callable[[str], Any] | None = None
-    best = ""
-    for prefix, registered in lab.token_formats.items():
-        if len(prefix) > len(best) and token.startswith(prefix):
-            best, reader = prefix, registered
-    anatomy: Anatomy | None = reader(token) if reader is not None else None
+    reader = token_formats.reader_for(token)
+    anatomy = reader(token) if reader is not None else None
     if anatomy is None and token.startswith(AES_PREFIX):
         anatomy = signed_v1_anatomy(token)
         if anatomy is None and "." not in token[len(AES_PREFIX) :]:

@@ -17,14 +17,11 @@ from typing import TYPE_CHECKING, Any
 from mcp_lab.errors import LabError
 from mcp_lab.exchanges.record import keep_out_of_records
 from mcp_lab.given import check_text_map, shown
-from mcp_lab.lab import lab
 from mcp_lab.protocol.limits import check_timeout
 from mcp_lab.servers.lab_server import check_name
 from mcp_lab.servers.outside import KEYLESS_NOTE, OutsideServer, stdio_log_path
 from mcp_lab.servers.sandbox import sandbox
-from mcp_lab.servers.transports import (
-    read_log,
-)
+from mcp_lab.servers.transports import read_log, stdio
 
 if TYPE_CHECKING:
     from mcp_lab.servers.connection_view import ConnectionLog
@@ -113,7 +110,7 @@ def open_connection(
     # Re-running a connect replaces the earlier connection of that name; a server the lab started is never
     # replaced by a connection.
     sandbox.register(entry, replace=isinstance(sandbox.servers.get(name), OutsideServer))
-    entry.begin_connect()
+    sandbox.begin_connect(entry)
     return entry
 
 
@@ -171,7 +168,7 @@ async def disconnect(name: str) -> None:
 def connection_log(name: str) -> str:
     """The stderr log of a stdio connection (kept after it ended, until the kernel exits)."""
     entry = sandbox.servers.get(name)
-    path = entry.log_path if isinstance(entry, OutsideServer) else lab.stdio_logs.get(name)
+    path = entry.log_path if isinstance(entry, OutsideServer) else stdio.logs.get(name)
     if path is None:
         if isinstance(entry, OutsideServer):
             raise LabError(f"{name!r} is a Streamable HTTP connection: its server's log lives with that server")

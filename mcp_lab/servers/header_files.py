@@ -28,11 +28,32 @@ from typing import Any
 
 from mcp_lab.servers.pids import alive
 
-__all__ = ["forget_all_header_files", "forget_header_file", "header_file", "header_folder", "write_header_file"]
+__all__ = [
+    "WrittenHeaderFiles",
+    "forget_all_header_files",
+    "forget_header_file",
+    "header_file",
+    "header_folder",
+    "write_header_file",
+    "written_header_files",
+]
 
 SUFFIX = ".header"
-_written: set[Path] = set()
-_hooked = {"atexit": False, "kernel": False}
+
+
+class WrittenHeaderFiles:
+    """The header files (bearer secrets) this process wrote, and whether their cleanup is hooked in."""
+
+    def __init__(self) -> None:
+        self.paths: set[Path] = set()
+        self.hooked_exit = False
+        """`atexit` removes them (any exit)."""
+        self.hooked_shutdown = False
+        """The kernel's shutdown request removes them (a shutdown or a restart)."""
+
+
+written_header_files = WrittenHeaderFiles()
+"""The process's one set of written header files (part of `mcp_lab.servers.registry`)."""
 
 
 def header_folder() -> Path:
@@ -89,7 +110,7 @@ def write_header_file(name: str, header: str) -> Path:
         with contextlib.suppress(OSError):
             temporary.unlink()
         raise
-    _written.add(path)
+    written_header_files.paths.add(path)
     _hook_cleanup()
     return path
 
@@ -97,15 +118,15 @@ def write_header_file(name: str, header: str) -> Path:
 def forget_header_file(name: str) -> None:
     """Remove this kernel's header file for a stopped or replaced server (its secret opens nothing now)."""
     path = header_file(name)
-    _written.discard(path)
+    written_header_files.paths.discard(path)
     with contextlib.suppress(OSError):  # gone already, or a name the file system refuses: nothing to remove
         path.unlink()
 
 
 def forget_all_header_files() -> None:
     """Remove every header file this process wrote (the kernel is shutting down or restarting)."""
-    for path in list(_written):
-        _written.discard(path)
+    for path in list(written_header_files.paths):
+        written_header_files.paths.discard(path)
         with contextlib.suppress(OSError):
             path.unlink()
 
@@ -121,10 +142,10 @@ def _remove_dead_kernels_files(folder: Path) -> None:
 
 def _hook_cleanup() -> None:
     """atexit for any exit, and the kernel's shutdown request (sent for a shutdown and for a restart)."""
-    if not _hooked["atexit"]:
+    if not written_header_files.hooked_exit:
         atexit.register(forget_all_header_files)
-        _hooked["atexit"] = True
-    if _hooked["kernel"]:
+        written_header_files.hooked_exit = True
+    if written_header_files.hooked_shutdown:
         return
     kernel = _running_kernel()
     original = getattr(kernel, "do_shutdown", None)
@@ -136,7 +157,7 @@ def _hook_cleanup() -> None:
         return original(restart)
 
     kernel.do_shutdown = do_shutdown
-    _hooked["kernel"] = True
+    written_header_files.hooked_shutdown = True
 
 
 def _running_kernel() -> Any:

@@ -13,7 +13,6 @@ Nothing here blocks the event loop.
 from __future__ import annotations
 
 import asyncio
-import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
@@ -27,25 +26,21 @@ from mcp.client.session import ClientSession
 from mcp.server import Server
 from mcp.server.mcpserver import MCPServer, RequestStateBoundary
 
+from mcp_lab.background import background
 from mcp_lab.errors import ConnectionFailed, LabError
 from mcp_lab.exchanges.record import LegCapture
-from mcp_lab.exchanges.recorder import current_capture, leg_scope
-from mcp_lab.lab import lab
+from mcp_lab.exchanges.recorder import leg_scope
 from mcp_lab.protocol.keys import KeyRing, checked_ttl
 from mcp_lab.servers.containment import contain_handlers
 from mcp_lab.servers.header_files import forget_header_file, header_file
-from mcp_lab.servers.log_book import leg_began, leg_ended
+from mcp_lab.servers.log_book import leg_began, leg_ended, server_logs
+from mcp_lab.servers.logging_hooks import hooks, install_leg_hooks
 from mcp_lab.servers.loopback import HttpServing, Stopped, check_port, register_exit_hook, stopping_on
-from mcp_lab.servers.server_log import HandlerErrorFilter
 
 if TYPE_CHECKING:
     from mcp_lab.servers.access import Access
 
 __all__ = ["MAX_NAME", "ClientOwner", "LabServer", "backchannel_callbacks", "check_name", "shown_name"]
-
-REQUEST_STATE_LOGGER = "mcp.server.request_state"
-"""The boundary logs "requestState rejected on <method>: <reason>" (mcp 2.3.0 `_reject`)."""
-
 
 AnswerFn = Callable[[str, T.InputRequest], Awaitable[Any]]
 
@@ -138,6 +133,8 @@ class LabServer:
     ttl: float = 600.0
     started: float = field(default_factory=time.time)
     generation: int = 0
+    retired: bool = field(default=False, repr=False)
+    """No longer in the sandbox (stopped, or replaced by a server of the same name)."""
     url: str | None = None
     http: HttpServing | None = field(default=None, repr=False)
     """The `HttpServing` while served over loopback HTTP (then `url` is its address)."""
@@ -151,6 +148,8 @@ class LabServer:
     def __post_init__(self) -> None:
         # A handler's SystemExit / KeyboardInterrupt must fail its request, not stop an event loop.
         contain_handlers(self.lowlevel)
+        if hooks.leg_sink is None:  # a CLI or a script runs lab servers without the extension loaded
+            install_leg_hooks()
 
     @property
     def lowlevel(self) -> Server[Any]:
@@ -280,7 +279,7 @@ class LabServer:
             return
         for owner in owners:
             if owner.loop is loop:
-                lab.keep(loop.create_task(owner.close()))
+                background.keep(loop.create_task(owner.close()))
 
     @asynccontextmanager
     async def legacy_session(self, answer: AnswerFn) -> AsyncIterator[ClientSession]:
@@ -335,7 +334,9 @@ class _Capturing:
         self.scope = leg_scope(capture)
 
     def __enter__(self) -> LegCapture:
-        lab.capturing.append(self.capture)
+        if hooks.leg_sink is None:  # taken off by an unload since the server was made
+            install_leg_hooks()
+        server_logs.capturing.append(self.capture)
         leg_began(self.capture, self.name)
         return self.scope.__enter__()
 
@@ -345,37 +346,10 @@ class _Capturing:
         finally:
             leg_ended(self.capture)
             # By identity: LegCaptures are dataclasses, and two empty ones compare equal.
-            active = lab.capturing
+            active = server_logs.capturing
             for i in range(len(active) - 1, -1, -1):
                 if active[i] is self.capture:
                     del active[i]
-
-
-class _LogSink(logging.Handler):
-    """Routes the server's request_state rejection reasons to the legs running now."""
-
-    def __init__(self) -> None:
-        super().__init__(logging.WARNING)
-
-    def legs(self) -> list[LegCapture]:
-        """The legs a server log record belongs to: the one whose request the server is handling, when the
-        context says so, else every leg running now."""
-        own = current_capture()
-        active = lab.capturing
-        return [own] if own is not None and any(c is own for c in active) else list(active)
-
-    def emit(self, record: logging.LogRecord) -> None:
-        message = record.getMessage()
-        for capture in self.legs():
-            capture.server_log.append(message)
-
-
-_LOG_SINK = _LogSink()
-_state_logger = logging.getLogger(REQUEST_STATE_LOGGER)
-_state_logger.addHandler(_LOG_SINK)
-# The lab shows these reasons in the flow view; without this they would also print to the cell's stderr.
-_state_logger.propagate = False
-HandlerErrorFilter(_LOG_SINK.legs).install()
 
 
 MAX_NAME = 64

@@ -18,12 +18,14 @@ import contextlib
 import logging
 from collections import deque
 from collections.abc import Iterator
-from typing import Any
 
+from mcp_lab.exchanges.record import LegCapture
 from mcp_lab.exchanges.recorder import current_capture
-from mcp_lab.lab import lab
 
 __all__ = [
+    "MAX_LINES",
+    "RootRouter",
+    "ServerLogs",
     "contained",
     "leg_began",
     "leg_ended",
@@ -31,49 +33,68 @@ __all__ = [
     "log_lines",
     "note",
     "running_server",
+    "server_logs",
     "take_sdk_handlers",
+    "uninstall_root_router",
 ]
 
 MAX_LINES = 2000
 """Each server keeps its latest lines; older ones are dropped (a chatty server must not fill the kernel)."""
 
 
+class ServerLogs:
+    """The servers' own logging, kept per server, and the legs log records belong to."""
+
+    def __init__(self) -> None:
+        self.lines: dict[str, deque[str]] = {}
+        """Server name -> what its own logging emitted while the lab ran it, newest last."""
+        self.leg_servers: dict[int, str] = {}
+        """id(LegCapture) -> the server whose leg it is, while the leg runs."""
+        self.capturing: list[LegCapture] = []
+        """Legs running now against lab servers: the server's logged reasons are routed to them."""
+        self.running_code: list[str] = []
+        """Servers whose code (`contained`) is running now, innermost last."""
+        self.root_router: RootRouter | None = None
+        """The handler on the root logger once a server's code configured it (made on first need)."""
+
+
+server_logs = ServerLogs()
+"""The kernel's one book of server logs (part of `mcp_lab.servers.registry`)."""
+
 def note(name: str, line: str) -> None:
-    lab.server_logs.setdefault(name, deque(maxlen=MAX_LINES)).append(line)
+    server_logs.lines.setdefault(name, deque(maxlen=MAX_LINES)).append(line)
 
 
 def log_lines(name: str) -> list[str]:
-    return list(lab.server_logs.get(name, ()))
+    return list(server_logs.lines.get(name, ()))
 
 
-def leg_began(capture: Any, name: str) -> None:
-    lab.leg_servers[id(capture)] = name
+def leg_began(capture: LegCapture, name: str) -> None:
+    server_logs.leg_servers[id(capture)] = name
 
 
-def leg_ended(capture: Any) -> None:
-    lab.leg_servers.pop(id(capture), None)
+def leg_ended(capture: LegCapture) -> None:
+    server_logs.leg_servers.pop(id(capture), None)
 
 
 def _leg_server() -> str | None:
     capture = current_capture()
-    return lab.leg_servers.get(id(capture)) if capture is not None else None
+    return server_logs.leg_servers.get(id(capture)) if capture is not None else None
 
 
 def leg_server_names() -> list[str]:
     """The server whose leg is running here, else every server with a leg running now."""
     own = _leg_server()
-    return [own] if own is not None else sorted(set(lab.leg_servers.values()))
-
-
-_RUNNING: list[str] = []
-"""Servers whose code (`contained`) is running now, innermost last."""
+    return [own] if own is not None else sorted(set(server_logs.leg_servers.values()))
 
 
 def running_server() -> str | None:
-    return _RUNNING[-1] if _RUNNING else None
+    """The server whose code (`contained`) is running now, innermost."""
+    running = server_logs.running_code
+    return running[-1] if running else None
 
 
-class _Router(logging.Handler):
+class RootRouter(logging.Handler):
     """On the root logger once a server's code configured it: server records to that server's log, the rest
     as the root handled them before (its own handlers, or Python's last resort at its old level)."""
 
@@ -99,18 +120,28 @@ class _Router(logging.Handler):
                 return
 
 
-_ROUTER: list[_Router] = []
-"""The one router (made on first need): a logging handler, like the SDK loggers' filters in sandbox.py."""
-
-
-def _router(level_before: int) -> _Router:
+def _router(level_before: int) -> RootRouter:
     root = logging.getLogger()
-    if not _ROUTER:
-        _ROUTER.append(_Router(level_before, any(not isinstance(h, _Router) for h in root.handlers)))
-    router = _ROUTER[0]
+    router = server_logs.root_router
+    if router is None:
+        handlers_before = any(not isinstance(h, RootRouter) for h in root.handlers)
+        router = server_logs.root_router = RootRouter(level_before, handlers_before)
     if router not in root.handlers:
         logging.Logger.addHandler(root, router)  # the class's method: `contained` may be intercepting
     return router
+
+
+def uninstall_root_router() -> None:
+    """Take the router off the root logger (the extension unloads); records go where Python sends them."""
+    router = server_logs.root_router
+    if router is not None:
+        logging.getLogger().removeHandler(router)
+        server_logs.root_router = None
+
+
+def _level_before(default: int) -> int:
+    router = server_logs.root_router
+    return router.level_before if router is not None else default
 
 
 def _take(name: str, added: list[logging.Handler], level_before: int, level_after: int, announce: bool = True) -> None:
@@ -139,15 +170,15 @@ def contained(name: str, *, announce: bool = True) -> Iterator[None]:
     runs): the lab's router takes their place at once. `announce=False` for the lab's own `MCPServer(...)`
     calls (the SDK's basicConfig at WARNING): no note in the log."""
     root = logging.getLogger()
-    routed = [h for h in root.handlers if isinstance(h, _Router)]
+    routed = [h for h in root.handlers if isinstance(h, RootRouter)]
     for router in routed:  # off while the code runs: basicConfig() does nothing on a root with handlers
         root.removeHandler(router)
     handlers, level = list(root.handlers), root.level
-    before = _ROUTER[0].level_before if _ROUTER else level
+    before = _level_before(level)
     taken: list[logging.Handler] = []
 
     def intercept(handler: logging.Handler) -> None:
-        if isinstance(handler, _Router):
+        if isinstance(handler, RootRouter):
             logging.Logger.addHandler(root, handler)
             return
         taken.append(handler)
@@ -156,13 +187,13 @@ def contained(name: str, *, announce: bool = True) -> Iterator[None]:
             router.owner = name
 
     setattr(root, "addHandler", intercept)  # noqa: B010 - an instance attribute shadows the method, undone below
-    _RUNNING.append(name)
+    server_logs.running_code.append(name)
     try:
         yield
     finally:
-        _RUNNING.pop()
+        server_logs.running_code.pop()
         del root.addHandler
-        added = taken + [h for h in root.handlers if h not in handlers and not isinstance(h, _Router)]
+        added = taken + [h for h in root.handlers if h not in handlers and not isinstance(h, RootRouter)]
         for router in routed:
             if router not in root.handlers:
                 logging.Logger.addHandler(root, router)
@@ -175,7 +206,7 @@ def take_sdk_handlers(name: str) -> None:
     `log_level="INFO"` put on the root logger (`basicConfig(format="%(message)s")`) goes, as `contained` would."""
     root = logging.getLogger()
     added = [
-        h for h in root.handlers if not isinstance(h, _Router) and getattr(h.formatter, "_fmt", None) == "%(message)s"
+        h for h in root.handlers if not isinstance(h, RootRouter) and getattr(h.formatter, "_fmt", None) == "%(message)s"
     ]
     if added and root.level < logging.WARNING:
-        _take(name, added, _ROUTER[0].level_before if _ROUTER else logging.WARNING, root.level)
+        _take(name, added, _level_before(logging.WARNING), root.level)

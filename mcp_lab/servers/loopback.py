@@ -22,7 +22,6 @@ import asyncio
 import atexit
 import concurrent.futures
 import errno
-import functools
 import socket
 import threading
 from collections.abc import AsyncIterator, Generator
@@ -31,7 +30,6 @@ from typing import Any
 
 from mcp_lab.errors import ConnectionFailed, LabError
 from mcp_lab.exchanges.recorder import ExchangeRecorder, SchemaBook, http_hooks
-from mcp_lab.lab import lab
 from mcp_lab.servers.access import Access
 from mcp_lab.servers.http_protocol import bounded_h11
 
@@ -39,23 +37,49 @@ __all__ = [
     "HOST",
     "PATH",
     "HttpServing",
+    "Servings",
     "Stopped",
     "check_port",
     "live_servings",
     "register_exit_hook",
+    "servings",
     "stop_all_servings",
     "stopping_on",
 ]
 
 HOST = "127.0.0.1"
 PATH = "/mcp"
-_LIVE_LOCK = threading.Lock()
+
+
+class Servings:
+    """The loopback HTTP servings whose thread has not ended yet; server threads remove themselves (locked)."""
+
+    def __init__(self) -> None:
+        self.live: set[HttpServing] = set()
+        self.lock = threading.Lock()
+        self.exit_hooked = False
+        """Interpreter exit stops the serving threads (registered once per process)."""
+
+    def add(self, serving: HttpServing) -> None:
+        with self.lock:
+            self.live.add(serving)
+
+    def discard(self, serving: HttpServing) -> None:
+        with self.lock:
+            self.live.discard(serving)
+
+    def snapshot(self) -> list[HttpServing]:
+        with self.lock:
+            return list(self.live)
+
+
+servings = Servings()
+"""The kernel's one set of live servings (part of `mcp_lab.servers.registry`)."""
 
 
 def live_servings() -> list[HttpServing]:
     """Servings whose thread has not ended yet (including those asked to stop)."""
-    with _LIVE_LOCK:
-        return list(lab.servings)
+    return servings.snapshot()
 
 
 def check_port(port: Any) -> int:
@@ -192,8 +216,7 @@ class HttpServing:
             self._sock = _bind(self.port)
             self.port = self._sock.getsockname()[1]
             self.bound.set_result(None)
-        with _LIVE_LOCK:
-            lab.servings.add(self)
+        servings.add(self)
         self._thread = threading.Thread(
             target=self._run, args=(after,), name=f"mcp_lab http {self.name}:{self.port}", daemon=True
         )
@@ -222,8 +245,7 @@ class HttpServing:
                 self.bound.set_exception(ConnectionFailed(f"{self.name!r} is not serving: {self.failure or 'stopped'}"))
             if self._sock is not None:
                 self._sock.close()  # pending connections are refused instead of waiting forever
-            with _LIVE_LOCK:
-                lab.servings.discard(self)
+            servings.discard(self)
             self.done.set_result(None)
 
     def stop(self) -> Stopped:
@@ -263,10 +285,11 @@ def stopping_on(port: int) -> list[HttpServing]:
     return [s for s in live_servings() if s.port == port and s.stopping]
 
 
-@functools.cache
 def register_exit_hook() -> None:
-    """Once per process (cached): interpreter exit stops the serving threads."""
-    atexit.register(stop_all_servings)
+    """Once per process: interpreter exit stops the serving threads."""
+    if not servings.exit_hooked:
+        servings.exit_hooked = True
+        atexit.register(stop_all_servings)
 
 
 def stop_all_servings(timeout: float = 3.0) -> None:

@@ -39,7 +39,6 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 import mcp_lab.view_registry as view_registry
 from mcp_lab.errors import ConnectionFailed, LabError
 from mcp_lab.exchanges.recorder import SchemaBook
-from mcp_lab.lab import lab
 from mcp_lab.protocol.eras import LEGACY, MODERN
 from mcp_lab.servers.lab_server import backchannel_callbacks
 from mcp_lab.servers.transports import (
@@ -54,6 +53,7 @@ from mcp_lab.servers.transports import (
     reap,
     refuse,
     route_stdio_client_log,
+    stdio,
 )
 
 __all__ = ["KEYLESS_NOTE", "OutsideServer", "stdio_log_path"]
@@ -93,6 +93,8 @@ class OutsideServer:
     _last_status: int | None = field(default=None, repr=False)
     """The latest HTTP status this connection saw, in a leg or not: a 401 explains a failed connect."""
     """Tool input schemas learnt from this connection's listings (which argument went into which header)."""
+    retired: bool = field(default=False, repr=False)
+    """Disconnected (the sandbox forgot it): no session is opened again."""
     _legacy_lock: asyncio.Lock | None = field(default=None, repr=False)
     _answer: AnswerFn | None = field(default=None, repr=False)
     _tools: set[str] = field(default_factory=set, repr=False)
@@ -129,17 +131,17 @@ class OutsideServer:
         return read_log(self.log_path)[0]
 
     # ---- Connection protocol (flow.py) --------------------------------------------------------------
-    def begin_connect(self) -> None:
-        """Connect in the background (needs a running loop); every session waits for it (`ready`)."""
+    def begin_connect(self, forget: Callable[[], None]) -> None:
+        """Connect in the background (needs a running loop); every session waits for it (`ready`). A failed
+        first connect calls `forget()` (the sandbox drops the connection)."""
         loop = asyncio.get_running_loop()
-        self._ready = loop.create_task(self._first_connect(), name=f"mcp_lab connect {self.name}")
+        self._ready = loop.create_task(self._first_connect(forget), name=f"mcp_lab connect {self.name}")
 
-    async def _first_connect(self) -> None:
+    async def _first_connect(self, forget: Callable[[], None]) -> None:
         try:
             await self._owner(LEGACY if self.legacy_only else MODERN)
         except Exception:  # a failed connect leaves nothing behind; a cancel belongs to whoever cancelled
-            if lab.servers.get(self.name) is self:
-                del lab.servers[self.name]
+            forget()
             raise
 
     async def ready(self) -> None:
@@ -149,7 +151,7 @@ class OutsideServer:
 
     async def session(self, era: str) -> ClientSession:
         await self.ready()
-        if lab.servers.get(self.name) is not self:  # never respawn a server after a disconnect
+        if self.retired:  # never respawn a server after a disconnect
             raise ConnectionFailed(f"{self.name!r} was disconnected; connect again with %mcp_connect {self.name} ...")
         owner: ConnectionOwner = await self._owner(LEGACY if self.legacy_only or era == LEGACY else MODERN)
         assert owner.client is not None
@@ -245,7 +247,8 @@ class OutsideServer:
             raise ConnectionFailed(reason) from None
         if self.transport == "stdio":
             owner.pids = child_pids(marker)
-            lab.stdio_pids.update(owner.pids)
+            stdio.pids.update(owner.pids)
+            _hook_exit()
         assert owner.client is not None
         version = owner.client.session.protocol_version
         if key == MODERN and version not in MODERN_PROTOCOL_VERSIONS:
@@ -267,7 +270,7 @@ class OutsideServer:
         else:  # a loop that ended (tests): its shutdown can no longer run there
             await owner.close()
             reap(owner.pids, grace=0)
-        lab.stdio_pids.difference_update(owner.pids)
+        stdio.pids.difference_update(owner.pids)
         route_stdio_client_log(owner.marker, None)
         if owner.log is not None:
             owner.log.close()
@@ -339,18 +342,25 @@ class OutsideServer:
 
 def stdio_log_path(name: str) -> Path:
     """A new file for the stderr of the stdio server connected as `name` (kept after it ends, for reading)."""
-    if not lab.stdio_log_dirs:  # each stdio connection's stderr log, kept after it ends for reading
-        lab.stdio_log_dirs.append(Path(tempfile.mkdtemp(prefix="mcp_lab-stdio-")))
-    path = lab.stdio_log_dirs[0] / f"{name}.{os.getpid()}.{uuid.uuid4().hex[:6]}.stderr.log"
+    if not stdio.log_dirs:  # each stdio connection's stderr log, kept after it ends for reading
+        stdio.log_dirs.append(Path(tempfile.mkdtemp(prefix="mcp_lab-stdio-")))
+    _hook_exit()
+    path = stdio.log_dirs[0] / f"{name}.{os.getpid()}.{uuid.uuid4().hex[:6]}.stderr.log"
     path.touch()
-    lab.stdio_logs[name] = path
+    stdio.logs[name] = path
     return path
 
 
-@atexit.register
+def _hook_exit() -> None:
+    """Once per process, with the first stdio server: interpreter exit reaps what is left."""
+    if not stdio.exit_hooked:
+        stdio.exit_hooked = True
+        atexit.register(_reap_at_exit)
+
+
 def _reap_at_exit() -> None:
     """The kernel is exiting (IPython runs its own exit operations from atexit too): stop what is left."""
-    reap(sorted(lab.stdio_pids))
-    lab.stdio_pids.clear()
-    for directory in lab.stdio_log_dirs:
+    reap(sorted(stdio.pids))
+    stdio.pids.clear()
+    for directory in stdio.log_dirs:
         shutil.rmtree(directory, ignore_errors=True)

@@ -1,5 +1,5 @@
-"""The kernel's registry of servers by name: those it started (`LabServer`) and those it connected to
-(`OutsideServer`), kept in the kernel's Lab.
+"""The kernel's servers by name: those it started (`LabServer`) and those it connected to (`OutsideServer`)
+-- the first part of the servers' registry (registry.py).
 
 Spec context: a 2026-07-28 server's name is the audience of the tokens it seals; a notebook names its
 servers (`%%mcp_server NAME`, `%mcp_connect NAME`) and every call, inspector and lab finds them here.
@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from mcp.server import Server
 from mcp.server.mcpserver import MCPServer, RequestStateSecurity
 
+from mcp_lab.background import background
 from mcp_lab.errors import LabError
-from mcp_lab.lab import lab
 from mcp_lab.protocol.keys import KeyRing, checked_ttl
 from mcp_lab.servers.header_files import forget_header_file
 from mcp_lab.servers.lab_server import LabServer, check_name, shown_name
@@ -34,11 +34,19 @@ _Entry = TypeVar("_Entry", bound="LabServer | OutsideServer")
 class Sandbox:
     """Every server the kernel started -- and every outside server it connected to (connect.py) -- by name."""
 
-    @property
-    def servers(self) -> dict[str, LabServer | OutsideServer]:
-        """Name -> server; the dict lives in the kernel's Lab."""
-        servers: dict[str, LabServer | OutsideServer] = lab.servers
-        return servers
+    def __init__(self) -> None:
+        self.servers: dict[str, LabServer | OutsideServer] = {}
+        """Name -> server."""
+
+    def begin_connect(self, entry: OutsideServer) -> None:
+        """Start connecting `entry` in the background; if its first connect fails, it is forgotten."""
+        entry.begin_connect(lambda: self.forget(entry))
+
+    def forget(self, entry: LabServer | OutsideServer) -> None:
+        """Drop `entry` (a connection whose first connect failed): nothing of it is left registered."""
+        if self.servers.get(entry.name) is entry:
+            del self.servers[entry.name]
+        entry.retired = True
 
     def get(self, name: str) -> LabServer | OutsideServer:
         if not isinstance(name, str):
@@ -95,6 +103,7 @@ class Sandbox:
                 )
             self.retire(old)
         self.servers[entry.name] = entry
+        entry.retired = False
         return entry
 
     def retire(self, entry: LabServer | OutsideServer) -> None:
@@ -107,11 +116,12 @@ class Sandbox:
         if self.servers.get(entry.name) is entry:
             del self.servers[entry.name]
             forget_header_file(entry.name)
+        entry.retired = True
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
             return
-        lab.keep(loop.create_task(entry.close_clients()))
+        background.keep(loop.create_task(entry.close_clients()))
 
     def add(self, server: MCPServer | Server[Any], *, keys: Any = None, name: str | None = None) -> LabServer:
         """Adopt a server built in Python. MCPServers get a lab-held ring swapped in."""
@@ -133,7 +143,7 @@ class Sandbox:
             stopped = entry.stop_http()
             if stopped is not None:
                 await stopped  # the serving thread has ended and the port is free
-        del self.servers[name]
+        self.forget(entry)
 
     async def restart(self, name: str, *, keep_secret: bool = False) -> LabServer | OutsideServer:
         """Clients reconnect; a lab-generated ring gets a new key, so outstanding tokens stop verifying; a
@@ -160,4 +170,4 @@ class Sandbox:
 
 
 sandbox = Sandbox()
-"""The kernel's sandbox (one per process)."""
+"""The kernel's sandbox (one per process; part of `mcp_lab.servers.registry`)."""

@@ -17,13 +17,12 @@ from __future__ import annotations
 
 import logging
 import re
-import warnings
-from typing import Any
+from collections.abc import Mapping
+from typing import Protocol, TextIO
 
-from mcp_lab.lab import lab
 from mcp_lab.servers.log_book import leg_server_names, note, running_server
 
-__all__ = ["DUPLICATE_LOGGERS", "DuplicateNotice", "install"]
+__all__ = ["DUPLICATE_LOGGERS", "DuplicateNotice", "ServerWarnings", "ShowWarning"]
 
 DUPLICATE_LOGGERS = (
     "mcp.server.mcpserver.tools.tool_manager",
@@ -36,13 +35,13 @@ _DUPLICATE = re.compile(r"^(Tool|Prompt|Resource) already exists: (.*)$", re.DOT
 _SERIALIZER = "Pydantic serializer warnings"
 
 
-def _owner(kind: str, name: str) -> str | None:
+def _owner(servers: Mapping[str, object], kind: str, name: str) -> str | None:
     """The server being defined now, else the one lab server that has a `kind` called `name`."""
     running = running_server()
     if running is not None:
         return running
     owners = []
-    for server_name, entry in lab.servers.items():
+    for server_name, entry in servers.items():
         manager = getattr(getattr(entry, "server", None), f"_{kind.lower()}_manager", None)
         if manager is not None and name in getattr(manager, f"_{kind.lower()}s", {}):
             owners.append(server_name)
@@ -52,8 +51,10 @@ def _owner(kind: str, name: str) -> str | None:
 class DuplicateNotice(logging.Filter):
     """On the SDK's manager loggers: the record goes to the server's log and one short line, said once."""
 
-    def __init__(self) -> None:
+    def __init__(self, servers: Mapping[str, object]) -> None:
         super().__init__()
+        self.servers = servers
+        """The sandbox's servers by name: a duplicate belongs to the one that has a thing of that name."""
         self.said: set[tuple[str | None, str, str]] = set()
 
     def filter(self, record: logging.LogRecord) -> bool:
@@ -61,7 +62,7 @@ class DuplicateNotice(logging.Filter):
         if match is None:
             return True
         kind, name = match[1], match[2]
-        owner = _owner(kind, name)
+        owner = _owner(self.servers, kind, name)
         if owner is not None:
             note(owner, f"WARNING {record.name}: {record.getMessage()} (the SDK keeps the first definition)")
         if (owner, kind, name) not in self.said:
@@ -72,27 +73,41 @@ class DuplicateNotice(logging.Filter):
         return False
 
 
-_NOTICE = DuplicateNotice()
-_SHOWN: list[Any] = []
-"""`warnings.showwarning` as it was before the lab wrapped it."""
+class ShowWarning(Protocol):
+    """The signature of `warnings.showwarning`."""
+
+    def __call__(
+        self,
+        message: Warning | str,
+        category: type[Warning],
+        filename: str,
+        lineno: int,
+        file: TextIO | None = ...,
+        line: str | None = ...,
+    ) -> None: ...
 
 
-def _show_warning(message: Any, category: Any, filename: str, lineno: int, file: Any = None, line: Any = None) -> None:
-    text = str(message)
-    servers = leg_server_names() if text.startswith(_SERIALIZER) else []
-    if not servers:
-        _SHOWN[0](message, category, filename, lineno, file, line)
-        return
-    detail = " ".join(text.split())
-    for server in servers:
-        note(server, f"WARNING pydantic: {detail[:400]}" + ("..." if len(detail) > 400 else ""))
+class ServerWarnings:
+    """`warnings.showwarning` while the extension is loaded: a pydantic serializer warning raised during a lab
+    leg goes to that leg's server's log; every other warning is shown as before (`previous`)."""
 
+    def __init__(self, previous: ShowWarning) -> None:
+        self.previous = previous
 
-def install() -> None:
-    for name in DUPLICATE_LOGGERS:
-        logger = logging.getLogger(name)
-        if _NOTICE not in logger.filters:
-            logger.addFilter(_NOTICE)
-    if not _SHOWN:
-        _SHOWN.append(warnings.showwarning)
-        warnings.showwarning = _show_warning
+    def __call__(
+        self,
+        message: Warning | str,
+        category: type[Warning],
+        filename: str,
+        lineno: int,
+        file: TextIO | None = None,
+        line: str | None = None,
+    ) -> None:
+        text = str(message)
+        servers = leg_server_names() if text.startswith(_SERIALIZER) else []
+        if not servers:
+            self.previous(message, category, filename, lineno, file, line)
+            return
+        detail = " ".join(text.split())
+        for server in servers:
+            note(server, f"WARNING pydantic: {detail[:400]}" + ("..." if len(detail) > 400 else ""))

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Any
+
+from mcp_lab.exchanges.record import LegCapture
 
 __all__ = ["HANDLER_LOGGERS", "HandlerErrorFilter", "one_line"]
 
@@ -46,7 +47,7 @@ def one_line(record: logging.LogRecord) -> str:
 class HandlerErrorFilter(logging.Filter):
     """Moves handler exceptions logged during lab legs into those legs' `server_log` (one line each)."""
 
-    def __init__(self, legs: Callable[[], list[Any]]) -> None:
+    def __init__(self, legs: Callable[[], list[LegCapture]]) -> None:
         super().__init__()
         self._legs = legs
         """The captures the record belongs to (the current leg's, else every active one); [] outside legs."""
@@ -66,6 +67,10 @@ class HandlerErrorFilter(logging.Filter):
             logger = logging.getLogger(name)
             if self not in logger.filters:
                 logger.addFilter(self)
+
+    def uninstall(self) -> None:
+        for name in HANDLER_LOGGERS:
+            logging.getLogger(name).removeFilter(self)
 
 
 def _to_sdk_handlers(record: logging.LogRecord) -> None:

@@ -35,8 +35,10 @@ from mcp_lab.servers.log_book import leg_began, leg_ended
 from mcp_lab.servers.pids import alive
 
 __all__ = [
+    "ClientLogRouter",
     "ConnectionOwner",
     "LegRecorder",
+    "StdioProcesses",
     "alive",
     "child_pids",
     "env_pair",
@@ -47,6 +49,7 @@ __all__ = [
     "reap",
     "refuse",
     "route_stdio_client_log",
+    "stdio",
 ]
 
 
@@ -213,7 +216,7 @@ def read_log(path: Path | None, offset: int = 0) -> tuple[str, int]:
     return data.decode("utf-8", errors="replace"), offset + len(data)
 
 
-class _ClientLogRouter(logging.Handler):
+class ClientLogRouter(logging.Handler):
     """The SDK's stdio client logs a server's stray stdout lines with a traceback into the kernel's stderr;
     the lab writes one line into the connection logs instead."""
 
@@ -231,19 +234,43 @@ class _ClientLogRouter(logging.Handler):
             sink(f"[mcp_lab client] {line}\n")
 
 
-_ROUTER = _ClientLogRouter()
+class StdioProcesses:
+    """The stdio servers' processes and stderr logs: nothing may outlive the kernel, the logs outlive a
+    disconnect (for reading)."""
+
+    def __init__(self) -> None:
+        self.pids: set[int] = set()
+        """Processes of connected stdio servers, reaped when the kernel shuts down."""
+        self.logs: dict[str, Path] = {}
+        """Server name -> the file its stdio server's stderr goes to."""
+        self.log_dirs: list[Path] = []
+        """The temporary folder holding those files (made on first use)."""
+        self.client_router: ClientLogRouter | None = None
+        """On `mcp.client.stdio` while some stdio connection lives (made on first need)."""
+        self.exit_hooked = False
+        """The exit hook that reaps the processes is registered (once per process)."""
+
+
+stdio = StdioProcesses()
+"""The kernel's one table of stdio server processes (part of `mcp_lab.servers.registry`)."""
 
 
 def route_stdio_client_log(key: str, sink: Callable[[str], None] | None) -> None:
-    """Send the SDK stdio client's log lines to `sink` (None: stop) while a stdio connection lives."""
+    """Send the SDK stdio client's log lines to `sink` (None: stop) while a stdio connection lives; the
+    handler is on the SDK's logger only while some connection has a sink."""
+    router = stdio.client_router
+    if router is None:
+        if sink is None:
+            return
+        router = stdio.client_router = ClientLogRouter()
     logger = logging.getLogger("mcp.client.stdio")
     if sink is None:
-        _ROUTER.sinks.pop(key, None)
+        router.sinks.pop(key, None)
     else:
-        _ROUTER.sinks[key] = sink
-    if _ROUTER.sinks and _ROUTER not in logger.handlers:
-        logger.addHandler(_ROUTER)
+        router.sinks[key] = sink
+    if router.sinks and router not in logger.handlers:
+        logger.addHandler(router)
         logger.propagate = False
-    elif not _ROUTER.sinks and _ROUTER in logger.handlers:
-        logger.removeHandler(_ROUTER)
+    elif not router.sinks and router in logger.handlers:
+        logger.removeHandler(router)
         logger.propagate = True

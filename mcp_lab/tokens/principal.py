@@ -21,27 +21,38 @@ from collections.abc import Callable
 from typing import Any
 
 from mcp_lab.errors import LabError
-from mcp_lab.lab import lab
 
-__all__ = ["current_principal", "header_principal", "lab_principal", "set_principal"]
+__all__ = ["Principal", "current_principal", "header_principal", "lab_principal", "principal", "set_principal"]
+
+
+class Principal:
+    """The lab identity servers bound with `lab_principal` see: process-wide on purpose, so the in-process
+    server task sees what a cell set."""
+
+    def __init__(self) -> None:
+        self.name: str | None = None
+
+
+principal = Principal()
+"""The kernel's one lab identity (composed by `mcp_lab.lab.Lab`)."""
 
 
 def set_principal(name: str | None) -> str | None:
     """Set the lab identity servers bound with `lab_principal` see; returns the previous one."""
     if name is not None and (not isinstance(name, str) or not name):
         raise LabError("a principal is a non-empty user name (str), or None for nobody")
-    previous = lab.principal
-    lab.principal = name
+    previous = principal.name
+    principal.name = name
     return previous
 
 
 def current_principal() -> str | None:
-    return lab.principal
+    return principal.name
 
 
 def lab_principal(ctx: Any) -> str | None:
     """`bind_principal=` callback: the notebook's current lab identity."""
-    return lab.principal
+    return principal.name
 
 
 lab_principal.mcp_lab_kind = "lab"  # type: ignore[attr-defined]

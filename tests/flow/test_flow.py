@@ -230,7 +230,7 @@ async def test_timeline_names_the_answerer_that_answered(demo: LabServer, monkey
     async def elicit(ctx: ClientRequestContext, params: T.ElicitRequestParams) -> T.ElicitResult:
         return T.ElicitResult(action="accept", content={"n": 3})
 
-    monkeypatch.setattr(lab, "fallback_answerers", [Fallback()])
+    monkeypatch.setattr(lab.history, "fallback_answerers", [Fallback()])
     by_callback = await mcp_lab.call(
         "demo", "handmade", {"x": 2}, answers=mcp_lab.CallbackAnswerer(elicitation_callback=elicit)
     )

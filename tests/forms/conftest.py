@@ -85,7 +85,7 @@ async def next_panel(before: Panel | None) -> Panel:
         if panel is not before and not shown.done():
             shown.set_result(panel)
 
-    unsubscribe = lab.on_round_shown(on_shown)
+    unsubscribe = lab.board.on_round_shown(on_shown)
     try:
         return await asyncio.wait_for(shown, 60)  # a bound against a hang, not a timing claim
     finally:

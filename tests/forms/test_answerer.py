@@ -9,7 +9,6 @@ import pytest
 
 import mcp_lab
 from mcp_lab.forms import FormAnswerer, current, detect_mode, install, installed, last, prearrange, prearranged
-from mcp_lab.forms import answerer as answerer_module
 from mcp_lab.lab import lab
 from mcp_lab.servers.lab_server import LabServer
 from tests.forms.conftest import Probe, ask_with_form, finished, obj
@@ -114,14 +113,14 @@ def test_mode_detection(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("MCP_LAB_FORMS_MODE", "deferred")
     assert detect_mode() == "deferred"
     monkeypatch.delenv("MCP_LAB_FORMS_MODE")
-    monkeypatch.setattr(answerer_module, "FORCE_MODE", "deferred")
+    monkeypatch.setattr(lab.board, "force_mode", "deferred")
     assert detect_mode() == "deferred"
     monkeypatch.setenv("MCP_LAB_FORMS_TIMEOUT", "2.5")
     assert FormAnswerer().timeout == 2.5 and FormAnswerer.label == "form"
 
 
 async def test_no_fallback_without_a_kernel_so_a_script_stops_instead_of_hanging(probe: Probe) -> None:
-    assert install() is None and installed() is None and lab.fallback_answerers == []
+    assert install() is None and installed() is None and lab.history.fallback_answerers == []
     flow = await mcp_lab.call("probe", "ask", {"spec": NAME})
     assert flow.status == "input_required" and "no answer for 'q'" in (flow.stop_reason or "")
 

@@ -6,21 +6,25 @@ from __future__ import annotations
 import pytest
 from mcp.server.mcpserver import MCPServer
 
-from mcp_lab.servers import sdk_notices
+from mcp_lab.servers import logging_hooks
 from mcp_lab.servers.log_book import contained, log_lines
+from mcp_lab.servers.sandbox import sandbox
 
 
 def test_a_second_prompt_or_resource_of_one_name_is_one_note_and_a_log_line(capsys: pytest.CaptureFixture[str]) -> None:
-    sdk_notices.install()
+    logging_hooks.install_cell_hooks(sandbox.servers)  # as `%load_ext mcp_lab` does
     server = MCPServer("dupes", log_level="WARNING")
 
     def hello() -> str:
         return "hi"
 
-    with contained("dupes"):
-        for _ in range(3):
-            server.prompt(name="hello")(hello)
-            server.resource("doc://hello")(hello)
+    try:
+        with contained("dupes"):
+            for _ in range(3):
+                server.prompt(name="hello")(hello)
+                server.resource("doc://hello")(hello)
+    finally:
+        logging_hooks.uninstall()
     out, err = capsys.readouterr()
     assert err == ""
     assert out.splitlines() == [
