@@ -214,6 +214,8 @@ class OneLine(logging.Handler):
 
 
 server_log = logging.getLogger("mcp.server")
+for stale in [h for h in server_log.handlers if type(h).__name__ == "OneLine"]:
+    server_log.removeHandler(stale)  # run this cell again: its handler is replaced, not doubled
 server_log.addHandler(OneLine())
 server_log.propagate = False
 

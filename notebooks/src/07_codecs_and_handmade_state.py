@@ -39,7 +39,10 @@ class ServerLog(logging.Handler):
 
 
 server_log = ServerLog()
-logging.getLogger("mcp.server.request_state").addHandler(server_log)
+reasons_logger = logging.getLogger("mcp.server.request_state")
+for stale in [h for h in reasons_logger.handlers if type(h).__name__ == "ServerLog"]:
+    reasons_logger.removeHandler(stale)  # run this cell again: its handler is replaced, not doubled
+reasons_logger.addHandler(server_log)
 
 
 def forged(flow, state=None, **changes):

@@ -345,6 +345,8 @@ class Remember(logging.Handler):
 
 client_logger = logging.getLogger("client")  # the SDK client's logger
 client_log = Remember()
+for stale in [h for h in client_logger.handlers if type(h).__name__ == "Remember"]:
+    client_logger.removeHandler(stale)  # run this cell again: its handler is replaced, not doubled
 client_logger.addHandler(client_log)
 client_logger.propagate = False  # keep the warning for the print below, not the cell's stderr
 async with Client(mcp_lab.client_transport("warehouse")) as client:  # its URL, with the server's secret

@@ -62,3 +62,14 @@ def test_run_all_twice_in_one_kernel(path: Path, tmp_path: Path, monkeypatch: py
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
     client = NotebookClient(nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}})
     client.execute()  # raises CellExecutionError on the first cell that fails, on either run
+    # The second Run All prints what the first printed, line for line where a cell logs: a cell that installs
+    # a logging handler replaces it when run again, and the lab's own hooks are installed once per kernel.
+    for first, second in zip(nb.cells[: len(once)], nb.cells[len(once) :], strict=True):
+        once_logged, again_logged = logged_lines(first), logged_lines(second)
+        assert len(again_logged) <= len(once_logged), (first.get("id"), once_logged, again_logged)
+
+
+def logged_lines(cell: nbformat.NotebookNode) -> list[str]:
+    """The `[server log]` lines a cell printed (their count shows a handler installed twice)."""
+    text = "".join(o.get("text", "") for o in cell.get("outputs", []) if o.get("output_type") == "stream")
+    return [line for line in text.splitlines() if line.startswith("[server log]")]
