@@ -30,7 +30,10 @@ if _typing.TYPE_CHECKING:  # `name as name`: an explicit re-export for type chec
     from mcp_lab.deployment.check import DeploymentReport as DeploymentReport
     from mcp_lab.deployment.check import check_deployment as check_deployment
     from mcp_lab.deployment.fleet import ProcessFleet as ProcessFleet
+    from mcp_lab.deployment.fleet import live_fleets as live_fleets
     from mcp_lab.deployment.fleet import start_fleet as start_fleet
+    from mcp_lab.deployment.gateway import lying_client as lying_client
+    from mcp_lab.deployment.gateway import unlisted_call as unlisted_call
     from mcp_lab.deployment.rolling import rolling_rotation as rolling_rotation
     from mcp_lab.errors import ConnectionFailed as ConnectionFailed
     from mcp_lab.errors import FlowError as FlowError
@@ -149,7 +152,9 @@ _SOURCES = {
     "last": "mcp_lab.flow.calls",
     "lab_principal": "mcp_lab.tokens.principal",
     "list_first_lab": "mcp_lab.headers.labs",
+    "live_fleets": "mcp_lab.deployment.fleet",
     "load_flows": "mcp_lab.replay.collection",
+    "lying_client": "mcp_lab.deployment.gateway",
     "mismatch_lab": "mcp_lab.headers.labs",
     "read_resource": "mcp_lab.flow.calls",
     "replay": "mcp_lab.replay.run",
@@ -165,6 +170,7 @@ _SOURCES = {
     "start": "mcp_lab.flow.calls",
     "start_fleet": "mcp_lab.deployment.fleet",
     "tamper_lab": "mcp_lab.tokens.tamper",
+    "unlisted_call": "mcp_lab.deployment.gateway",
     "use_codec": "mcp_lab.tokens.lab_codecs",
 }
 

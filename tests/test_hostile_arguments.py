@@ -36,7 +36,8 @@ NOT_SWEPT = {
     "__version__", "lab_principal",
     # a fleet of real processes and its report (built by start_fleet / check_deployment); those functions start
     # processes, so their arguments are swept without starting any in tests/deployment/test_wrong_arguments.py
-    "ProcessFleet", "DeploymentReport", "start_fleet", "check_deployment", "rolling_rotation",
+    "ProcessFleet", "DeploymentReport", "start_fleet", "check_deployment", "rolling_rotation", "lying_client",
+    "unlisted_call", "live_fleets",
 }  # fmt: skip
 
 

@@ -179,9 +179,8 @@ class ProcessFleet:
     async def _start(self) -> None:
         import asyncio
 
-        for process in self.processes:
-            process.spawn()
-        results = await asyncio.gather(*(p.wait_ready() for p in self.processes), return_exceptions=True)
+        starts = (p.start(new_port_if_taken=True) for p in self.processes)
+        results = await asyncio.gather(*starts, return_exceptions=True)
         failures = [r for r in results if isinstance(r, BaseException)]
         if failures:
             await self.stop()
@@ -198,6 +197,9 @@ class ProcessFleet:
                 self.proxy = None
                 await self.stop()
                 raise
+        for member, process in zip(self.members, self.processes, strict=True):
+            member.url = process.url  # a port another process took first was replaced
+        self.connection.url = self.url
         for entry in [self.connection, *self.members]:
             sandbox.register(entry, replace=True)
             sandbox.begin_connect(entry)
@@ -215,12 +217,13 @@ class ProcessFleet:
             raise LabError("add_instance(region=...) names one of the fleet's pools (none if it has no regions)")
         process = self._new_process(region)
         try:
-            await process.start()
+            await process.start(new_port_if_taken=True)  # it answers (as itself) before the proxy routes to it
         except LabError:
             self.processes.remove(process)
             self.members.pop()
             raise
         member = self.members[-1]
+        member.url = process.url
         sandbox.register(member, replace=True)
         sandbox.begin_connect(member)
         await self.reload_proxy()
@@ -240,7 +243,11 @@ class ProcessFleet:
     async def restart(self, index: int) -> None:
         """Restart instance `index`'s process on its port: with the default key it comes back with a new one."""
         position = self._position(index)
-        await self.processes[position].restart()
+        process = self.processes[position]
+        await process.restart(new_port_if_taken=True)
+        if self.members[position].url != process.url:  # another process bound its port meanwhile: tell the proxy
+            self.members[position].url = process.url
+            await self.reload_proxy()
         await self.members[position].close_clients()
         sandbox.begin_connect(self.members[position])
 

@@ -21,8 +21,11 @@ from mcp import Client, MCPError
 from mcp.client.streamable_http import streamable_http_client
 
 from mcp_lab.deployment.connection import ProxiedServer, served_by
+from mcp_lab.errors import LabError
 from mcp_lab.exchanges.record import LegCapture
 from mcp_lab.exchanges.recorder import http_hooks, leg_scope
+from mcp_lab.given import shown
+from mcp_lab.servers.lab_server import check_name
 from mcp_lab.servers.sandbox import sandbox
 
 if TYPE_CHECKING:
@@ -31,9 +34,22 @@ if TYPE_CHECKING:
 __all__ = ["UnlistedCall", "lying_client", "unlisted_call"]
 
 
+def _check_fleet(fleet: Any) -> None:
+    from mcp_lab.deployment.fleet import ProcessFleet
+
+    if not isinstance(fleet, ProcessFleet):
+        raise LabError(f"the first argument is a fleet of processes (await mcp_lab.start_fleet(...)), not {shown(fleet)}")
+
+
 def lying_client(fleet: ProcessFleet, name: str, headers: dict[str, str | None]) -> ProxiedServer:
     """A connection to `fleet`'s proxy, registered as `name`, whose tools/call requests carry `headers` instead of
     what the body implies (None: the header is left out)."""
+    _check_fleet(fleet)
+    check_name(name)
+    if not isinstance(headers, dict) or not headers or not all(
+        isinstance(k, str) and k and (v is None or isinstance(v, str)) for k, v in headers.items()
+    ):
+        raise LabError("headers= maps header names to the value to send instead (str), or None to leave it out")
     liar = ProxiedServer(
         name=name,
         transport="http",
@@ -71,6 +87,13 @@ async def unlisted_call(
     fleet: ProcessFleet, tool: str, arguments: dict[str, Any], header: str = "Mcp-Param-Region"
 ) -> UnlistedCall:
     """The SDK's `Client.call_tool` through the proxy, with no `list_tools` before it."""
+    _check_fleet(fleet)
+    if not isinstance(tool, str) or not tool:
+        raise LabError(f"tool= is a tool's name (str), not {shown(tool)}")
+    if not isinstance(arguments, dict) or not all(isinstance(k, str) for k in arguments):
+        raise LabError(f"arguments= is a dict of the tool's arguments, not {shown(arguments)}")
+    if not isinstance(header, str) or not header:
+        raise LabError(f"header= is the routing header's name (str), not {shown(header)}")
     capture = LegCapture()
     result = error = None
     async with (

@@ -34,11 +34,12 @@ from mcp_lab.deployment.app import (
     ENV_TARGET,
     ENV_TTL,
     ENV_WORKERS,
+    INSTANCE_HEADER,
 )
 from mcp_lab.deployment.guard import guarded
 from mcp_lab.errors import LabError
 
-__all__ = ["APP_FACTORY", "InstanceProcess", "end_group", "end_group_now", "fleet_directory", "free_port", "port_accepts", "port_is_free", "session_pids", "stop_group", "write_keys"]
+__all__ = ["APP_FACTORY", "InstanceProcess", "PortTaken", "answers_as", "end_group", "end_group_now", "fleet_directory", "free_port", "port_accepts", "port_is_free", "session_pids", "stop_group", "write_keys"]
 
 APP_FACTORY = "mcp_lab.deployment.app:instance_app"
 START_TIMEOUT = 60.0
@@ -145,6 +146,35 @@ async def port_accepts(port: int) -> bool:
     return True
 
 
+async def answers_as(port: int, label: str, timeout: float = 2.0) -> bool:
+    """Whether 127.0.0.1:`port` answers an HTTP request as instance `label` (its `Mcp-Lab-Instance` header;
+    under --workers `label/pidN`). A port that accepts proves nothing: another process may hold it (uvicorn
+    then fails to bind after its app and state file loaded) and the proxy would send the instance's traffic there."""
+    try:
+        reader, writer = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", port), timeout)
+    except (OSError, TimeoutError):
+        return False
+    try:
+        writer.write(f"GET /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n".encode())
+        await writer.drain()
+        head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), timeout)
+    except (OSError, TimeoutError, asyncio.IncompleteReadError, asyncio.LimitOverrunError):
+        return False
+    finally:
+        writer.close()
+        with contextlib.suppress(OSError):
+            await writer.wait_closed()
+    for line in head.decode("latin-1").split("\r\n")[1:]:
+        name, _, value = line.partition(":")
+        if name.strip().lower() == INSTANCE_HEADER.lower() and value.strip().split("/pid")[0] == label:
+            return True
+    return False
+
+
+class PortTaken(LabError):
+    """The instance's port was bound by another process first."""
+
+
 @dataclass(eq=False)
 class InstanceProcess:
     """One uvicorn process (or one `--workers N` process group) serving the server on one loopback port."""
@@ -168,6 +198,7 @@ class InstanceProcess:
     process: subprocess.Popen[bytes] | None = field(default=None, repr=False)
     generation: int = 0
     restarts: int = 0
+    _spawned_at: int = field(default=0, repr=False)  # the log's size when this process was spawned
 
     def __post_init__(self) -> None:
         if not self.port:
@@ -242,6 +273,7 @@ class InstanceProcess:
                 stale.unlink()
         self._write_keys()
         with self.log_path.open("ab") as log:
+            self._spawned_at = log.tell()
             self.process = subprocess.Popen(
                 guarded(self.command()),
                 env=self._environment(),
@@ -251,6 +283,14 @@ class InstanceProcess:
                 start_new_session=True,
                 cwd=str(self.directory),
             )
+
+    def _log_since_spawn(self) -> str:
+        try:
+            with self.log_path.open("rb") as log:
+                log.seek(self._spawned_at)
+                return log.read(64_000).decode(errors="replace")
+        except OSError:
+            return ""
 
     def failure(self) -> str:
         """Why the process ended: its own `mcp_lab:` line, else the last line it wrote."""
@@ -264,15 +304,19 @@ class InstanceProcess:
         return f"{self.label} exited with status {self.process.returncode if self.process else '?'}"
 
     async def wait_ready(self, timeout: float = START_TIMEOUT) -> None:
-        """Until the port accepts a connection (uvicorn binds only once the app has loaded)."""
+        """Until the instance itself answers on its port (by its label), every worker having loaded the app:
+        only then may the proxy send it traffic. Raises `PortTaken` when another process holds the port."""
         deadline = time.monotonic() + timeout
         while True:
             if self.process is None or self.process.poll() is not None:
                 raise LabError(self.failure())
-            if not await port_accepts(self.port):
+            if "address already in use" in self._log_since_spawn():  # uvicorn may linger after failing to bind
+                await self.stop(grace=1.0)
+                raise PortTaken(f"port {self.port} on 127.0.0.1 is taken by another process")
+            if not await answers_as(self.port, self.label):
                 if time.monotonic() > deadline:
                     await self.stop()
-                    raise LabError(f"{self.label} did not start listening within {timeout:g} s")
+                    raise LabError(f"{self.label} did not answer on 127.0.0.1:{self.port} within {timeout:g} s")
                 await asyncio.sleep(0.05)
                 continue
             if self._loaded() >= self.workers:
@@ -280,9 +324,18 @@ class InstanceProcess:
                 return
             await asyncio.sleep(0.02)
 
-    async def start(self) -> None:
-        self.spawn()
-        await self.wait_ready()
+    async def start(self, *, new_port_if_taken: bool = False) -> None:
+        """Spawn and wait until it answers. A port the lab chose itself (`new_port_if_taken`) may be taken by
+        another process before uvicorn binds it: then the instance starts again on a fresh port."""
+        for attempt in range(3):
+            self.spawn()
+            try:
+                await self.wait_ready()
+                return
+            except PortTaken:
+                if not new_port_if_taken or attempt == 2:
+                    raise
+                self.port = free_port()
 
     async def stop(self, grace: float = 5.0) -> None:
         """SIGTERM to the process group (uvicorn finishes its requests), SIGKILL after `grace` seconds."""
@@ -300,11 +353,11 @@ class InstanceProcess:
         end_group_now(process)
         self.process = None
 
-    async def restart(self) -> None:
+    async def restart(self, *, new_port_if_taken: bool = False) -> None:
         """Stop the process and start it again on the same port (a deploy, a crash, a host reboot)."""
         await self.stop()
         self.restarts += 1
-        await self.start()
+        await self.start(new_port_if_taken=new_port_if_taken)
 
     def _loaded(self) -> int:
         """How many processes of this instance have loaded the app (under --workers: one file per worker)."""

@@ -11,11 +11,18 @@ Caddy's round-robin sends a batch's retries `flows_per_step` requests after thei
 lands `flows_per_step mod N` instances further on. With the default 20 over three instances that is two on:
 the tokens of an instance promoted early reach one not yet updated, as they would under real traffic (a
 shift of zero would keep every retry on its own minting instance, and no rollout order could ever bite).
+
+Concurrent legs reach the proxy in whatever order the network makes, so which flow's retry meets which
+instance -- and how many the wrong order loses -- changes from run to run. `ordered=True` sends each batch's
+legs one after another, the retries starting with the second flow (the first comes back last): every retry
+then lands on the instance just before its minting one, and with `flows_per_step` a multiple of the fleet's
+size every instance mints the same share, so the counts are exactly what the rings predict, every run.
 """
 
 from __future__ import annotations
 
 import asyncio
+import time
 from collections import Counter, defaultdict
 from typing import TYPE_CHECKING, Any
 
@@ -29,7 +36,7 @@ from mcp_lab.rotation.stepper import PHASES, RotationStepper
 if TYPE_CHECKING:
     from mcp_lab.deployment.fleet import ProcessFleet
 
-__all__ = ["phase_counts", "rolling_restart", "rolling_rotation", "rolling_schedule"]
+__all__ = ["ordered_rotation_load", "phase_counts", "rolling_restart", "rolling_rotation", "rolling_schedule"]
 
 
 def rolling_schedule(instances: int, order: str = "right") -> list[Step]:
@@ -52,18 +59,69 @@ def phase_counts(report: LoadReport, flows_per_step: int) -> dict[str, dict[str,
     return {p: counts[p] for p in PHASES if p in counts}
 
 
+def _keys(phase: int) -> list[str]:
+    return PHASES[phase].strip("[]").split(", ")  # "[NEW, OLD]": NEW seals, both verify
+
+
+def _instance(label: str | None) -> int:
+    return int((label or "#0").rsplit("#", 1)[1])
+
+
+async def ordered_rotation_load(
+    stepper: RotationStepper, schedule: list[Step], *, flows_per_step: int, order: str
+) -> LoadReport:
+    """`run_rotation_load`'s batches with every leg sent in a fixed order (see the module's docstring)."""
+    fleet = stepper.fleet
+    report = LoadReport(order=order)
+    reasons: Counter[str] = Counter()
+    started = time.perf_counter()
+    for phase, index in schedule:
+        before = list(stepper.phases)
+        batch = [Flow(server=fleet.name, method="tools/call", target=PROBE_TOOL).bind(fleet) for _ in range(flows_per_step)]
+        for flow in batch:
+            await flow.step()
+        stepper.set_phase(phase, index)
+        await fleet.settled()
+        after = list(stepper.phases)
+        for flow in batch[1:] + batch[:1]:
+            await flow.step(answers={"probe": {"ok": True}})
+        step_lost = 0
+        for flow in batch:
+            first, last = flow.rounds[0], flow.rounds[-1]
+            predicted_ok = _keys(before[_instance(first.served_by)])[0] in _keys(after[_instance(last.served_by)])
+            ok = last.outcome == "result"
+            report.flows += 1
+            report.legs += len(flow.rounds)
+            report.finished += ok
+            report.lost += not ok
+            step_lost += not ok
+            report.predicted_lost += not predicted_ok
+            if not ok:
+                reasons[str((last.error or {}).get("reason"))] += 1
+            if ok != predicted_ok:
+                report.mismatches.append({"flow": flow.id, "minted_by": first.served_by, "retried_on": last.served_by, "ok": ok})
+        report.steps.append({"before": [PHASES[p] for p in before], "after": [PHASES[p] for p in after], "lost": step_lost})
+    report.wall = time.perf_counter() - started
+    report.reasons = dict(reasons)
+    return report
+
+
 async def rolling_rotation(
     fleet: ProcessFleet,
     order: str = "right",
     *,
     flows_per_step: int = 20,
     stepper: RotationStepper | None = None,
+    ordered: bool = False,
 ) -> tuple[LoadReport, dict[str, Any]]:
-    """Rotate `fleet`'s shared keys instance by instance under load; the report and its per-phase counts."""
+    """Rotate `fleet`'s shared keys instance by instance under load; the report and its per-phase counts.
+    `ordered=True`: each batch's legs one after another in a fixed order, so the counts repeat exactly."""
     if not hasattr(fleet, "shared_keys") or not hasattr(fleet, "processes"):
         raise LabError(f"rolling_rotation rolls a fleet of processes (mcp_lab.start_fleet(...)), not {shown(fleet)}")
     if not isinstance(order, str):
         raise LabError(f"order= is 'right' or 'wrong', not {shown(order)}")
+    if not isinstance(ordered, bool):
+        raise LabError(f"ordered= is True or False, not {shown(ordered)}")
     if stepper is not None and not isinstance(stepper, RotationStepper):
         raise LabError(f"stepper= is a RotationStepper of this fleet or None, not {shown(stepper)}")
     if not fleet.shared_keys:
@@ -73,7 +131,10 @@ async def rolling_rotation(
     stepper = stepper or RotationStepper(fleet)
     schedule = rolling_schedule(len(fleet.processes), order)
     label = f"{order} order, rolled instance by instance over {len(fleet.processes)} processes"
-    report = await run_rotation_load(stepper, schedule, flows_per_step=flows_per_step, order=label)
+    if ordered:
+        report = await ordered_rotation_load(stepper, schedule, flows_per_step=flows_per_step, order=label)
+    else:
+        report = await run_rotation_load(stepper, schedule, flows_per_step=flows_per_step, order=label)
     return report, phase_counts(report, flows_per_step)
 
 

@@ -1,7 +1,7 @@
 # %% [markdown] id=intro
-# # 10 · Many instances, one proxy
+# # 11 · Many instances, one proxy
 #
-# Notebook 6 taught keys and rotation on a stand-in: several server objects inside this kernel behind a
+# Notebook 8 taught keys and rotation on a stand-in: several server objects inside this kernel behind a
 # round-robin written in Python. This notebook does it for real. Every instance is **its own operating-system
 # process** -- an ordinary `uvicorn` serving the server's `streamable_http_app()` on 127.0.0.1 -- and in front
 # of them runs a **real reverse proxy**, Caddy, with a configuration file you could deploy as it is.
@@ -29,8 +29,6 @@ import tempfile
 from pathlib import Path
 
 import mcp_lab
-from mcp_lab.deployment.fleet import live_fleets
-from mcp_lab.deployment.gateway import lying_client, unlisted_call
 
 ANSWER = {"ask_size": {"size": "42"}}
 
@@ -39,7 +37,7 @@ def legs(flow):
     """Which process served each leg, and what it answered (with the reason it logged)."""
     for rnd in flow.rounds:
         reason = f" ({rnd.error['reason']})" if rnd.error else ""
-        print(f"  leg {rnd.index} on {rnd.served_by}: {rnd.outcome}{reason}")
+        print(f"  leg {rnd.index + 1} on {rnd.served_by}: {rnd.outcome}{reason}")
     print(" ", flow.summary())
 
 
@@ -191,7 +189,7 @@ for region in ("eu-west", "eu-west", "us-east", "eu-west"):
 # re-listed the tools and resent once, as the SDK does on `-32020`; the listing went to the default pool):
 
 # %% id=gateway-mismatch
-liar = lying_client(geo, "shop-geo-liar", {"Mcp-Param-Region": "us-east"})
+liar = mcp_lab.lying_client(geo, "shop-geo-liar", {"Mcp-Param-Region": "us-east"})
 lied = await mcp_lab.call(liar, "forecast", {"region": "eu-west"})
 print("routed to:", lied.rounds[0].served_by.split(" then ")[0])
 print(lied.summary())
@@ -203,23 +201,25 @@ await mcp_lab.disconnect("shop-geo-liar")
 # tools and resends once -- now with the header, to the right pool:
 
 # %% id=no-header
-print(await unlisted_call(geo, "forecast", {"region": "us-east"}))
+print(await mcp_lab.unlisted_call(geo, "forecast", {"region": "us-east"}))
 
 # %% [markdown]
 # When the fleet changes, the lab rewrites the Caddyfile and runs `caddy reload`: graceful, no request in
-# flight is cut, the proxy process stays the same.
+# flight is cut, the proxy process stays the same. The new instance gets traffic only once it has answered
+# the lab *as itself* on its port (its `Mcp-Lab-Instance` name): a port that merely accepts connections
+# could belong to another process, and the proxy would send it the new instance's share.
 
 # %% id=graceful-reload
 caddy = geo.proxy.pid
 await geo.add_instance(region="us-east")
 seen = {(await mcp_lab.call(geo.name, "forecast", {"region": "us-east"})).rounds[-1].served_by for _ in range(4)}
-print("us-east pool now:", sorted(s for s in seen if s), "| same Caddy process:", geo.proxy.pid == caddy, "| reloads:", geo.proxy.reloads)
+print("us-east pool now:", sorted(seen), "| same Caddy process:", geo.proxy.pid == caddy, "| reloads:", geo.proxy.reloads)
 await geo.stop()
 
 # %% [markdown]
 # ## Rolling key rotation on the processes
 #
-# The rotation stepper of notebook 6 works on the real fleet. Its matrix is measured on the processes: a
+# The rotation stepper of notebook 8 works on the real fleet. Its matrix is measured on the processes: a
 # token minted under each phase's ring, sent to each instance.
 
 # %% id=real-matrix
@@ -229,10 +229,14 @@ await stepper.matrix()
 # %% [markdown]
 # `mcp_lab.rolling_rotation(fleet, "right")` rolls each phase **one instance at a time** -- the instance's keys
 # file is replaced and the process reloads it (SIGHUP) -- while a batch of two-leg flows is in flight through
-# Caddy: each batch mints its tokens, one instance takes the step, then the batch retries. Counted per phase:
+# Caddy: each batch mints its tokens, one instance takes the step, then the batch retries. With
+# `ordered=True` each batch's legs go out one after another and the retries come back starting with the
+# second flow, so every retry lands on the instance just before the one that minted it; nine flows a step
+# give each of the three instances three tokens to mint, and the counts are the same on every run. Counted
+# per phase:
 
 # %% id=rotation-right
-right, phases = await mcp_lab.rolling_rotation(shared, "right", flows_per_step=8, stepper=stepper)
+right, phases = await mcp_lab.rolling_rotation(shared, "right", flows_per_step=9, stepper=stepper, ordered=True)
 print(right.text())
 for phase, counts in phases.items():
     print(f"  {phase:<11} {counts['flows']} flows, {counts['finished']} finished, {counts['lost']} lost")
@@ -240,10 +244,11 @@ for phase, counts in phases.items():
 # %% [markdown]
 # The wrong order promotes NEW to seal first, skipping `[OLD, NEW]`. An instance that already seals with NEW
 # hands out tokens its not-yet-updated siblings cannot verify -- and exactly those retries are lost, as the
-# rings predict:
+# rings predict: while instance 1 is promoted, the three tokens instance 0 sealed with NEW come back to
+# instance 2, still on `[OLD]`. Every other retry meets a ring that holds its key.
 
-# %% id=rotation-wrong nbval-ignore-output
-wrong, phases = await mcp_lab.rolling_rotation(shared, "wrong", flows_per_step=8)
+# %% id=rotation-wrong
+wrong, phases = await mcp_lab.rolling_rotation(shared, "wrong", flows_per_step=9, ordered=True)
 print(wrong.text())
 for phase, counts in phases.items():
     print(f"  {phase:<11} {counts['flows']} flows, {counts['finished']} finished, {counts['lost']} lost")
@@ -255,24 +260,30 @@ for phase, counts in phases.items():
 # deployment the lab did not start, many times, and counts the retries each instance refused. With the
 # instances' own URLs it also sends each flow's first leg to one instance and its retry to another, for every
 # pair. The same check runs in CI: `python -m mcp_lab deploy-check URL COLLECTION` exits 0 when every retry
-# was verified, 1 when some were refused, 2 when it could not run.
+# was verified, 1 when some were refused, 2 when it could not run. (Its full report -- show `ok` -- also
+# counts the responses each instance sent.)
 
-# %% id=own-deployment nbval-ignore-output
+# %% id=own-deployment
 collection = Path(tempfile.mkdtemp()) / "orders.json"
 mcp_lab.save_flows(collection, orders[:1])
 ok = await mcp_lab.check_deployment(shared.url, collection, instances=[p.url for p in shared.processes], times=3)
-print(ok.text())
+pairs = f"{sum(p['ok'] for p in ok.pairs)} of {len(ok.pairs)} verify each other"
+print(ok.text().splitlines()[0], f"\n  {ok.verified} of {ok.flows} replays verified; instance pairs: {pairs}")
 bad = await mcp_lab.check_deployment(default.url, collection, times=3)
-print(bad.text().splitlines()[0], "|", bad.text().splitlines()[1].strip())
+print(bad.text().splitlines()[0], f"\n  {bad.refused} of {bad.flows} replays refused")
 
 # %% id=deploy-check-cli
-for fleet in (shared, default):
+async def deploy_check(fleet):
     cli = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "mcp_lab", "deploy-check", fleet.url, str(collection), "--times", "2",
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
     )
     out, _ = await cli.communicate()
-    print(f"{fleet.name}: exit {cli.returncode}: {out.decode().splitlines()[0]}")
+    return f"{fleet.name}: exit {cli.returncode}: {out.decode().splitlines()[0]}"
+
+
+for line in await asyncio.gather(deploy_check(shared), deploy_check(default)):  # both CI runs at once
+    print(line)
 
 # %% [markdown]
 # ## Exercise
@@ -303,6 +314,6 @@ print("✔ well done: 4 orders across 2 processes, every retry verified by the s
 # same on shutdown, and if it is killed the processes go with it.
 
 # %% id=stop
-for fleet in live_fleets():
+for fleet in mcp_lab.live_fleets():
     await fleet.stop()
-print("fleets left:", len(live_fleets()))
+print("fleets left:", len(mcp_lab.live_fleets()))
