@@ -312,6 +312,9 @@ class Flow:
             self.interrupt(lost_in_transit(leg))
             return leg
         self.status = status_after(leg, self.start_over and not any(r.started_over for r in self.rounds))
+        if self.done:  # nothing is sent from these rounds again (a start-over sends the request afresh)
+            for rnd in self.rounds:
+                rnd.drop_models()
         self._notify()
         return leg
 
