@@ -84,6 +84,8 @@ def loads(text: str, what: str, limit: int = MAX_DEPTH) -> Any:
 def lone_surrogate(value: Any) -> str | None:
     """The first text in `value` (strings, and those inside dicts, lists and tuples) that holds a lone UTF-16
     surrogate such as '\\ud800' -- text no UTF-8 message can carry -- or None."""
+    if type(value) is dict and all(type(item) is str and item.isascii() for item in (*value, *value.values())):
+        return None  # the common case, said at once: ASCII text holds no surrogate
     stack, seen = [value], set()
     while stack:
         item = stack.pop()

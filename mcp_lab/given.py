@@ -65,6 +65,9 @@ def wire_arguments(arguments: Mapping[str, Any]) -> dict[str, Any]:
     """The arguments as the SDK puts them on the wire (its pydantic JSON): NaN and infinities become null,
     tuples and sets lists, dates ISO text. A flow records -- and saves -- exactly that, so a saved collection
     is valid JSON and says what the server received. What JSON cannot carry at all is one clear error."""
+    flat = _flat_json(arguments)
+    if flat is not None:
+        return flat
     try:
         wired = json.loads(pydantic_core.to_json(dict(arguments), inf_nan_mode="null"))
     except (ValueError, TypeError, RecursionError) as exc:  # PydanticSerializationError is a ValueError
@@ -73,6 +76,21 @@ def wire_arguments(arguments: Mapping[str, Any]) -> dict[str, Any]:
     if not isinstance(wired, dict):  # pragma: no cover - a dict always serialises to an object
         raise LabError("the arguments must be a JSON object")
     return wired
+
+
+_JSON_ATOMS = (str, int, bool, type(None))
+
+
+def _flat_json(arguments: Mapping[str, Any]) -> dict[str, Any] | None:
+    """A copy of `arguments` when the JSON round trip would return them unchanged (text keys; text, whole
+    numbers, booleans, None and finite floats as values -- what most calls send), else None."""
+    if type(arguments) is not dict:
+        return None
+    for key, value in arguments.items():
+        kind = type(value)
+        if type(key) is not str or not (kind in _JSON_ATOMS or (kind is float and math.isfinite(value))):
+            return None
+    return dict(arguments)
 
 
 def json_safe(value: Any) -> Any:

@@ -29,23 +29,24 @@ from mcp_lab.bounded_json import RECORD_DEPTH
 from mcp_lab.errors import FlowError, LabError
 from mcp_lab.flow.answers import AnswerContext, Answerer, ChainAnswerer, InputResponse, ScriptedAnswerer, Unanswered
 from mcp_lab.flow.asking import answer_round, missing_answer_message
-from mcp_lab.flow.legs import BACKCHANNEL_HINT, backchannel_hint, send_leg, wire
+from mcp_lab.flow.legs import BACKCHANNEL_HINT, backchannel_hint, send_leg
 from mcp_lab.flow.round import Connection, LegCapture, Round
+from mcp_lab.flow.stepping import (
+    Backoff,
+    keep_answers,
+    late_leg_note,
+    lost_in_transit,
+    next_leg,
+    status_after,
+    step_limit,
+)
 from mcp_lab.given import json_safe
 from mcp_lab.listeners import Listeners
 from mcp_lab.protocol.eras import METHODS, MODERN
-from mcp_lab.protocol.limits import DEFAULT_MAX_ROUNDS, MAX_FLOW_ROUNDS, MAX_INPUT_REQUESTS, too_many_questions
+from mcp_lab.protocol.limits import DEFAULT_MAX_ROUNDS
 from mcp_lab.protocol.results import result_texts
 
 __all__ = ["Connection", "Flow", "LegCapture", "Round"]
-
-
-_BACKOFF_INITIAL = 0.05
-_BACKOFF_CAP = 0.25
-"""State-only rounds back off 50 ms doubling to 250 ms, as the SDK's driver does."""
-
-_STATUS_AFTER: dict[str, Any] = {"input_required": "input_required", "result": "done", "error": "error"}
-"""The flow's status after a leg with this outcome."""
 
 
 def running_message(flow: Flow) -> str:
@@ -79,7 +80,9 @@ class Flow:
             raise LabError(f"method must be one of {', '.join(METHODS)}, not {self.method!r}")
         self._connection: Connection | None = None
         self._answerer: Answerer | None = None
-        self._backoff = _BACKOFF_INITIAL
+        self._scripted: ScriptedAnswerer | None = None
+        """The scripted answers among the answerer's (so the unused ones can be named afterwards)."""
+        self._backoff = Backoff()
         self._listeners: Listeners[[Flow]] = Listeners()
         self._epoch = 0
         """Bumped when the flow is interrupted: a leg still in flight then must not write into it."""
@@ -265,77 +268,57 @@ class Flow:
                 self._stepping = None
 
     async def _step(self) -> Round | None:
-        rounds = self.rounds
-        ir_rounds = 0
-        for r in rounds:
-            if r.outcome == "input_required":
-                ir_rounds += 1
-        if ir_rounds > self.max_rounds:
-            self._stop(
-                f"round cap: the server asked for input {ir_rounds} times (max_rounds={self.max_rounds}); "
-                "raise max_rounds or inspect the rounds"
-            )
+        """One leg, as the SDK's driver loop body: the limits, then answer or back off, then send and record."""
+        limit = step_limit(self.rounds, self.max_rounds, self._last_answered)
+        if limit is not None:
+            self._stop(limit)
             return None
-        if len(rounds) >= MAX_FLOW_ROUNDS:
-            self._stop(f"the flow holds {len(rounds)} rounds, the most a flow may hold; start a new call")
-            return None
-        asking = self._last_answered
-        if asking is not None and asking.outcome == "input_required":
-            asked = len(asking.input_requests or {})
-            if asked > MAX_INPUT_REQUESTS:  # a form each: bounded before any is built
-                self._stop(too_many_questions(asking.index + 1, asked))
-                return None
         self.stop_reason = None
-        retry = rounds.pop() if rounds and rounds[-1].transport_failed else None  # resent as it was
-        rnd = Round(index=len(rounds))
-        last = rounds[-1] if rounds else None
-        pending = last if last is not None and last.outcome == "input_required" else None
-        rnd.started_over = last is not None and last.state_rejected
-        if pending is not None:
-            rnd.sent_request_state = pending.request_state
-            if retry is not None and retry.sent_input_responses is not None:
-                rnd.sent_input_responses, rnd.answered_by = retry.sent_input_responses, retry.answered_by
-            elif pending.input_requests:
-                self._backoff = _BACKOFF_INITIAL
-                try:
-                    responses = await self._answer_all(pending)
-                except Unanswered as missing:
-                    self.stop_reason = self._missing_message(str(missing.args[0]), pending)
-                    self._notify()
-                    return None
-                except FlowError as failure:
-                    self._fail_locally(rnd, failure)
-                    return rnd
-                rnd.sent_input_responses = {k: wire(v) for k, v in responses[0].items()}
-                rnd.keep_response_models(responses[0])  # sent as is; the wire form is the record
-                rnd.answered_by = responses[1]
-            else:
-                rnd.backoff = self._backoff
-                await anyio.sleep(self._backoff)
-                self._backoff = min(self._backoff * 2, _BACKOFF_CAP)
+        leg, pending = next_leg(self.rounds)
+        if pending is not None and leg.sent_input_responses is None:
+            if not pending.input_requests:
+                await self._backoff.pause(leg)
+            elif not await self._answer(pending, leg):
+                return leg if leg.outcome == "error" else None  # refused in the client, or waiting for an answer
+        return await self._send(leg)
+
+    async def _answer(self, pending: Round, leg: Round) -> bool:
+        """Answer `pending`'s questions into `leg`; False (the flow says why) when they cannot be answered."""
+        self._backoff.reset()
+        try:
+            responses, labels = await self._answers_to(pending)
+        except Unanswered as missing:
+            key = str(missing.args[0])
+            self.stop_reason = missing_answer_message(key, pending.requests().get(key))
+            self._notify()
+            return False
+        except FlowError as failure:
+            self._fail_locally(leg, failure)
+            return False
+        keep_answers(leg, responses, labels)
+        return True
+
+    async def _send(self, leg: Round) -> Round | None:
+        """Send `leg` and record it: hints, a connection lost (interrupted, resumable), the status it leaves."""
         assert self._connection is not None
         epoch = self._epoch
-        await send_leg(self, rnd, self._connection, self._answerer)
+        await send_leg(self, leg, self._connection, self._answerer)
         if epoch != self._epoch:  # interrupted while the leg was in flight (a hung tool): keep the record as it was
-            self.notes.append(
-                f"a leg that was in flight when the flow was interrupted came back later ({rnd.outcome}); not recorded"
-            )
+            self.notes.append(late_leg_note(leg))
             return None
-        rounds.append(rnd)
-        hint = backchannel_hint(self.era, rnd)
+        self.rounds.append(leg)
+        hint = backchannel_hint(self.era, leg)
         if hint is not None and hint not in self.notes:
             self.notes.append(hint)
-        if rnd.transport_failed:
-            message = (rnd.error or {}).get("message")
-            self.interrupt(f"leg {rnd.index + 1} failed: {message}; resume retries it with the last good token")
-            return rnd
-        self.status = _STATUS_AFTER[rnd.outcome]
-        if rnd.outcome == "result" and (rnd.result or {}).get("isError"):
-            self.status = "error"  # the tool's own failure: raise_for_status raises, views say "failed"
-        if self.start_over and rnd.state_rejected and not any(r.started_over for r in rounds):
-            self.status = "new"  # the next leg sends the original request again, without state
+        if leg.transport_failed:
+            self.interrupt(lost_in_transit(leg))
+            return leg
+        self.status = status_after(leg, self.start_over and not any(r.started_over for r in self.rounds))
+        if self.done:  # nothing is sent from these rounds again (a start-over sends the request afresh)
+            for rnd in self.rounds:
+                rnd.drop_models()
         self._notify()
-        return rnd
+        return leg
 
     # ---- internals ---------------------------------------------------------------------------------
     def _set_answers(self, answers: Mapping[str, Any] | Answerer | None) -> None:
@@ -352,13 +335,10 @@ class Flow:
             self._answerer = answers
 
     def unused_answers(self) -> list[str]:
-        scripted: ScriptedAnswerer | None = getattr(self, "_scripted", None)
-        return scripted.unused() if scripted is not None else []
+        """The scripted answers no question matched (usually a typo)."""
+        return self._scripted.unused() if self._scripted is not None else []
 
-    def _missing_message(self, key: str, pending: Round) -> str:
-        return missing_answer_message(key, pending.requests().get(key))
-
-    async def _answer_all(self, pending: Round) -> tuple[dict[str, InputResponse], dict[str, str]]:
+    async def _answers_to(self, pending: Round) -> tuple[dict[str, InputResponse], dict[str, str]]:
         if self._answerer is None:
             raise Unanswered(next(iter(pending.input_requests or {})))
         assert self._connection is not None

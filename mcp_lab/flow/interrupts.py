@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import signal
+import sys
 import threading
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -42,10 +43,10 @@ INTERRUPT_PRESSED = "interrupted (Interrupt pressed)"
 
 
 def _in_kernel() -> bool:
-    try:
-        from IPython import get_ipython
-    except ImportError:  # pragma: no cover - IPython is a dependency
+    if "ipykernel" not in sys.modules:  # no kernel in this process (a script, a test): asked on every call
         return False
+    from IPython import get_ipython
+
     return getattr(get_ipython(), "kernel", None) is not None
 
 

@@ -129,6 +129,12 @@ class Round:
         """Keep the answers sent with this leg as the SDK models they were sent as (not part of the record)."""
         self.__dict__[_RESPONSE_MODELS] = dict(models)
 
+    def drop_models(self) -> None:
+        """Forget the kept SDK models once no leg can be sent from this one (the flow ended): the record
+        holds everything, and a kernel keeps a thousand flows, each of whose objects the collector visits."""
+        self.__dict__.pop(_REQUEST_MODELS, None)
+        self.__dict__.pop(_RESPONSE_MODELS, None)
+
     def response_models(self) -> dict[str, Any] | None:
         """The answers kept by `keep_response_models`, if this process sent them."""
         models: dict[str, Any] | None = self.__dict__.get(_RESPONSE_MODELS)

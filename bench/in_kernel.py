@@ -1,0 +1,156 @@
+"""The flow engine in a real kernel: the same 2-round tool call from a notebook cell, lab against bare SDK.
+
+Spec context: multi round-trip requests, as a notebook makes them. One ipykernel (started with
+jupyter_client, as a frontend starts it) holds one in-process booking server; cells alternate between
+`await mcp_lab.call(...)` and `await client.call_tool(...)` on a bare SDK `Client` entered in a task of
+its own (a cell's task cannot exit a client another cell entered). Both do the same protocol work (a
+resolver asks one question, the answer and the sealed token go back); the lab also records every leg,
+guards the call against Interrupt and keeps the flow in `mcp_lab.flows`.
+
+Two figures per call, interleaved cell by cell so machine noise hits both alike:
+- in the cell: the awaited call alone, timed by the kernel itself (what the engine costs);
+- cell round trip: execute_request sent to execute_reply received, timed by this driver (what a person
+  running the cell waits for, kernel overhead included).
+
+Run: python -m bench.in_kernel [CELLS, default 300 of each]   (goal: in-cell median ratio <= 1.02)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import sys
+import time
+from typing import Any
+
+from jupyter_client.blocking.client import BlockingKernelClient
+from jupyter_client.manager import start_new_kernel
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+WARM = 30
+"""Calls of each kind before measuring (imports, validators, the clients' first connections)."""
+
+SETUP = """%load_ext mcp_lab
+import asyncio, json, time
+from typing import Annotated
+import mcp.types as T
+from mcp import Client
+from mcp.server.mcpserver import Elicit, Resolve
+from pydantic import BaseModel
+import mcp_lab
+from mcp_lab.servers.sandbox import sandbox
+
+class Region(BaseModel):
+    region: str
+
+async def ask_region(city: str) -> Elicit[Region]:
+    return Elicit(f"Which region for {city}?", Region)
+
+_entry = sandbox.new_mcpserver("bench")
+
+@_entry.server.tool()
+async def book(city: str, region: Annotated[Region, Resolve(ask_region)]) -> str:
+    return f"Booked {city} in {region.region}"
+
+sandbox.register(_entry)
+
+async def _elicit(ctx, params):
+    return T.ElicitResult(action="accept", content={"region": "eu"})
+
+_answers = {"ask_region": {"region": "eu"}}
+_times = {"lab": [], "bare": []}
+_ready, _stop = asyncio.Event(), asyncio.Event()
+
+async def _own_bare_client():
+    global _client
+    async with Client(_entry.server, elicitation_callback=_elicit) as _client:
+        _ready.set()
+        await _stop.wait()
+
+_owner = asyncio.get_running_loop().create_task(_own_bare_client())
+await _ready.wait()
+"""
+CELL = {
+    "lab": (
+        "_t0 = time.perf_counter()\n"
+        "_f = await mcp_lab.call('bench', 'book', {'city': 'P'}, answers=_answers)\n"
+        "_times['lab'].append(time.perf_counter() - _t0)\n"
+        "assert _f.status == 'done', _f.summary()"
+    ),
+    "bare": (
+        "_t0 = time.perf_counter()\n"
+        "_r = await _client.call_tool('book', {'city': 'P'})\n"
+        "_times['bare'].append(time.perf_counter() - _t0)\n"
+        "assert not _r.is_error"
+    ),
+}
+REPORT = "_stop.set(); await _owner\nprint(json.dumps(_times))"
+
+
+def kernel_env() -> dict[str, str]:
+    """This checkout first on the kernel's import path (as the kernel tests run it)."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (ROOT, env.get("PYTHONPATH", "")) if p)
+    return env
+
+
+def run_cell(client: BlockingKernelClient, code: str) -> float:
+    """Execute `code`; seconds from sending the request to its reply. A failing cell stops the bench."""
+    t0 = time.perf_counter()
+    msg_id = client.execute(code, store_history=False)
+    while True:
+        reply = client.get_shell_msg(timeout=60)
+        if reply["parent_header"].get("msg_id") == msg_id:
+            break
+    elapsed = time.perf_counter() - t0
+    if reply["content"]["status"] != "ok":
+        raise SystemExit(f"cell failed: {reply['content'].get('ename')}: {reply['content'].get('evalue')}")
+    return elapsed
+
+
+def printed(client: BlockingKernelClient, code: str) -> str:
+    """Execute `code`; what it printed. A failing cell stops the bench."""
+    out: list[str] = []
+
+    def hook(msg: dict[str, Any]) -> None:
+        if msg["msg_type"] == "stream":
+            out.append(msg["content"]["text"])
+
+    reply = client.execute_interactive(code, output_hook=hook, timeout=120)
+    if reply["content"]["status"] != "ok":
+        raise SystemExit(f"cell failed: {reply['content'].get('ename')}: {reply['content'].get('evalue')}")
+    return "".join(out)
+
+
+def main(cells: int) -> None:
+    km, kc = start_new_kernel(kernel_name="python3", env=kernel_env())
+    try:
+        printed(kc, SETUP)
+        for _ in range(WARM):
+            run_cell(kc, CELL["bare"])
+            run_cell(kc, CELL["lab"])
+        printed(kc, "_times['lab'].clear(); _times['bare'].clear()")
+        trip: dict[str, list[float]] = {"lab": [], "bare": []}
+        for i in range(cells):
+            for which in ("lab", "bare") if i % 2 == 0 else ("bare", "lab"):
+                trip[which].append(run_cell(kc, CELL[which]))
+            while kc.iopub_channel.msg_ready():  # status messages pile up otherwise
+                kc.get_iopub_msg(timeout=1)
+        inside: dict[str, list[float]] = json.loads(printed(kc, REPORT))
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=True)
+    load = os.getloadavg()
+    print(f"cells each: {cells} in one kernel (load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f})")
+    for label, times in (("in the cell (the awaited call)", inside), ("cell round trip (driver)     ", trip)):
+        lab, bare = statistics.median(times["lab"]), statistics.median(times["bare"])
+        print(
+            f"{label}: bare {bare * 1000:.3f} ms, mcp_lab.call {lab * 1000:.3f} ms, "
+            f"ratio lab/bare (median) {lab / bare:.3f}"
+        )
+    print("goal: in-cell median ratio <= 1.02")
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 300)

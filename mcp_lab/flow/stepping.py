@@ -1,0 +1,124 @@
+"""The pieces of one step of a flow, each on its own: the limits it runs under, which leg goes next, the
+state-only backoff, keeping a round's answers, and what a leg's outcome makes of the flow.
+
+Spec: 2026-07-28 multi round-trip requests (SEP-2322). A client answers an `InputRequiredResult`'s
+questions and retries with `input_responses` and the echoed `request_state`; when the result carries state
+only it waits (50 ms doubling to 250 ms, as the SDK's driver does) and retries without answers. `Flow.step`
+(flow.py) is the loop that strings these pieces together, as the SDK's `run_input_required_driver` strings
+together its injected dispatch and retry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Literal
+
+import anyio
+
+from mcp_lab.flow.answers import InputResponse
+from mcp_lab.flow.legs import wire
+from mcp_lab.flow.round import Round
+from mcp_lab.protocol.limits import MAX_FLOW_ROUNDS, MAX_INPUT_REQUESTS, too_many_questions
+
+__all__ = [
+    "BACKOFF_CAP",
+    "BACKOFF_INITIAL",
+    "Backoff",
+    "keep_answers",
+    "late_leg_note",
+    "lost_in_transit",
+    "next_leg",
+    "status_after",
+    "step_limit",
+]
+
+BACKOFF_INITIAL = 0.05
+BACKOFF_CAP = 0.25
+"""State-only rounds back off 50 ms doubling to 250 ms, as the SDK's driver does."""
+
+Status = Literal["input_required", "done", "error", "new"]
+
+
+def step_limit(rounds: list[Round], max_rounds: int, asking: Round | None) -> str | None:
+    """Why the next leg must not be sent (the round cap, a full flow, too many questions at once), or None.
+
+    `asking` is the round whose questions the next leg answers (the last one that got an answer)."""
+    asked_for_input = sum(1 for r in rounds if r.outcome == "input_required")
+    if asked_for_input > max_rounds:
+        return (
+            f"round cap: the server asked for input {asked_for_input} times (max_rounds={max_rounds}); "
+            "raise max_rounds or inspect the rounds"
+        )
+    if len(rounds) >= MAX_FLOW_ROUNDS:
+        return f"the flow holds {len(rounds)} rounds, the most a flow may hold; start a new call"
+    if asking is not None and asking.outcome == "input_required":
+        asked = len(asking.input_requests or {})
+        if asked > MAX_INPUT_REQUESTS:  # a form each: bounded before any is built
+            return too_many_questions(asking.index + 1, asked)
+    return None
+
+
+class Backoff:
+    """The pause before a leg that answers a state-only round; a round with questions starts it over."""
+
+    __slots__ = ("delay",)
+
+    def __init__(self) -> None:
+        self.delay = BACKOFF_INITIAL
+
+    def reset(self) -> None:
+        self.delay = BACKOFF_INITIAL
+
+    async def pause(self, leg: Round) -> None:
+        """Sleep before `leg` (recording how long), and double the next pause up to the cap."""
+        leg.backoff = self.delay
+        await anyio.sleep(self.delay)
+        self.delay = min(self.delay * 2, BACKOFF_CAP)
+
+
+def next_leg(rounds: list[Round]) -> tuple[Round, Round | None]:
+    """The leg to send now and the round of questions it answers (None for the first leg or a start-over).
+
+    Retry: a leg that failed in transit is taken off the record and sent again as it was (the same answers
+    under the same token), so the server sees each answer once whatever the connection did.
+    """
+    retry = rounds.pop() if rounds and rounds[-1].transport_failed else None
+    leg = Round(index=len(rounds))
+    last = rounds[-1] if rounds else None
+    if last is None:
+        return leg, None
+    leg.started_over = last.state_rejected  # start-over: the original request again, without state
+    if last.outcome != "input_required":
+        return leg, None
+    leg.sent_request_state = last.request_state
+    if retry is not None and retry.sent_input_responses is not None:
+        leg.sent_input_responses, leg.answered_by = retry.sent_input_responses, retry.answered_by
+    return leg, last
+
+
+def keep_answers(leg: Round, responses: Mapping[str, InputResponse], labels: dict[str, str]) -> None:
+    """Record the answers `leg` carries: their wire form (the record), and the models sent as they are."""
+    leg.sent_input_responses = {key: wire(response) for key, response in responses.items()}
+    leg.keep_response_models(responses)
+    leg.answered_by = labels
+
+
+def status_after(leg: Round, may_start_over: bool) -> Status:
+    """What the flow is after `leg` came back: waiting for answers, done, failed -- or new again when its
+    token was refused and the flow may start over (once: `Flow.start_over`)."""
+    if leg.outcome == "input_required":
+        return "input_required"
+    if leg.outcome == "error":
+        return "new" if may_start_over and leg.state_rejected else "error"
+    return "error" if (leg.result or {}).get("isError") else "done"  # a tool's own failure is a failure
+
+
+def late_leg_note(leg: Round) -> str:
+    """The note a flow keeps when a leg in flight at an interrupt came back later (a hung tool)."""
+    return f"a leg that was in flight when the flow was interrupted came back later ({leg.outcome}); not recorded"
+
+
+def lost_in_transit(leg: Round) -> str:
+    """Why a flow whose leg failed in transit was interrupted (resuming it sends that leg again)."""
+    message = (leg.error or {}).get("message")
+    return f"leg {leg.index + 1} failed: {message}; resume retries it with the last good token"
