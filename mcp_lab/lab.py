@@ -17,7 +17,8 @@ mutable state, besides what `PROCESS_WIDE` below names (tests/test_state_layout.
 from __future__ import annotations
 
 from mcp_lab.background import BackgroundTasks, background
-from mcp_lab.deployment.fleet import LiveFleets, running_fleets
+from mcp_lab.deployment.fleet import ProcessFleet, running_fleets
+from mcp_lab.deployment.running import LiveFleets
 from mcp_lab.deployment.source import ServerSources, server_sources
 from mcp_lab.exchanges.pending import PendingExchanges
 from mcp_lab.exchanges.recorder import Exchange, pending_exchanges
@@ -55,7 +56,7 @@ class Lab:
         principal: Principal,
         token_formats: TokenFormats,
         sources: ServerSources,
-        fleets: LiveFleets,
+        fleets: LiveFleets[ProcessFleet],
         background: BackgroundTasks,
     ) -> None:
         self.history = history

@@ -14,7 +14,6 @@ through `guard` -- when the kernel dies.
 
 from __future__ import annotations
 
-import atexit
 import contextlib
 import shutil
 from pathlib import Path
@@ -27,6 +26,7 @@ from mcp_lab.deployment.arguments import check_arguments, fleet_pools
 from mcp_lab.deployment.connection import InstanceConnection, ProxiedServer
 from mcp_lab.deployment.processes import InstanceProcess, fleet_directory, free_port, port_is_free, session_pids
 from mcp_lab.deployment.proxy import INSTALL_HINT, PROXIES, CaddyProxy, caddy_binary, caddyfile, check_region
+from mcp_lab.deployment.running import LiveFleets
 from mcp_lab.deployment.source import ServerSource, resolve_source
 from mcp_lab.errors import LabError
 from mcp_lab.exchanges.record import LegCapture
@@ -35,19 +35,10 @@ from mcp_lab.servers.lab_server import AnswerFn, check_name
 from mcp_lab.servers.sandbox import sandbox
 from mcp_lab.servers.transports import LegRecorder
 
-__all__ = ["LiveFleets", "ProcessFleet", "live_fleets", "running_fleets", "start_fleet"]
+__all__ = ["ProcessFleet", "live_fleets", "running_fleets", "start_fleet"]
 
 
-class LiveFleets:
-    """The fleets of real server processes this kernel started and has not stopped (stopped at exit)."""
-
-    def __init__(self) -> None:
-        self.fleets: list[ProcessFleet] = []
-        self.exit_hooked = False
-        """Interpreter exit stops them (registered once, with the first fleet)."""
-
-
-running_fleets = LiveFleets()
+running_fleets: LiveFleets[ProcessFleet] = LiveFleets()
 """The kernel's one list of live fleets (composed by `mcp_lab.lab.Lab`)."""
 
 
@@ -292,8 +283,7 @@ class ProcessFleet:
             await self.proxy.stop()
             self.proxy = None
         await asyncio.gather(*(p.stop() for p in self.processes))
-        if self in running_fleets.fleets:
-            running_fleets.fleets.remove(self)
+        running_fleets.discard(self)
         shutil.rmtree(self.directory, ignore_errors=True)
 
     def stop_now(self) -> None:
@@ -365,7 +355,7 @@ async def start_fleet(
         ring = KeyRing.fresh()
     elif keys is not None:
         ring = KeyRing.coerce(keys)
-    for old in [f for f in running_fleets.fleets if f.name == fleet_name]:
+    for old in running_fleets.named(fleet_name):
         await old.stop()  # re-running the cell replaces the fleet, as re-running a %%mcp_server cell does
     directory = fleet_directory()  # 0700: keys files during their handover, logs, the Caddyfile
     try:
@@ -385,19 +375,11 @@ async def start_fleet(
         port=port or free_port(),
         route_header=route_header,
     )
-    running_fleets.fleets.append(fleet)
-    if not running_fleets.exit_hooked:  # once per process, with the first fleet
-        running_fleets.exit_hooked = True
-        atexit.register(_stop_at_exit)
+    running_fleets.add(fleet)
     try:
         await fleet._start()
     finally:
-        if fleet.proxy is None and proxy is not None and fleet in running_fleets.fleets:
-            running_fleets.fleets.remove(fleet)
+        if fleet.proxy is None and proxy is not None:
+            running_fleets.discard(fleet)
     return fleet
 
-
-def _stop_at_exit() -> None:
-    for fleet in list(running_fleets.fleets):
-        fleet.stop_now()
-    running_fleets.fleets.clear()
