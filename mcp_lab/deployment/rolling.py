@@ -27,9 +27,9 @@ from collections import Counter, defaultdict
 from typing import TYPE_CHECKING, Any
 
 from mcp_lab.errors import LabError
-from mcp_lab.flow.flow import Flow
+from mcp_lab.flow.flow import Flow, Round
 from mcp_lab.given import shown
-from mcp_lab.rotation.load import LoadReport, Step, run_rotation_load
+from mcp_lab.rotation.load import LoadReport, Step, run_rotation_load, tally_step
 from mcp_lab.rotation.probe import PROBE_TOOL
 from mcp_lab.rotation.stepper import PHASES, RotationStepper
 
@@ -67,6 +67,11 @@ def _instance(label: str | None) -> int:
     return int((label or "#0").rsplit("#", 1)[1])
 
 
+def _ring_predicts(before: list[int], after: list[int], first: Round, last: Round) -> bool:
+    """Whether the retry's instance (`after` the step) holds the key the minting instance sealed with."""
+    return _keys(before[_instance(first.served_by)])[0] in _keys(after[_instance(last.served_by)])
+
+
 async def ordered_rotation_load(
     stepper: RotationStepper, schedule: list[Step], *, flows_per_step: int, order: str
 ) -> LoadReport:
@@ -85,22 +90,7 @@ async def ordered_rotation_load(
         after = list(stepper.phases)
         for flow in batch[1:] + batch[:1]:
             await flow.step(answers={"probe": {"ok": True}})
-        step_lost = 0
-        for flow in batch:
-            first, last = flow.rounds[0], flow.rounds[-1]
-            predicted_ok = _keys(before[_instance(first.served_by)])[0] in _keys(after[_instance(last.served_by)])
-            ok = last.outcome == "result"
-            report.flows += 1
-            report.legs += len(flow.rounds)
-            report.finished += ok
-            report.lost += not ok
-            step_lost += not ok
-            report.predicted_lost += not predicted_ok
-            if not ok:
-                reasons[str((last.error or {}).get("reason"))] += 1
-            if ok != predicted_ok:
-                report.mismatches.append({"flow": flow.id, "minted_by": first.served_by, "retried_on": last.served_by, "ok": ok})
-        report.steps.append({"before": [PHASES[p] for p in before], "after": [PHASES[p] for p in after], "lost": step_lost})
+        tally_step(report, reasons, batch, before, after, _ring_predicts)
     report.wall = time.perf_counter() - started
     report.reasons = dict(reasons)
     return report

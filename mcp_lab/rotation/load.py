@@ -15,16 +15,17 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from mcp_lab.errors import LabError
-from mcp_lab.flow.flow import Flow
+from mcp_lab.flow.flow import Flow, Round
 from mcp_lab.rotation.fleet import PROBE_TOOL
 from mcp_lab.rotation.record import RotationLoadRecord
 from mcp_lab.rotation.stepper import PHASES, RotationStepper
 
-__all__ = ["RIGHT_ORDER", "WRONG_ORDER", "LoadReport", "run_rotation_load"]
+__all__ = ["RIGHT_ORDER", "WRONG_ORDER", "LoadReport", "run_rotation_load", "tally_step"]
 
 Step = tuple[int, int | None]
 """(phase, instance): put `instance` (None: every instance) in `phase` between mint and retry."""
@@ -143,27 +144,40 @@ async def run_rotation_load(
         for _ in range(max(1, len(fleet.instances) // 2)):
             fleet.route()
         await asyncio.gather(*(flow.step(answers={"probe": {"ok": True}}) for flow in batch))
-        step_lost = 0
-        for flow in batch:
-            first, last = flow.rounds[0], flow.rounds[-1]
-            sealed_with = "NEW" if _SEALS_NEW[before[_index(first.served_by)]] else "OLD"
-            predicted_ok = sealed_with in _VERIFIES[after[_index(last.served_by)]]
-            ok = last.outcome == "result"
-            report.flows += 1
-            report.legs += len(flow.rounds)
-            report.finished += ok
-            report.lost += not ok
-            step_lost += not ok
-            report.predicted_lost += not predicted_ok
-            if not ok:
-                reasons[str((last.error or {}).get("reason"))] += 1
-            if ok != predicted_ok:
-                report.mismatches.append(
-                    {"flow": flow.id, "minted_by": first.served_by, "retried_on": last.served_by, "ok": ok}
-                )
-        report.steps.append(
-            {"before": [PHASES[p] for p in before], "after": [PHASES[p] for p in after], "lost": step_lost}
-        )
+        tally_step(report, reasons, batch, before, after, _matrix_predicts)
     report.wall = time.perf_counter() - started
     report.reasons = dict(reasons)
     return report
+
+
+def _matrix_predicts(before: list[int], after: list[int], first: Round, last: Round) -> bool:
+    """Whether the instance that met the retry (`after` the step) verifies what the minting one sealed."""
+    sealed_with = "NEW" if _SEALS_NEW[before[_index(first.served_by)]] else "OLD"
+    return sealed_with in _VERIFIES[after[_index(last.served_by)]]
+
+
+def tally_step(
+    report: LoadReport,
+    reasons: Counter[str],
+    batch: list[Flow],
+    before: list[int],
+    after: list[int],
+    predicted_ok: Callable[[list[int], list[int], Round, Round], bool],
+) -> None:
+    """Count one rollout step's flows into `report`: finished or lost (and why), against what the rotation
+    matrix predicts from the instance that minted each token (`first` leg) and the one that met the retry."""
+    step_lost = 0
+    for flow in batch:
+        first, last = flow.rounds[0], flow.rounds[-1]
+        predicted, ok = predicted_ok(before, after, first, last), last.outcome == "result"
+        report.flows += 1
+        report.legs += len(flow.rounds)
+        report.finished += ok
+        report.lost += not ok
+        step_lost += not ok
+        report.predicted_lost += not predicted
+        if not ok:
+            reasons[str((last.error or {}).get("reason"))] += 1
+        if ok != predicted:
+            report.mismatches.append({"flow": flow.id, "minted_by": first.served_by, "retried_on": last.served_by, "ok": ok})
+    report.steps.append({"before": [PHASES[p] for p in before], "after": [PHASES[p] for p in after], "lost": step_lost})
