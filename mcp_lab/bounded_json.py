@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TypeAlias
 
 from mcp_lab.errors import LabError
 
 __all__ = [
     "MAX_DEPTH",
     "RECORD_DEPTH",
+    "JsonObject",
+    "JsonValue",
     "check_depth",
     "check_text",
     "json_extent",
@@ -23,6 +26,12 @@ __all__ = [
     "lone_surrogate",
     "nesting_depth",
 ]
+
+JsonValue: TypeAlias = "str | int | float | bool | Sequence[JsonValue] | Mapping[str, JsonValue] | None"
+"""A value JSON can carry, read-only: what arguments, answers, results and saved records hold. Read-only
+(Mapping / Sequence) so a `dict[str, str]` is one too; code that builds a value returns a `JsonObject`."""
+JsonObject: TypeAlias = "dict[str, JsonValue]"
+"""A JSON object as the lab builds it (a wire payload, a record's dump)."""
 
 MAX_DEPTH = 100
 """Levels of `[`/`{` a typed JSON value (arguments, answers) may nest: far beyond any real tool argument,
@@ -75,16 +84,18 @@ def check_depth(depth: int, what: str, limit: int = MAX_DEPTH) -> None:
         raise LabError(f"{what} nested deeper than {limit} levels (the lab reads at most {limit})")
 
 
-def loads(text: str, what: str, limit: int = MAX_DEPTH) -> Any:
+def loads(text: str, what: str, limit: int = MAX_DEPTH) -> JsonValue:
     """`json.loads` with the depth bound (`json.JSONDecodeError` passes through for the caller's message)."""
     check_depth(nesting_depth(text), what, limit)
-    return json.loads(text)
+    value: JsonValue = json.loads(text)
+    return value
 
 
-def lone_surrogate(value: Any) -> str | None:
+def lone_surrogate(value: object) -> str | None:
     """The first text in `value` (strings, and those inside dicts, lists and tuples) that holds a lone UTF-16
     surrogate such as '\\ud800' -- text no UTF-8 message can carry -- or None."""
-    stack, seen = [value], set()
+    stack: list[object] = [value]
+    seen: set[int] = set()
     while stack:
         item = stack.pop()
         if isinstance(item, str):
@@ -98,7 +109,7 @@ def lone_surrogate(value: Any) -> str | None:
     return None
 
 
-def check_text(value: Any, what: str) -> None:
+def check_text(value: object, what: str) -> None:
     """One line for text that cannot be sent (a lone surrogate), naming where it is."""
     bad = lone_surrogate(value)
     if bad is not None:

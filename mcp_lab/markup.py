@@ -11,11 +11,21 @@ never wrap in the middle (`white-space: nowrap`); long values (tokens, bodies) s
 from __future__ import annotations
 
 import html
-from typing import Any
+from typing import Protocol, TypeAlias
 
-__all__ = ["STYLE", "WIDGET_VIEW_MIME", "code", "e", "tone", "widget_view"]
+from mcp_lab.bounded_json import JsonValue
+
+__all__ = ["STYLE", "WIDGET_VIEW_MIME", "MimeBundle", "code", "e", "tone", "widget_view"]
 
 WIDGET_VIEW_MIME = "application/vnd.jupyter.widget-view+json"
+
+MimeBundle: TypeAlias = "dict[str, JsonValue]"
+"""What `_repr_mimebundle_` returns: mime type -> text (plain, HTML) or a JSON record."""
+
+
+class _Widget(Protocol):
+    @property
+    def model_id(self) -> str: ...
 
 _LIGHT = (
     "--mcp-lab-ok:var(--jp-success-color0,#1b5e20);--mcp-lab-err:var(--jp-error-color0,#b71c1c);"
@@ -53,16 +63,16 @@ STYLE = (
 )
 
 
-def e(value: Any) -> str:
+def e(value: object) -> str:
     return html.escape(value if isinstance(value, str) else str(value))
 
 
-def code(value: Any, cls: str = "") -> str:
+def code(value: object, cls: str = "") -> str:
     attr = f" class='{cls}'" if cls else ""
     return f"<code{attr}>{e(value)}</code>"
 
 
-def tone(kind: str, text: Any) -> str:
+def tone(kind: str, text: object) -> str:
     """Text in a status colour: ok, err or warn (the mark, not only the colour, carries the meaning)."""
     return f"<span class='mcp-lab-{kind}'>{e(text)}</span>" if kind else e(text)
 
@@ -72,7 +82,7 @@ def wrap(body: str, cls: str) -> str:
     return f"{STYLE}<div class='mcp-lab-html {cls}'>{body}</div>"
 
 
-def widget_view(widget: Any) -> dict[str, Any]:
+def widget_view(widget: _Widget) -> dict[str, JsonValue]:
     """The `application/vnd.jupyter.widget-view+json` payload that displays `widget` (an ipywidget).
 
     Written out rather than unpacked from `widget._repr_mimebundle_()`, whose shape changed: ipywidgets 7

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from mcp_lab.audit.model import AuditCheck, AuditRecord, AuditSummary
 from mcp_lab.errors import LabError
+from mcp_lab.markup import MimeBundle
 
 if TYPE_CHECKING:
     from mcp_lab.audit.context import Context
@@ -133,7 +134,7 @@ class AuditReport:
     def __repr__(self) -> str:
         return f"<AuditReport {self.record.headline}>"
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+    def _repr_mimebundle_(self, include: object = None, exclude: object = None) -> MimeBundle:
         from mcp_lab.audit.view import audit_bundle
 
         return audit_bundle(self.record)

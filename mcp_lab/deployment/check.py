@@ -30,6 +30,7 @@ from mcp_lab.errors import LabError
 from mcp_lab.exchanges.record import LegCapture
 from mcp_lab.flow.flow import Flow
 from mcp_lab.given import check_text_map, shown
+from mcp_lab.markup import MimeBundle
 from mcp_lab.replay.collection import Collection, load_collection
 from mcp_lab.replay.run import replay_flow
 from mcp_lab.servers.sandbox import sandbox
@@ -110,7 +111,7 @@ class DeploymentReport:
             "pairs": self.pairs,
         }
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+    def _repr_mimebundle_(self, include: object = None, exclude: object = None) -> MimeBundle:
         from mcp_lab.deployment.check_view import report_html
 
         return {"text/plain": self.text(), "text/html": report_html(self)}

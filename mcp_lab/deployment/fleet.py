@@ -29,6 +29,7 @@ from mcp_lab.deployment.proxy import INSTALL_HINT, PROXIES, CaddyProxy, caddy_bi
 from mcp_lab.deployment.source import ServerSource, resolve_source
 from mcp_lab.errors import LabError
 from mcp_lab.exchanges.record import LegCapture
+from mcp_lab.markup import MimeBundle
 from mcp_lab.servers.lab_server import AnswerFn, check_name
 from mcp_lab.servers.sandbox import sandbox
 from mcp_lab.servers.transports import LegRecorder
@@ -300,7 +301,7 @@ class ProcessFleet:
     def label(self, leg: LegCapture) -> str | None:
         return leg.served_by
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+    def _repr_mimebundle_(self, include: object = None, exclude: object = None) -> MimeBundle:
         from mcp_lab.deployment.view import fleet_bundle
 
         return fleet_bundle(self)

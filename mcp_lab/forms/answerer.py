@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 import mcp.types as T
 
+from mcp_lab.bounded_json import JsonObject
 from mcp_lab.flow.answers import AnswerContext, InputResponse, Unanswered
 from mcp_lab.lab import lab
 
@@ -142,7 +143,7 @@ class FormAnswerer:
 
     label = "form"
 
-    def __init__(self, *, timeout: float | None = None, model: Any = None, mode: str | None = None) -> None:
+    def __init__(self, *, timeout: float | None = None, model: object = None, mode: str | None = None) -> None:
         self.timeout = timeout if timeout is not None else _env_timeout()
         """Seconds to wait for a person; then the form ends as a cancel. None waits as long as it takes."""
         self.model = model
@@ -151,7 +152,7 @@ class FormAnswerer:
         """`live` / `deferred`, or None to detect per question."""
         self._panels: dict[tuple[str, int], Panel] = {}
         self._deferred: dict[tuple[str, int, str], Form] = {}
-        self._sinks: dict[str, Any] = {}
+        self._sinks: JsonObject = {}
 
     def __repr__(self) -> str:
         return f"FormAnswerer(timeout={self.timeout}, model={getattr(self.model, '__name__', self.model)})"
@@ -179,7 +180,7 @@ class FormAnswerer:
         return form.outcome()
 
     # ---- showing -----------------------------------------------------------------------------------------
-    def _show(self, form: Form, context: AnswerContext, sink: Any) -> Panel:
+    def _show(self, form: Form, context: AnswerContext, sink: object) -> Panel:
         flow = context.flow
         owner = flow.id if flow is not None else f"{context.server}|{context.method}|{context.target}"
         slot = (owner, context.round_index)

@@ -27,6 +27,7 @@ from typing import Any
 
 import mcp.types as T
 
+from mcp_lab.bounded_json import JsonObject, JsonValue
 from mcp_lab.errors import LabError
 from mcp_lab.forms.base import Form
 from mcp_lab.lab import lab
@@ -39,7 +40,7 @@ UNATTENDED = "MCP_LAB_UNATTENDED"
 _NOTHING = object()
 
 
-def prearrange(*in_order: Any, keyed: Mapping[str, Any] | None = None, **by_name: Any) -> None:
+def prearrange(*in_order: object, keyed: Mapping[str, JsonValue] | None = None, **by_name: object) -> None:
     """Queue answers for forms not shown yet: by key (or bare resolver name), or in order of appearance."""
     if keyed is not None and not isinstance(keyed, Mapping):
         raise LabError(f"keyed= is a dict of form key (or resolver name) -> answer, not {type(keyed).__name__}")
@@ -50,7 +51,7 @@ def prearrange(*in_order: Any, keyed: Mapping[str, Any] | None = None, **by_name
     lab.prearranged_in_order.extend(in_order)
 
 
-def unattended(*in_order: Any, keyed: Mapping[str, Any] | None = None, **by_name: Any) -> None:
+def unattended(*in_order: object, keyed: Mapping[str, JsonValue] | None = None, **by_name: object) -> None:
     """`prearrange(...)` only when the notebook runs unattended (MCP_LAB_UNATTENDED=1).
 
     A tutorial says what its reader would answer, so the test suite can run it; in JupyterLab the same cell
@@ -60,7 +61,7 @@ def unattended(*in_order: Any, keyed: Mapping[str, Any] | None = None, **by_name
         prearrange(*in_order, keyed=keyed, **by_name)
 
 
-def prearranged() -> dict[str, Any]:
+def prearranged() -> JsonObject:
     """What is still queued (keyed answers and the in-order ones)."""
     return {
         "keyed": {k: list(v) for k, v in lab.prearranged_keyed.items() if v},

@@ -19,6 +19,7 @@ import threading
 from collections.abc import Mapping
 from typing import Any
 
+from mcp_lab.bounded_json import JsonObject
 from mcp_lab.lab import lab
 
 __all__ = ["TARGET", "cancel_all", "register", "snapshot"]
@@ -26,7 +27,7 @@ __all__ = ["TARGET", "cancel_all", "register", "snapshot"]
 TARGET = "mcp_lab.waiting"
 
 
-def snapshot() -> dict[str, Any]:
+def snapshot() -> JsonObject:
     """What the side panel draws: every waiting round, oldest first."""
     return {"rounds": [panel.record() for panel in lab.waiting]}
 
@@ -47,7 +48,7 @@ def cancel_all(reason: str = "stopped (cancel every waiting flow)") -> int:
     return ended
 
 
-def _handle(data: Any) -> None:
+def _handle(data: object) -> None:
     if not isinstance(data, Mapping):
         return
     if data.get("event") == "cancel_all":

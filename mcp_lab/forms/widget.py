@@ -15,11 +15,13 @@ The front end is labextension/src/forms/ (TypeScript), bundled by the packaging 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 import anywidget
 import traitlets
+
+from mcp_lab.bounded_json import JsonObject
 
 __all__ = ["STATIC", "RoundWidget", "built"]
 
@@ -45,5 +47,7 @@ class RoundWidget(anywidget.AnyWidget):  # type: ignore[misc]
     round = traitlets.Dict().tag(sync=True)
 
     def __repr__(self) -> str:
-        record: dict[str, Any] = self.round or {}
-        return f"<RoundWidget round {record.get('round')} of flow {record.get('flow', {}).get('id')}>"
+        record: JsonObject = self.round or {}
+        flow = record.get("flow")
+        flow_id = flow.get("id") if isinstance(flow, Mapping) else None
+        return f"<RoundWidget round {record.get('round')} of flow {flow_id}>"

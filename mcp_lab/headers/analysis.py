@@ -29,6 +29,7 @@ from mcp.shared.inbound import (
 )
 
 from mcp_lab.headers.record import HeaderTableRecord, ToolHeadersRecord
+from mcp_lab.markup import MimeBundle
 from mcp_lab.records.base import fitted
 
 __all__ = [
@@ -142,7 +143,7 @@ class HeaderTable:
     def to_dict(self) -> dict[str, Any]:
         return self.record().dump()
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+    def _repr_mimebundle_(self, include: object = None, exclude: object = None) -> MimeBundle:
         from mcp_lab.headers.view import header_table_bundle
 
         return header_table_bundle(self.record())

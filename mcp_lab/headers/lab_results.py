@@ -19,6 +19,7 @@ from mcp_lab.headers.record import (
     SchemaLookupRecord,
     SchemaLookupRun,
 )
+from mcp_lab.markup import MimeBundle
 from mcp_lab.records.base import clip_json
 
 __all__ = ["ListFirstLab", "MismatchLab", "Probe", "Scenario", "SchemaLookupLab", "rpc_error"]
@@ -109,7 +110,7 @@ class MismatchLab:
     def to_dict(self) -> dict[str, Any]:
         return self.record().dump()
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+    def _repr_mimebundle_(self, include: object = None, exclude: object = None) -> MimeBundle:
         from mcp_lab.headers.labs_view import mismatch_bundle
 
         return mismatch_bundle(self.record())
@@ -167,7 +168,7 @@ class ListFirstLab:
     def to_dict(self) -> dict[str, Any]:
         return self.record().dump()
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+    def _repr_mimebundle_(self, include: object = None, exclude: object = None) -> MimeBundle:
         from mcp_lab.headers.labs_view import list_first_bundle
 
         return list_first_bundle(self.record())
@@ -191,7 +192,7 @@ class SchemaLookupLab:
     def to_dict(self) -> dict[str, Any]:
         return self.record().dump()
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+    def _repr_mimebundle_(self, include: object = None, exclude: object = None) -> MimeBundle:
         from mcp_lab.headers.labs_view import schema_lookup_bundle
 
         return schema_lookup_bundle(self.record())

@@ -28,6 +28,7 @@ from mcp_lab.flow.legs import parse_response, wire
 from mcp_lab.flow.limits import check_timeout
 from mcp_lab.flow.round import result_texts
 from mcp_lab.given import check_path, shown
+from mcp_lab.markup import MimeBundle
 from mcp_lab.records.base import fitted
 from mcp_lab.replay.collection import Collection, ToolListing, called_tools, load_collection, tool_entry
 from mcp_lab.replay.diff import (
@@ -124,7 +125,7 @@ class ReplayReport:
 
         return replay_text(self.record())
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+    def _repr_mimebundle_(self, include: object = None, exclude: object = None) -> MimeBundle:
         from mcp_lab.replay.view import replay_bundle
 
         return replay_bundle(self.record())

@@ -20,6 +20,7 @@ from typing import Any
 
 from mcp_lab.errors import LabError
 from mcp_lab.flow.flow import Flow
+from mcp_lab.markup import MimeBundle
 from mcp_lab.rotation.fleet import PROBE_TOOL
 from mcp_lab.rotation.record import RotationLoadRecord
 from mcp_lab.rotation.stepper import PHASES, RotationStepper
@@ -78,7 +79,7 @@ class LoadReport:
             f"(predicted {self.predicted_lost}; {verdict}); rejection reasons: {reasons}"
         )
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+    def _repr_mimebundle_(self, include: object = None, exclude: object = None) -> MimeBundle:
         from mcp_lab.rotation.view import load_bundle
 
         return load_bundle(self.record())

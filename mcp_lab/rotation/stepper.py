@@ -22,6 +22,7 @@ from mcp import MCPError
 
 from mcp_lab.errors import LabError
 from mcp_lab.flow.flow import MODERN, Connection, Flow
+from mcp_lab.markup import MimeBundle
 from mcp_lab.rotation.fleet import PROBE_TOOL, add_probe_tool
 from mcp_lab.rotation.record import CellRecord, RotationRecord
 from mcp_lab.servers.lab_server import LabServer
@@ -101,7 +102,7 @@ class RotationMatrix:
     def accepted(self) -> list[list[bool]]:
         return [[c.accepted for c in row] for row in self.cells]
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+    def _repr_mimebundle_(self, include: object = None, exclude: object = None) -> MimeBundle:
         from mcp_lab.rotation.view import matrix_bundle
 
         return matrix_bundle(self.record())

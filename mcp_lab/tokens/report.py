@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass, field
 from functools import cached_property
 from typing import Any, Literal
 
+from mcp_lab.markup import MimeBundle
 from mcp_lab.records.base import clip, clip_json, fitted
 from mcp_lab.tokens.anatomy import Anatomy, Segment, keyless_anatomy
 from mcp_lab.tokens.record import CheckRecord, ClaimRowRecord, QuestionRecord, SegmentRecord, TokenRecord
@@ -205,7 +206,7 @@ class TokenReport:
         where = f" slot {self.slot}" if self.slot is not None else ""
         return f"<TokenReport {self.format_label}{where}: verdict {self.verdict!r}>"
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+    def _repr_mimebundle_(self, include: object = None, exclude: object = None) -> MimeBundle:
         from mcp_lab.tokens.view import token_bundle
 
         return token_bundle(self.record())

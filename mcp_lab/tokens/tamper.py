@@ -29,6 +29,7 @@ from mcp.server.mcpserver import AESGCMRequestStateCodec, RequestStateBoundary, 
 from mcp_lab.errors import LabError
 from mcp_lab.flow.flow import Flow, Round
 from mcp_lab.flow.legs import send_leg
+from mcp_lab.markup import MimeBundle
 from mcp_lab.servers.lab_server import LabServer
 from mcp_lab.servers.sandbox import sandbox
 from mcp_lab.tokens.anatomy import AES_PREFIX, b64u, b64u_decode_explained
@@ -93,7 +94,7 @@ class TamperReport:
         agreed = sum(c.agree for c in self.cases)
         return f"<TamperReport {self.server!r} {self.target!r}: {agreed}/{len(self.cases)} predictions agree>"
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+    def _repr_mimebundle_(self, include: object = None, exclude: object = None) -> MimeBundle:
         from mcp_lab.tokens.tamper_view import tamper_bundle
 
         return tamper_bundle(self.record())
