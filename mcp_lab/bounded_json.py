@@ -10,7 +10,8 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
-from typing import TypeAlias
+
+from typing_extensions import TypeAliasType
 
 from mcp_lab.errors import LabError
 
@@ -27,10 +28,13 @@ __all__ = [
     "nesting_depth",
 ]
 
-JsonValue: TypeAlias = "str | int | float | bool | Sequence[JsonValue] | Mapping[str, JsonValue] | None"
+JsonValue = TypeAliasType(
+    "JsonValue", "str | int | float | bool | Sequence[JsonValue] | Mapping[str, JsonValue] | None"
+)
 """A value JSON can carry, read-only: what arguments, answers, results and saved records hold. Read-only
-(Mapping / Sequence) so a `dict[str, str]` is one too; code that builds a value returns a `JsonObject`."""
-JsonObject: TypeAlias = "dict[str, JsonValue]"
+(Mapping / Sequence) so a `dict[str, str]` is one too; code that builds a value returns a `JsonObject`.
+A `TypeAliasType` (not a bare string) so pydantic and `typing.get_type_hints` can evaluate it at run time."""
+JsonObject = TypeAliasType("JsonObject", "dict[str, JsonValue]")
 """A JSON object as the lab builds it (a wire payload, a record's dump)."""
 
 MAX_DEPTH = 100

@@ -52,7 +52,7 @@ _STRING_SAMPLES = ("eu-west", "São Paulo")
 """A value that travels verbatim and one that needs the base64 sentinel."""
 
 
-def encoding_of(value: Any, header_value: str | None) -> str:
+def encoding_of(value: object, header_value: str | None) -> str:
     """How a body value appears in its header: plain, base64 sentinel, or a JSON boolean word."""
     if header_value is None:
         return "not sent"
@@ -63,11 +63,11 @@ def encoding_of(value: Any, header_value: str | None) -> str:
     return "plain"
 
 
-def _header_value(token: str, value: Any) -> str | None:
+def _header_value(token: str, value: object) -> str | None:
     return mcp_param_headers({("value",): token}, {"value": value}).get(f"{MCP_PARAM_HEADER_PREFIX}{token}")
 
 
-def _nest(path: Sequence[str], leaf: Any) -> dict[str, Any]:
+def _nest(path: Sequence[str], leaf: object) -> dict[str, Any]:
     """A schema holding only `leaf` at `path`, so the SDK's checks speak about that one property."""
     node: Any = leaf
     for key in reversed(path):
@@ -75,7 +75,7 @@ def _nest(path: Sequence[str], leaf: Any) -> dict[str, Any]:
     return dict(node)
 
 
-def _marks(schema: Any, path: tuple[str, ...] | None = ()) -> Iterator[tuple[tuple[str, ...] | None, dict[str, Any]]]:
+def _marks(schema: object, path: tuple[str, ...] | None = ()) -> Iterator[tuple[tuple[str, ...] | None, dict[str, Any]]]:
     """Every schema position carrying `x-mcp-header`, with its `properties` path (None when unreachable)."""
     if isinstance(schema, list):
         for item in schema:
@@ -170,7 +170,7 @@ def _samples(token: str, json_type: str, prop: Mapping[str, Any]) -> list[dict[s
     return samples
 
 
-def header_rows(tool: str, schema: Any) -> ToolHeaders:
+def header_rows(tool: str, schema: object) -> ToolHeaders:
     """The header parameters of one tool's input schema, each judged by the SDK."""
     verdict = find_invalid_x_mcp_header(schema)
     result = ToolHeaders(name=tool, dropped=verdict is not None, reason=verdict)
@@ -222,7 +222,7 @@ def _leaf(schema: Mapping[str, Any], path: Sequence[str]) -> Any:
     return node
 
 
-def _verdict(message: str | None, raw: str | None, value: Any) -> str:
+def _verdict(message: str | None, raw: str | None, value: object) -> str:
     if message is None:
         return "absent" if raw is None and value is None else "ok"
     for needle, verdict in (
@@ -237,7 +237,7 @@ def _verdict(message: str | None, raw: str | None, value: Any) -> str:
 
 
 def param_header_usage(
-    schema: Any, arguments: Mapping[str, Any], headers: Sequence[tuple[str, str]] | Sequence[list[str]]
+    schema: object, arguments: Mapping[str, Any], headers: Sequence[tuple[str, str]] | Sequence[list[str]]
 ) -> list[dict[str, Any]]:
     """For one `tools/call`: each marked argument, the header it should travel in, and what was sent.
 
@@ -273,7 +273,7 @@ def param_header_usage(
     return usage
 
 
-def other_value(value: Any) -> Any:
+def other_value(value: object) -> Any:
     """A value of the same JSON type that differs from `value` (what a header that disagrees carries)."""
     if isinstance(value, bool):
         return not value
@@ -282,6 +282,6 @@ def other_value(value: Any) -> Any:
     return f"{value}-other"
 
 
-def header_text(value: Any) -> str:
+def header_text(value: object) -> str:
     """`value` as a plain header parameter spells it (JSON booleans lower-case)."""
     return ("true" if value else "false") if isinstance(value, bool) else str(value)

@@ -103,7 +103,8 @@ async def _marked_tool(entry: LabServer | OutsideServer, tool: str | None) -> tu
     if not marked:
         where = f"tool {tool!r}" if tool else f"server {entry.name!r}"
         raise LabError(f"{where} has no argument marked x-mcp-header; mark one with mcp_lab.header('Name')")
-    schema = marked[0].get("inputSchema") or {}
+    found = marked[0].get("inputSchema")
+    schema: dict[str, Any] = dict(found) if isinstance(found, Mapping) else {}
     reason = find_invalid_x_mcp_header(schema)
     if reason is not None:
         raise LabError(
@@ -320,12 +321,12 @@ async def schema_lookup_lab(calls: int = 10) -> SchemaLookupLab:
     for with_lookup in (False, True):
         count = 0
 
-        async def on_list_tools(ctx: Any, params: Any) -> T.ListToolsResult:
+        async def on_list_tools(ctx: object, params: object) -> T.ListToolsResult:
             nonlocal count
             count += 1
             return T.ListToolsResult(tools=[_BOOK_TOOL])
 
-        async def on_call_tool(ctx: Any, params: T.CallToolRequestParams) -> T.CallToolResult:
+        async def on_call_tool(ctx: object, params: T.CallToolRequestParams) -> T.CallToolResult:
             args = params.arguments or {}
             text = f"{args.get('title')}: 3 copies in {args.get('region')}."
             return T.CallToolResult(content=[T.TextContent(type="text", text=text)])

@@ -7,8 +7,7 @@ Spec context: 2026-07-28 header parameters. `text/plain` carries no ports, times
 
 from __future__ import annotations
 
-from typing import Any
-
+from mcp_lab.bounded_json import JsonObject
 from mcp_lab.exchanges.view import exchange_head, exchange_html, shown_header
 from mcp_lab.headers.record import ListFirstRecord, MismatchRecord, SchemaLookupRecord
 from mcp_lab.markup import code, e, tone, wrap
@@ -46,7 +45,7 @@ def mismatch_html(lab: MismatchRecord) -> str:
     )
 
 
-def mismatch_bundle(lab: MismatchRecord) -> dict[str, Any]:
+def mismatch_bundle(lab: MismatchRecord) -> JsonObject:
     return lab.bundle(mismatch_text(lab), mismatch_html(lab))
 
 
@@ -75,7 +74,7 @@ def list_first_html(lab: ListFirstRecord) -> str:
     return wrap(f"<h4>{title}</h4>{''.join(parts)}{notes}", "mcp-lab-list-first")
 
 
-def list_first_bundle(lab: ListFirstRecord) -> dict[str, Any]:
+def list_first_bundle(lab: ListFirstRecord) -> JsonObject:
     return lab.bundle(list_first_text(lab), list_first_html(lab))
 
 
@@ -105,5 +104,5 @@ def schema_lookup_html(lab: SchemaLookupRecord) -> str:
     )
 
 
-def schema_lookup_bundle(lab: SchemaLookupRecord) -> dict[str, Any]:
+def schema_lookup_bundle(lab: SchemaLookupRecord) -> JsonObject:
     return lab.bundle(schema_lookup_text(lab), schema_lookup_html(lab))

@@ -12,11 +12,12 @@ line: a name that is not an RFC 9110 token, a float, an Optional without the exp
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import mcp.types as T
 from mcp.shared.inbound import X_MCP_HEADER_KEY, find_invalid_x_mcp_header
 
+from mcp_lab.bounded_json import JsonObject
 from mcp_lab.errors import LabError
 from mcp_lab.headers.analysis import HeaderTable, header_table_from_tools
 
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
 __all__ = ["HeaderParam", "header", "header_table", "raw_tool_listing"]
 
 
-def _reason(prop: dict[str, Any]) -> str | None:
+def _reason(prop: JsonObject) -> str | None:
     reason = find_invalid_x_mcp_header({"type": "object", "properties": {"arg": prop}})
     return reason.replace("property 'arg': ", "") if reason is not None else None
 
@@ -46,7 +47,7 @@ class HeaderParam:
         extra = ", optional=True" if self.optional else ""
         return f"mcp_lab.header({self.name!r}{extra})"
 
-    def __get_pydantic_json_schema__(self, core_schema: CoreSchema, handler: GetJsonSchemaHandler) -> dict[str, Any]:
+    def __get_pydantic_json_schema__(self, core_schema: CoreSchema, handler: GetJsonSchemaHandler) -> JsonObject:
         schema = dict(handler(core_schema))
         if "$ref" in schema:  # an Enum or alias: inline it, a $ref carries no `type` of its own
             schema = dict(handler.resolve_ref_schema(schema))
@@ -86,9 +87,9 @@ def header(name: str, *, optional: bool = False) -> HeaderParam:
     return HeaderParam(name, optional)
 
 
-async def _list_all(session: ClientSession) -> list[dict[str, Any]]:
+async def _list_all(session: ClientSession) -> list[JsonObject]:
     """The server's own listing, unfiltered (`session.list_tools()` drops tools with invalid marks)."""
-    tools: list[dict[str, Any]] = []
+    tools: list[JsonObject] = []
     cursor: str | None = None
     for _ in range(100):
         params = T.PaginatedRequestParams(cursor=cursor) if cursor else None
@@ -100,7 +101,7 @@ async def _list_all(session: ClientSession) -> list[dict[str, Any]]:
     return tools
 
 
-async def raw_tool_listing(server: Any) -> tuple[str, str, list[dict[str, Any]]]:
+async def raw_tool_listing(server: object) -> tuple[str, str, list[JsonObject]]:
     """(name, kind, tools in wire form) for a sandbox server name (the lab's or a connected one), a LabServer,
     an OutsideServer, or a server object."""
     from mcp import Client
@@ -124,7 +125,7 @@ async def raw_tool_listing(server: Any) -> tuple[str, str, list[dict[str, Any]]]
     raise LabError(f"header_table() takes a server name, an MCPServer or a lowlevel Server, not {server!r}")
 
 
-async def header_table(server: Any) -> HeaderTable:
+async def header_table(server: object) -> HeaderTable:
     """Every tool's header parameters: header name, JSON type, how sample values are encoded, and the
     SDK's verdict on invalid marks (2026-07-28 clients drop such a tool whole). `await` it."""
     name, kind, tools = await raw_tool_listing(server)

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
 
+from mcp_lab.bounded_json import JsonObject
 from mcp_lab.exchanges.record import ParamHeaderUsage
 from mcp_lab.headers.record import HeaderRowRecord, HeaderTableRecord
 from mcp_lab.markup import code, e, tone, wrap
@@ -20,7 +20,7 @@ __all__ = ["HEADERS_MIME", "header_table_bundle", "param_usage_html", "param_usa
 HEADERS_MIME = "application/vnd.mcp-lab.headers+json"
 
 
-def _value(value: Any) -> str:
+def _value(value: object) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
@@ -83,7 +83,7 @@ def header_table_html(table: HeaderTableRecord) -> str:
     )
 
 
-def header_table_bundle(table: HeaderTableRecord) -> dict[str, Any]:
+def header_table_bundle(table: HeaderTableRecord) -> JsonObject:
     return table.bundle(header_table_text(table), header_table_html(table))
 
 
@@ -95,11 +95,11 @@ def _sent(entry: ParamHeaderUsage) -> str:
     return entry.sent
 
 
-def _usage(usage: Sequence[ParamHeaderUsage | dict[str, Any]]) -> list[ParamHeaderUsage]:
+def _usage(usage: Sequence[ParamHeaderUsage | JsonObject]) -> list[ParamHeaderUsage]:
     return [u if isinstance(u, ParamHeaderUsage) else ParamHeaderUsage.model_validate(u) for u in usage]
 
 
-def param_usage_lines(usage: Sequence[ParamHeaderUsage | dict[str, Any]]) -> list[str]:
+def param_usage_lines(usage: Sequence[ParamHeaderUsage | JsonObject]) -> list[str]:
     """`region=... -> Mcp-Param-Region: eu-west [ok]`, one line per marked argument (records or their dumps)."""
     lines = []
     for entry in _usage(usage):
@@ -111,7 +111,7 @@ def param_usage_lines(usage: Sequence[ParamHeaderUsage | dict[str, Any]]) -> lis
     return lines
 
 
-def param_usage_html(usage: Sequence[ParamHeaderUsage | dict[str, Any]]) -> str:
+def param_usage_html(usage: Sequence[ParamHeaderUsage | JsonObject]) -> str:
     if not usage:
         return ""
     rows = []

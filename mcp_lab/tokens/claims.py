@@ -23,6 +23,7 @@ from typing import Any
 
 from mcp.server.request_state import _principal_matches  # private, pinned to mcp==2.3.0
 
+from mcp_lab.bounded_json import JsonValue
 from mcp_lab.tokens.report import TokenReport
 from mcp_lab.tokens.rows import Check
 
@@ -59,7 +60,7 @@ _CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"))
 """`compact_json(args, sort_keys=True)`: the SDK's canonical form for the arguments digest."""
 
 
-def request_identity(method: str, target: str, arguments: Mapping[str, Any] | None) -> tuple[str, str]:
+def request_identity(method: str, target: str, arguments: Mapping[str, JsonValue] | None) -> tuple[str, str]:
     """(target, args digest) exactly as the SDK's private `_request_identity` computes it: SHA-256 of
     `compact_json(args, sort_keys=True)`, first 16 bytes, unpadded base64url (a test holds the two equal)."""
     args = {} if method == "resources/read" else (arguments or {})
@@ -80,8 +81,8 @@ def check_claims(
     payload: bytes,
     now: float,
     call: tuple[str, str, str] | None,
-    audience: Any,
-    principal: Any,
+    audience: object,
+    principal: object,
     principal_note: str,
     principal_assumed: bool = False,
 ) -> None:

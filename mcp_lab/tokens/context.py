@@ -124,7 +124,7 @@ def boundary_of(entry: Any) -> RequestStateBoundary | None:
     return None
 
 
-def _lab_server(server: Any) -> Any:
+def _lab_server(server: object) -> Any:
     from mcp_lab.servers.outside import OutsideServer
 
     if isinstance(server, str):
@@ -144,7 +144,7 @@ def _outside(entry: Any, ctx: Context) -> None:
     ]
 
 
-def from_flow(token: Any) -> tuple[Any, Any]:
+def from_flow(token: object) -> tuple[Any, Any]:
     """A Flow or Round given as the token: its latest sealed token, and the flow as the call."""
     if isinstance(token, str) or token is None:
         return token, None
@@ -201,7 +201,7 @@ def _principal_from(bind: Any, ctx: Context) -> None:
         ctx.principal_note = "a custom bind_principal computes it per request; pass principal="
 
 
-def resolve_context(server: Any, ring: Any, codec: Any, call: Any, principal: Any, audience: Any) -> Context:
+def resolve_context(server: object, ring: object, codec: object, call: object, principal: object, audience: object) -> Context:
     ctx = Context()
     entry = _lab_server(server) if server is not None else None
     if entry is not None and not isinstance(entry, LabServer):

@@ -16,6 +16,7 @@ from typing import Any
 
 from mcp.server.mcpserver import InvalidRequestState
 
+from mcp_lab.bounded_json import JsonObject
 from mcp_lab.errors import LabError
 from mcp_lab.servers.sandbox import sandbox
 from mcp_lab.tokens.anatomy import Anatomy, keyless_anatomy
@@ -33,14 +34,14 @@ DANGER = (
 
 
 def inspect_token(
-    token: Any,
+    token: object,
     *,
-    server: Any = None,
-    ring: Any = None,
-    codec: Any = None,
-    call: Any = None,
-    principal: Any = INFER,
-    audience: Any = INFER,
+    server: object = None,
+    ring: object = None,
+    codec: object = None,
+    call: object = None,
+    principal: object = INFER,
+    audience: object = INFER,
     now: float | None = None,
 ) -> TokenReport:
     """Open and check `token` as its server would. Bad arguments raise LabError; the token never does.
@@ -70,7 +71,7 @@ def inspect_token(
         return report
 
 
-def _epoch(now: Any) -> float:
+def _epoch(now: object) -> float:
     """`now=` is a point in time: epoch seconds (a finite number) or a datetime."""
     if hasattr(now, "timestamp") and callable(now.timestamp):
         return float(now.timestamp())
@@ -79,8 +80,8 @@ def _epoch(now: Any) -> float:
     return float(now)
 
 
-def _inspect(token: Any, ctx: Context, now: float, carrier: Any = None) -> TokenReport:
-    expected: dict[str, Any] = {}
+def _inspect(token: object, ctx: Context, now: float, carrier: object = None) -> TokenReport:
+    expected: JsonObject = {}
     if ctx.call is not None:
         method, target, digest = ctx.call
         expected = {"m": method, "t": target, "a": digest}
@@ -140,12 +141,12 @@ FOREIGN = ("signed-v1", "jws", "jwe", "json", "plaintext", "opaque")
 """Formats of other servers (tokens.structure): the Python SDK boundary's checks are not theirs."""
 
 
-def flow_of(call: Any, token: str) -> Any:
+def flow_of(call: object, token: str) -> Any:
     """The flow that carried `token`, when the call given is one (it shows whether the server took it)."""
     return call if hasattr(call, "rounds") and any(r.request_state == token for r in call.rounds) else None
 
 
-def _foreign(report: TokenReport, anatomy: Anatomy, flow: Any) -> TokenReport:
+def _foreign(report: TokenReport, anatomy: Anatomy, flow: object) -> TokenReport:
     """Another server's format: read what anyone can, say who can read it, leave the verdict to its server."""
     # Its claims stay on the anatomy (report.anatomy.claims), said in plain words in the notes: the claim
     # rows explain the Python SDK's claims (`p` there is a principal tag, here the state itself).
@@ -167,7 +168,7 @@ def _foreign(report: TokenReport, anatomy: Anatomy, flow: Any) -> TokenReport:
     return report
 
 
-def _accepted_in(flow: Any, token: str | None) -> str | None:
+def _accepted_in(flow: object, token: str | None) -> str | None:
     rounds = list(getattr(flow, "rounds", None) or [])
     for i, rnd in enumerate(rounds):
         if rnd.request_state == token and i + 1 < len(rounds) and rounds[i + 1].sent_request_state == token:
@@ -220,7 +221,7 @@ def _refused(report: TokenReport, anatomy: Anatomy, ctx: Context, exc: Exception
     report.checks.append(Check("codec", "fail", "codec error", f"the codec raised {type(exc).__name__}"))
 
 
-def _opened(report: TokenReport, anatomy: Anatomy, ctx: Context, payload: Any) -> bytes | None:
+def _opened(report: TokenReport, anatomy: Anatomy, ctx: Context, payload: object) -> bytes | None:
     """The checklist's codec step when the codec returned `payload`."""
     _slot(report, anatomy, ctx)
     if not isinstance(payload, bytes | bytearray):

@@ -56,7 +56,7 @@ def _secret(key: bytes | bytearray | str, what: str) -> bytes:
     return material
 
 
-def _prefix(prefix: Any, what: str) -> str:
+def _prefix(prefix: object, what: str) -> str:
     """A token prefix such as `hs1.`: short printable text, so a token stays one recognisable word."""
     if not isinstance(prefix, str) or not prefix or len(prefix) > 16 or not prefix.isprintable() or " " in prefix:
         raise LabError(f"{what}: prefix= is a short word such as 'hs1.' (1 to 16 printable characters), not {shown(prefix)}")

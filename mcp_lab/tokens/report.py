@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass, field
 from functools import cached_property
 from typing import Any, Literal
 
+from mcp_lab.bounded_json import JsonObject
 from mcp_lab.markup import MimeBundle
 from mcp_lab.records.base import clip, clip_json, fitted
 from mcp_lab.tokens.anatomy import Anatomy, Segment, keyless_anatomy
@@ -59,8 +60,8 @@ class TokenReport:
     slot: int | None = None
     opened: bool = False
     verified: bool = False
-    claims: dict[str, Any] | None = None
-    expected: dict[str, Any] = field(default_factory=dict)
+    claims: JsonObject | None = None
+    expected: JsonObject = field(default_factory=dict)
     """What the server expects of m, t, a and aud, for the ones the lab knows."""
     ttl: float | None = None
     ttl_left: float | None = None
@@ -196,7 +197,7 @@ class TokenReport:
             danger=self.danger,
         )
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JsonObject:
         return self.record().dump()
 
     def to_json(self, indent: int | None = None) -> str:
@@ -212,7 +213,7 @@ class TokenReport:
         return token_bundle(self.record())
 
 
-def plain(value: Any, depth: int = 0) -> Any:
+def plain(value: object, depth: int = 0) -> Any:
     """JSON-safe copy: dataclasses become dicts, non-finite floats strings, odd objects their repr."""
     if value is None or isinstance(value, str | bool | int):
         return value
@@ -242,7 +243,7 @@ PART_NAMES = {
 }
 
 
-def _short(value: Any, limit: int = 70) -> str:
+def _short(value: object, limit: int = 70) -> str:
     text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=repr)
     text = text.encode("utf-8", "backslashreplace").decode("utf-8")
     return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Literal
 
+from mcp_lab.bounded_json import JsonObject
+
 __all__ = [
     "RESOLVER_STATE_VERSION",
     "Check",
@@ -71,7 +73,7 @@ class QuestionRow:
     """The question's text, when the flow that carried it is known."""
 
 
-def when(value: Any) -> str | None:
+def when(value: object) -> str | None:
     if not isinstance(value, int | float) or isinstance(value, bool) or not math.isfinite(value):
         return None
     try:
@@ -93,7 +95,7 @@ _MEANINGS = {
 }
 
 
-def claim_rows(claims: dict[str, Any], expected: dict[str, Any]) -> list[ClaimRow]:
+def claim_rows(claims: JsonObject, expected: JsonObject) -> list[ClaimRow]:
     """One row per claim: what it means and whether it fits what the server expects (`expected`)."""
     rows = []
     for name in ("v", "iat", "exp", "m", "t", "a", "aud", "p", "s"):

@@ -26,6 +26,7 @@ import mcp.types as T
 from mcp.server import Server
 from mcp.server.mcpserver import AESGCMRequestStateCodec, RequestStateBoundary, RequestStateSecurity
 
+from mcp_lab.bounded_json import JsonObject, JsonValue
 from mcp_lab.errors import LabError
 from mcp_lab.flow.flow import Flow, Round
 from mcp_lab.flow.legs import send_leg
@@ -87,7 +88,7 @@ class TamperReport:
             notes=list(self.notes),
         )
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JsonObject:
         return self.record().dump()
 
     def __repr__(self) -> str:
@@ -113,7 +114,7 @@ def flip_byte(token: str) -> str:
     return token[:i] + swap + token[i + 1 :]
 
 
-def _other_arguments(arguments: Mapping[str, Any]) -> dict[str, Any]:
+def _other_arguments(arguments: Mapping[str, JsonValue]) -> JsonObject:
     changed = dict(arguments)
     if not changed:
         return {"tampered": True}
@@ -133,7 +134,7 @@ def _other_arguments(arguments: Mapping[str, Any]) -> dict[str, Any]:
 def _scratch(name: str, security: RequestStateSecurity, *, ring: KeyRing | None, ttl: float, inner: str) -> LabServer:
     """A lowlevel server with the real one's policy: it answers every carrier with state `inner`."""
 
-    async def ask(ctx: Any, params: Any) -> T.InputRequiredResult:
+    async def ask(ctx: object, params: object) -> T.InputRequiredResult:
         return T.InputRequiredResult(request_state=inner)
 
     server: Server[Any] = Server(name, on_call_tool=ask, on_get_prompt=ask, on_read_resource=ask)
@@ -152,7 +153,7 @@ class _Bench:
         self.flow, self.entry = flow, entry
         self.report = TamperReport(server=entry.name, method=flow.method, target=flow.target)
 
-    async def send(self, conn: LabServer, target: str, arguments: Mapping[str, Any], token: str | None) -> Round:
+    async def send(self, conn: LabServer, target: str, arguments: Mapping[str, JsonValue], token: str | None) -> Round:
         probe = Flow(server=conn.name, method=self.flow.method, target=target, arguments=dict(arguments))
         probe.bind(conn)
         rnd = Round(index=0, sent_request_state=token)
@@ -168,7 +169,7 @@ class _Bench:
         *,
         conn: LabServer | None = None,
         target: str | None = None,
-        arguments: Mapping[str, Any] | None = None,
+        arguments: Mapping[str, JsonValue] | None = None,
         note: str = "",
     ) -> TamperCase:
         conn = conn or self.entry
@@ -191,7 +192,7 @@ class _Bench:
         return row
 
 
-def _as_sent(method: str, arguments: Mapping[str, Any]) -> dict[str, Any]:
+def _as_sent(method: str, arguments: Mapping[str, JsonValue]) -> JsonObject:
     # The flow engine sends prompt arguments as strings; the binding digests what was sent.
     return {k: str(v) for k, v in arguments.items()} if method == "prompts/get" else dict(arguments)
 

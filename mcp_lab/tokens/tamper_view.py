@@ -7,8 +7,7 @@ whether it agreed, is the lesson. `text/plain` holds no tokens or times (the row
 
 from __future__ import annotations
 
-from typing import Any
-
+from mcp_lab.bounded_json import JsonObject
 from mcp_lab.markup import code, e, tone, wrap
 from mcp_lab.tokens.record import TamperRecord
 
@@ -53,5 +52,5 @@ def tamper_html(report: TamperRecord) -> str:
     )
 
 
-def tamper_bundle(report: TamperRecord) -> dict[str, Any]:
+def tamper_bundle(report: TamperRecord) -> JsonObject:
     return report.bundle(tamper_text(report), tamper_html(report))

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from mcp_lab.bounded_json import JsonObject
 from mcp_lab.markup import code, e, tone, wrap
 from mcp_lab.records.base import clipped_text
 from mcp_lab.tokens.record import OWNER_NOTE, CheckRecord, QuestionRecord, TokenRecord
@@ -28,7 +29,7 @@ _PART_CLASS = {"kid": "warn", "sealed": "ok", "payload": "ok", "body": "err"}
 """Token parts in colour (the legend names them too): the key id, the sealed bytes, an unreadable body."""
 
 
-def _short(value: Any, limit: int = 70) -> str:
+def _short(value: object, limit: int = 70) -> str:
     text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=repr)
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
@@ -199,5 +200,5 @@ def token_html(report: TokenRecord) -> str:
     )
 
 
-def token_bundle(report: TokenRecord) -> dict[str, Any]:
+def token_bundle(report: TokenRecord) -> JsonObject:
     return report.bundle(token_text(report), token_html(report))
