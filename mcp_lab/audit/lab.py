@@ -25,6 +25,7 @@ from mcp_lab.audit.model import AuditCheck
 from mcp_lab.audit.reach import Reach, RequestSpec
 from mcp_lab.audit.report import AuditReport
 from mcp_lab.audit.rules import RULES
+from mcp_lab.bounded_json import JsonObject
 from mcp_lab.errors import LabError
 from mcp_lab.flow.flow import METHODS, MODERN, Connection, Flow
 from mcp_lab.given import check_text_map, shown
@@ -116,7 +117,7 @@ def _recorded(flows: Any, server: str, notes: list[str]) -> list[Flow]:
 
 async def _listing(ctx: Context) -> None:
     """The raw tool listing, every page (what a client sees before it drops a tool with an invalid mark)."""
-    tools: list[dict[str, Any]] = []
+    tools: list[JsonObject] = []
     cursor: str | None = None
     for _ in range(LISTING_PAGES):
         rnd = await ctx.replayer.send(RequestSpec("tools/list", {"cursor": cursor} if cursor else {}))

@@ -23,6 +23,7 @@ from mcp import MCPError
 from mcp.client.session import ClientSession
 
 from mcp_lab.audit.reach import Reach, RequestSpec
+from mcp_lab.bounded_json import JsonObject
 from mcp_lab.flow.flow import MODERN, Flow, Round
 from mcp_lab.flow.legs import rejection_reason
 
@@ -42,16 +43,16 @@ class Leg:
 
     method: str
     target: str
-    arguments: dict[str, Any]
-    input_responses: dict[str, Any] | None = None
+    arguments: JsonObject
+    input_responses: JsonObject | None = None
     request_state: str | None = None
     headers: dict[str, str] = field(default_factory=dict)
     drop_headers: tuple[str, ...] = ()
-    capabilities: dict[str, Any] | None = None
+    capabilities: JsonObject | None = None
 
     def spec(self) -> RequestSpec:
         if self.method == "resources/read":
-            params: dict[str, Any] = {"uri": self.target}
+            params: JsonObject = {"uri": self.target}
         elif self.method == "prompts/get":
             params = {"name": self.target, "arguments": {k: str(v) for k, v in self.arguments.items()}}
         else:
@@ -111,7 +112,7 @@ def label(flow: Flow) -> str:
     return flow_label(flow)
 
 
-def _error(exc: BaseException) -> dict[str, Any]:
+def _error(exc: BaseException) -> JsonObject:
     if isinstance(exc, MCPError):
         return {"code": exc.error.code, "message": exc.error.message, "data": exc.error.data}
     while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
@@ -126,7 +127,7 @@ class Replayer:
     def __init__(self, reach: Reach, *, timeout: float = 60.0) -> None:
         self.reach = reach
         self.timeout = timeout
-        self.observed: list[tuple[str, dict[str, Any]]] = []
+        self.observed: list[tuple[str, JsonObject]] = []
         """(which call, the raw InputRequiredResult) for every one that came back."""
 
     async def send(
@@ -139,7 +140,7 @@ class Replayer:
         spec = leg.spec() if isinstance(leg, Leg) else leg
         rnd.started = time.time()
         t0 = time.perf_counter()
-        raw: dict[str, Any] | None = None
+        raw: JsonObject | None = None
         with self.reach.capture() as capture:
             try:
                 with anyio.fail_after(self.timeout):
@@ -232,7 +233,7 @@ class Replayer:
     ) -> tuple[Leg | None, float]:
         if rnd.outcome != "input_required":
             return None, backoff
-        responses: dict[str, Any] | None = None
+        responses: JsonObject | None = None
         if rnd.input_requests:
             responses = {}
             for key in rnd.input_requests:

@@ -24,6 +24,7 @@ from mcp.client.session import ClientSession
 from mcp_types import CLIENT_CAPABILITIES_META_KEY
 
 from mcp_lab.audit.model import Transport
+from mcp_lab.bounded_json import JsonObject, JsonValue
 from mcp_lab.errors import LabError
 from mcp_lab.flow.flow import MODERN, Connection
 
@@ -38,11 +39,11 @@ class RequestSpec:
     def __init__(
         self,
         method: str,
-        params: Mapping[str, Any] | None = None,
+        params: Mapping[str, JsonValue] | None = None,
         *,
         headers: Mapping[str, str] | None = None,
         drop_headers: tuple[str, ...] = (),
-        capabilities: dict[str, Any] | None = None,
+        capabilities: JsonObject | None = None,
     ) -> None:
         self.method = method
         self.params = dict(params or {})
@@ -53,7 +54,7 @@ class RequestSpec:
         """Declare these client capabilities in `_meta` instead of the session's own."""
 
 
-async def _refuse(*_: Any) -> T.ErrorData:
+async def _refuse(*_: object) -> T.ErrorData:
     # Declaring these callbacks makes the client declare the capabilities; the audit answers from recordings.
     return T.ErrorData(code=-32603, message="mcp_lab's audit answers input requests from the recording")
 

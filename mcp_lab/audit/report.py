@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from mcp_lab.audit.model import AuditCheck, AuditRecord, AuditSummary
+from mcp_lab.bounded_json import JsonObject
 from mcp_lab.errors import LabError
 from mcp_lab.markup import MimeBundle
 
@@ -110,7 +111,7 @@ class AuditReport:
 
         return audit_text(self.record)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JsonObject:
         return self.record.dump()
 
     def to_json(self, indent: int | None = 1) -> str:

@@ -11,9 +11,9 @@ fails a build only for MUST -- a rule not applicable a skipped case). All of it 
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
-from typing import Any
 
 from mcp_lab.audit.model import AuditCheck, AuditProbe, AuditRecord
+from mcp_lab.bounded_json import JsonObject
 from mcp_lab.markup import code, e, tone, wrap
 
 __all__ = ["AUDIT_MIME", "audit_bundle", "audit_html", "audit_junit", "audit_text", "headline"]
@@ -150,5 +150,5 @@ def audit_junit(record: AuditRecord) -> str:
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode")
 
 
-def audit_bundle(record: AuditRecord) -> dict[str, Any]:
+def audit_bundle(record: AuditRecord) -> JsonObject:
     return record.bundle(audit_text(record), audit_html(record))

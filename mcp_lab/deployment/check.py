@@ -25,6 +25,7 @@ from typing import Any
 import mcp.types as T
 from mcp.client.session import ClientSession
 
+from mcp_lab.bounded_json import JsonObject
 from mcp_lab.deployment.connection import ProxiedServer
 from mcp_lab.errors import LabError
 from mcp_lab.exchanges.record import LegCapture
@@ -61,7 +62,7 @@ class DeploymentReport:
     losses: list[Loss] = field(default_factory=list)
     served: dict[str, int] = field(default_factory=dict)
     """Responses each identifiable instance sent (a leg re-sent after a re-listing counts each answer)."""
-    pairs: list[dict[str, Any]] = field(default_factory=list)
+    pairs: list[JsonObject] = field(default_factory=list)
     """With instance URLs: `{sealed_on, verified_on, ok}` for every ordered pair and recorded flow."""
 
     @property
@@ -96,7 +97,7 @@ class DeploymentReport:
             lines += [f"    sealed on {p['sealed_on']}, refused on {p['verified_on']}" for p in bad[:10]]
         return "\n".join(lines)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JsonObject:
         return {
             "url": self.url,
             "ok": self.ok,

@@ -318,7 +318,7 @@ async def start_fleet(
     source: str | None = None,
     instances: int = 3,
     regions: dict[str, int] | None = None,
-    keys: Any = None,
+    keys: object = None,
     workers: int = 1,
     ttl: float | None = None,
     proxy: str | None = "caddy",

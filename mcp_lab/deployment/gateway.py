@@ -14,12 +14,13 @@ status, the instance that answered (from the response) and the header value.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import httpx2
 from mcp import Client, MCPError
 from mcp.client.streamable_http import streamable_http_client
 
+from mcp_lab.bounded_json import JsonObject
 from mcp_lab.deployment.connection import ProxiedServer, served_by
 from mcp_lab.exchanges.record import LegCapture
 from mcp_lab.exchanges.recorder import http_hooks, leg_scope
@@ -50,7 +51,7 @@ def lying_client(fleet: ProcessFleet, name: str, headers: dict[str, str | None])
 class UnlistedCall:
     """Every POST of one `Client.call_tool` made without a prior listing."""
 
-    posts: list[dict[str, Any]]
+    posts: list[JsonObject]
     result: str | None
     error: str | None
 
@@ -68,7 +69,7 @@ class UnlistedCall:
 
 
 async def unlisted_call(
-    fleet: ProcessFleet, tool: str, arguments: dict[str, Any], header: str = "Mcp-Param-Region"
+    fleet: ProcessFleet, tool: str, arguments: JsonObject, header: str = "Mcp-Param-Region"
 ) -> UnlistedCall:
     """The SDK's `Client.call_tool` through the proxy, with no `list_tools` before it."""
     capture = LegCapture()

@@ -24,8 +24,8 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
+from mcp_lab.bounded_json import JsonObject
 from mcp_lab.deployment.app import (
     ENV_KEYS,
     ENV_LABEL,
@@ -312,7 +312,7 @@ class InstanceProcess:
             return int(self.state_path.exists())
         return len([p for p in self.directory.glob(self.state_path.name + ".*") if not p.name.endswith(".tmp")])
 
-    def state(self) -> dict[str, Any]:
+    def state(self) -> JsonObject:
         """What the instance last wrote about itself: key ids live, generation, pid, its server's name."""
         files = [self.state_path] if self.workers == 1 else sorted(self.directory.glob(self.state_path.name + ".*"))
         try:

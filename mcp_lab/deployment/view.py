@@ -11,8 +11,9 @@ from __future__ import annotations
 import shlex
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from mcp_lab.bounded_json import JsonObject
 from mcp_lab.markup import MimeBundle, code, e, wrap
 
 if TYPE_CHECKING:
@@ -92,5 +93,5 @@ def fleet_html(fleet: ProcessFleet) -> str:
     )
 
 
-def fleet_bundle(fleet: ProcessFleet) -> dict[str, Any]:
+def fleet_bundle(fleet: ProcessFleet) -> JsonObject:
     return {"text/plain": fleet_text(fleet), "text/html": fleet_html(fleet)}

@@ -64,7 +64,7 @@ class Pending(ShownTask[Any]):
                 self._handle.update(outcome)
 
 
-def _show(value: Any, display_id: bool = False) -> Any:
+def _show(value: object, display_id: bool = False) -> Any:
     """Strings as plain text (not their repr, with quotes); objects through their own bundle."""
     if isinstance(value, str):
         return display({"text/plain": value}, raw=True, display_id=display_id)

@@ -18,6 +18,7 @@ from IPython.core.interactiveshell import InteractiveShell
 from IPython.core.magic import Magics, line_cell_magic, line_magic, magics_class, no_var_expand
 from IPython.core.magic_arguments import argument, magic_arguments
 
+from mcp_lab.bounded_json import JsonObject
 from mcp_lab.deployment.source import remember_adopted, remember_cell
 from mcp_lab.errors import LabError
 from mcp_lab.flow import calls as api
@@ -138,7 +139,7 @@ class LabMagics(Magics):
             self._serve(args.name, args.port, rules)
         return None
 
-    def _own_server(self, name: str, ns: dict[str, Any], made: Any, before: set[int]) -> Any:
+    def _own_server(self, name: str, ns: JsonObject, made: object, before: set[int]) -> Any:
         """The server a %%mcp_server cell built for itself (`mcp = build_server()`), else None; a one-line
         warning when the cell left the lab's `mcp` empty or rebound it to something else."""
         bound = ns.get("mcp")
@@ -177,7 +178,7 @@ class LabMagics(Magics):
         if args.http or args.port is not None:
             self._serve(args.name, args.port, rules)
 
-    def _access(self, args: Any) -> dict[str, Any]:
+    def _access(self, args: Any) -> JsonObject:
         """--no-auth / --allow-origin, checked before anything runs."""
         from mcp_lab.servers.access import check_origin
 

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from mcp_lab import bounded_json
-from mcp_lab.bounded_json import RECORD_DEPTH
+from mcp_lab.bounded_json import RECORD_DEPTH, JsonObject, JsonValue
 from mcp_lab.errors import LabError
 from mcp_lab.flow.flow import Flow
 from mcp_lab.given import check_path, json_safe, shown
@@ -45,7 +45,7 @@ __all__ = [
     "scrub_flow",
 ]
 
-ToolListing = dict[str, dict[str, dict[str, Any]]]
+ToolListing = dict[str, dict[str, JsonObject]]
 """server name -> tool name -> {"inputSchema": ..., "headers": {argument path: header name}}."""
 
 FORMAT = "mcp-lab/flows"
@@ -62,7 +62,7 @@ def _marker(token: str) -> str:
     return SEALED_MARKER if token.startswith("v1.") else TOKEN_MARKER
 
 
-def scrub_flow(flow: Flow) -> dict[str, Any]:
+def scrub_flow(flow: Flow) -> JsonObject:
     """The flow as plain data without its tokens or HTTP exchanges."""
     data = flow.to_dict()
     tokens: set[str] = set()
@@ -77,7 +77,7 @@ def scrub_flow(flow: Flow) -> dict[str, Any]:
     for token in sorted(tokens, key=len, reverse=True):
         if len(token) >= _MIN_TOKEN_LEN:
             text = text.replace(json.dumps(token)[1:-1], _marker(token))
-    scrubbed: dict[str, Any] = json.loads(text)
+    scrubbed: JsonObject = json.loads(text)
     return scrubbed
 
 
@@ -94,7 +94,7 @@ def _flows(flows: Flow | Iterable[Flow]) -> list[Flow]:
     return items
 
 
-def tool_entry(schema: Any) -> dict[str, Any]:
+def tool_entry(schema: Any) -> JsonObject:
     return {"inputSchema": schema, "headers": header_map(schema)}
 
 
@@ -106,13 +106,13 @@ def called_tools(flows: Iterable[Flow]) -> ToolListing:
     found: ToolListing = {}
     for flow in flows:
         connection = sandbox.servers.get(flow.server)
-        schemas: Mapping[str, Any] = getattr(connection, "tool_schemas", None) or {}
+        schemas: Mapping[str, JsonValue] = getattr(connection, "tool_schemas", None) or {}
         if flow.method == "tools/call" and flow.target in schemas:
             found.setdefault(flow.server, {})[flow.target] = tool_entry(schemas[flow.target])
     return found
 
 
-def _scrubbed(index: int, flow: Flow) -> dict[str, Any]:
+def _scrubbed(index: int, flow: Flow) -> JsonObject:
     try:
         return scrub_flow(flow)
     except (TypeError, ValueError, RecursionError) as exc:  # a Flow built by hand with values JSON cannot hold
@@ -120,7 +120,7 @@ def _scrubbed(index: int, flow: Flow) -> dict[str, Any]:
         raise LabError(f"flow {index} cannot be saved as JSON: {detail}") from None
 
 
-def collection_dict(flows: Flow | Iterable[Flow]) -> dict[str, Any]:
+def collection_dict(flows: Flow | Iterable[Flow]) -> JsonObject:
     """The JSON document `save_flows` writes."""
     items = _flows(flows)
     return {
@@ -152,7 +152,7 @@ def save_flows(path: str | Path, flows: Flow | Iterable[Flow]) -> Path:
     return target
 
 
-def collection_text(document: Mapping[str, Any]) -> bytes:
+def collection_text(document: Mapping[str, JsonValue]) -> bytes:
     """The document as strict JSON, UTF-8: NaN and infinities (which JSON has not) as null, as the SDK sends
     them; a string the UTF-8 codec refuses (a lone surrogate) escaped instead of failing."""
     try:
@@ -236,7 +236,7 @@ def read_collection_text(source: Path) -> str:
             os.close(fd)
 
 
-def _tools(document: Mapping[str, Any], source: str) -> ToolListing:
+def _tools(document: Mapping[str, JsonValue], source: str) -> ToolListing:
     listing = document.get("tools", {})
     shape = f"{source!r}: 'tools' must map server -> tool -> {{inputSchema, headers}}"
     if not isinstance(listing, dict) or not all(isinstance(v, dict) for v in listing.values()):

@@ -8,8 +8,9 @@ No times and no tokens appear, so the text is stable for nbval and for CI logs.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from mcp_lab.bounded_json import JsonObject
 from mcp_lab.markup import code, e, tone, wrap
 from mcp_lab.replay.record import ReplayEntryRecord, ReplayRecord
 
@@ -60,5 +61,5 @@ def replay_html(report: ReplayRecord) -> str:
     )
 
 
-def replay_bundle(report: ReplayRecord) -> dict[str, Any]:
+def replay_bundle(report: ReplayRecord) -> JsonObject:
     return report.bundle(replay_text(report), replay_html(report))

@@ -68,7 +68,7 @@ class Fleet:
         define: Callable[[MCPServer], None] | None = None,
         *,
         instances: int = 3,
-        keys: Any = None,
+        keys: object = None,
         ttl: float = 600.0,
         router: Literal["round-robin", "pinned"] = "round-robin",
         http: bool = False,
@@ -138,7 +138,7 @@ class Fleet:
         return await self.instances[0].tool_names(refresh)
 
     # ---- lifecycle ---------------------------------------------------------------------------------
-    def check_index(self, index: Any) -> int:
+    def check_index(self, index: object) -> int:
         if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(self.instances):
             raise LabError(f"instance {index!r} does not exist (0..{len(self.instances) - 1})")
         return index

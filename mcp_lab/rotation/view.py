@@ -6,8 +6,7 @@ tokens minted under each phase's ring; a cell is a real verification, ✔ or ✘
 
 from __future__ import annotations
 
-from typing import Any
-
+from mcp_lab.bounded_json import JsonObject
 from mcp_lab.markup import e, tone, wrap
 from mcp_lab.rotation.record import RotationLoadRecord, RotationRecord
 
@@ -40,7 +39,7 @@ def matrix_html(matrix: RotationRecord) -> str:
     )
 
 
-def matrix_bundle(matrix: RotationRecord) -> dict[str, Any]:
+def matrix_bundle(matrix: RotationRecord) -> JsonObject:
     return matrix.bundle(matrix_text(matrix), matrix_html(matrix))
 
 
@@ -58,5 +57,5 @@ def load_html(report: RotationLoadRecord) -> str:
     )
 
 
-def load_bundle(report: RotationLoadRecord) -> dict[str, Any]:
+def load_bundle(report: RotationLoadRecord) -> JsonObject:
     return report.bundle(report.summary, load_html(report))
