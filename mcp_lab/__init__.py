@@ -78,12 +78,12 @@ if _typing.TYPE_CHECKING:  # `name as name`: an explicit re-export for type chec
     from mcp_lab.servers.serving import auth_headers as auth_headers
     from mcp_lab.servers.serving import client_transport as client_transport
     from mcp_lab.servers.serving import serve as serve
+    from mcp_lab.tokens.example_codecs import EnvelopeCodec as EnvelopeCodec
+    from mcp_lab.tokens.example_codecs import HMACSignOnlyCodec as HMACSignOnlyCodec
+    from mcp_lab.tokens.example_codecs import use_codec as use_codec
     from mcp_lab.tokens.inspector import inspect_token as inspect_token
     from mcp_lab.tokens.keys import KeyRing as KeyRing
     from mcp_lab.tokens.keys import key_id as key_id
-    from mcp_lab.tokens.lab_codecs import EnvelopeCodec as EnvelopeCodec
-    from mcp_lab.tokens.lab_codecs import HMACSignOnlyCodec as HMACSignOnlyCodec
-    from mcp_lab.tokens.lab_codecs import use_codec as use_codec
     from mcp_lab.tokens.principal import header_principal as header_principal
     from mcp_lab.tokens.principal import lab_principal as lab_principal
     from mcp_lab.tokens.principal import set_principal as set_principal
@@ -103,13 +103,13 @@ _SOURCES = {
     "ChainAnswerer": "mcp_lab.flow.answers",
     "ConnectionFailed": "mcp_lab.errors",
     "DeploymentReport": "mcp_lab.deployment.check",
-    "EnvelopeCodec": "mcp_lab.tokens.lab_codecs",
+    "EnvelopeCodec": "mcp_lab.tokens.example_codecs",
     "ExerciseIncomplete": "mcp_lab.exercise",
     "Fleet": "mcp_lab.rotation.fleet",
     "Flow": "mcp_lab.flow.flow",
     "FlowError": "mcp_lab.errors",
     "FlowInterrupted": "mcp_lab.errors",
-    "HMACSignOnlyCodec": "mcp_lab.tokens.lab_codecs",
+    "HMACSignOnlyCodec": "mcp_lab.tokens.example_codecs",
     "KeyRing": "mcp_lab.tokens.keys",
     "LabError": "mcp_lab.errors",
     "LoadReport": "mcp_lab.rotation.load",
@@ -163,7 +163,7 @@ _SOURCES = {
     "start": "mcp_lab.flow.calls",
     "start_fleet": "mcp_lab.deployment.fleet",
     "tamper_lab": "mcp_lab.tokens.tamper",
-    "use_codec": "mcp_lab.tokens.lab_codecs",
+    "use_codec": "mcp_lab.tokens.example_codecs",
 }
 
 _EXTENSION = ["load_ipython_extension", "unload_ipython_extension", "__version__"]

@@ -3,7 +3,7 @@
 Spec context: the SDK docs' "Protecting requestState". A 2026-07-28 server seals the state it hands the
 client; the lab starts its servers with key rings it holds (`keys`), so the notebook -- the servers' owner
 -- can open what they sealed. Here: the keyless anatomy of any token (`anatomy`), the lab identity servers
-may bind (`principal`), example codecs (`lab_codecs`), the boundary's claim checks (`claims`) and the
+may bind (`principal`), example codecs (`example_codecs`), the boundary's claim checks (`claims`) and the
 rows a report lists (`rows`), what an
 inspection knows besides the token (`context`), the inspector and its report (`inspector`, `report`), the
 tamper lab (`tamper`), and their records and views. Key material never leaves `keys`: everything shown

@@ -20,6 +20,7 @@ from mcp_lab.flow.flow import Flow, Round
 from mcp_lab.servers.lab_server import LabServer
 from mcp_lab.servers.sandbox import sandbox
 from mcp_lab.tokens.claims import UNKNOWN, request_identity
+from mcp_lab.tokens.codec import Codec, is_codec
 from mcp_lab.tokens.keys import KeyRing, codec_key_ids
 from mcp_lab.tokens.principal import current_principal
 from mcp_lab.tokens.rows import question_texts
@@ -67,7 +68,7 @@ class Context:
     def __init__(self) -> None:
         self.server: str | None = None
         self.opener = "keyless"
-        self.codec: Any = None
+        self.codec: Codec | None = None
         self.ring_ids: Sequence[str] = ()
         self.facts: RingFacts | None = None
         """Set with opener "ring": the ring's ids, slots and the checks they pass."""
@@ -225,7 +226,7 @@ def resolve_context(server: object, ring: object, codec: object, call: object, p
                 ctx.facts = _own_ring(security.codec)
                 ctx.ring_ids = ctx.facts.ids
     if codec is not None:
-        if not (callable(getattr(codec, "seal", None)) and callable(getattr(codec, "unseal", None))):
+        if not is_codec(codec):
             raise LabError("codec= needs an object with seal(bytes) -> str and unseal(str) -> bytes")
         ctx.opener, ctx.codec, ctx.ring_ids, ctx.facts = "codec", codec, (), None
     elif ring is not None:

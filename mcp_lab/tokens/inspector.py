@@ -21,6 +21,7 @@ from mcp_lab.errors import LabError
 from mcp_lab.servers.sandbox import sandbox
 from mcp_lab.tokens.anatomy import Anatomy, keyless_anatomy
 from mcp_lab.tokens.claims import UNKNOWN, check_claims, passed
+from mcp_lab.tokens.codec import DescribedCodec, codec_label
 from mcp_lab.tokens.context import INFER, Context, boundary_of, from_flow, resolve_context
 from mcp_lab.tokens.report import STEPS, Check, Status, TokenReport
 
@@ -112,7 +113,7 @@ def _inspect(token: object, ctx: Context, now: float, carrier: object = None) ->
     if ctx.opener == "unprotected":
         return _unprotected(report, ctx)
     payload: bytes | None = None
-    if ctx.opener in ("ring", "codec"):  # the server's own codec decides, as the boundary's would
+    if ctx.opener in ("ring", "codec") and ctx.codec is not None:  # the server's own codec decides, as the boundary's would
         _foreign_format(report, anatomy, ctx)
         try:
             opened = ctx.codec.unseal(token)
@@ -192,11 +193,11 @@ def _copy_anatomy(report: TokenReport, anatomy: Anatomy) -> None:
 def _foreign_format(report: TokenReport, anatomy: Anatomy, ctx: Context) -> None:
     """Say so when the token is in a format the opener does not speak."""
     own = "aes-gcm-v1" if ctx.opener == "ring" else None
-    prefix = getattr(ctx.codec, "prefix", None)
-    if ctx.opener == "codec" and isinstance(prefix, str):
-        own = anatomy.format if report.token is not None and report.token.startswith(prefix) else "other"
+    described = ctx.codec if isinstance(ctx.codec, DescribedCodec) else None
+    if ctx.opener == "codec" and described is not None:
+        own = anatomy.format if report.token is not None and report.token.startswith(described.prefix) else "other"
     if own is not None and anatomy.format != own and anatomy.format not in ("plaintext", "empty"):
-        opener = "the ring's SDK codec" if ctx.opener == "ring" else getattr(ctx.codec, "label", "this codec")
+        opener = "the ring's SDK codec" if ctx.opener == "ring" else (described.label if described else "this codec")
         report.notes.append(f"this token looks like {anatomy.label}; {opener} cannot open that format")
 
 
@@ -236,11 +237,10 @@ def _opened(report: TokenReport, anatomy: Anatomy, ctx: Context, payload: object
 def _can_open(ctx: Context, anatomy: Anatomy) -> str:
     if ctx.facts is not None:
         return ctx.facts.can_open
-    if ctx.opener == "codec":
-        known = getattr(ctx.codec, "can_open", None)
-        label = getattr(ctx.codec, "label", type(ctx.codec).__name__)
-        if known:
-            return f"{label}: {known}; the lab holds this codec, so it opens and verifies its own tokens"
+    if ctx.opener == "codec" and ctx.codec is not None:
+        label = codec_label(ctx.codec)
+        if isinstance(ctx.codec, DescribedCodec) and ctx.codec.can_open:
+            return f"{label}: {ctx.codec.can_open}; the lab holds this codec, so it opens and verifies its own tokens"
         return f"{label}: opaque to the lab, its unseal() decides what opens"
     if anatomy.format == "hmac-sign-only":
         return "the claims of a sign-only token are readable anyway, but not verifiable"

@@ -36,6 +36,7 @@ from mcp_lab.tokens.anatomy import (
     b64u_decode_explained,
     register_format,
 )
+from mcp_lab.tokens.codec import is_codec
 from mcp_lab.tokens.keys import checked_ttl
 
 __all__ = ["EnvelopeCodec", "HMACSignOnlyCodec", "use_codec"]
@@ -239,7 +240,7 @@ def use_codec(entry: Any, codec: Any, *, ttl: float | None = None, **policy: Any
         entry = sandbox.lab_server(entry)
     if not isinstance(entry, LabServer):
         raise LabError(f"use_codec takes a server the lab started (its name or entry), not {type(entry).__name__}")
-    if not (callable(getattr(codec, "seal", None)) and callable(getattr(codec, "unseal", None))):
+    if not is_codec(codec):
         raise LabError("a request-state codec needs seal(bytes) -> str and unseal(str) -> bytes")
     if ttl is not None:
         entry.ttl = checked_ttl(ttl)
