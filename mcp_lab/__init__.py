@@ -53,9 +53,9 @@ if _typing.TYPE_CHECKING:  # `name as name`: an explicit re-export for type chec
     from mcp_lab.flow.calls import start as start
     from mcp_lab.flow.flow import Flow as Flow
     from mcp_lab.flow.flow import Round as Round
-    from mcp_lab.headers.labs import list_first_lab as list_first_lab
-    from mcp_lab.headers.labs import mismatch_lab as mismatch_lab
-    from mcp_lab.headers.labs import schema_lookup_lab as schema_lookup_lab
+    from mcp_lab.headers.experiments import list_first_lab as list_first_lab
+    from mcp_lab.headers.experiments import mismatch_lab as mismatch_lab
+    from mcp_lab.headers.experiments import schema_lookup_lab as schema_lookup_lab
     from mcp_lab.headers.params import header as header
     from mcp_lab.headers.params import header_table as header_table
     from mcp_lab.replay.collection import load_flows as load_flows
@@ -146,9 +146,9 @@ _SOURCES = {
     "key_id": "mcp_lab.tokens.keys",
     "last": "mcp_lab.flow.calls",
     "lab_principal": "mcp_lab.tokens.principal",
-    "list_first_lab": "mcp_lab.headers.labs",
+    "list_first_lab": "mcp_lab.headers.experiments",
     "load_flows": "mcp_lab.replay.collection",
-    "mismatch_lab": "mcp_lab.headers.labs",
+    "mismatch_lab": "mcp_lab.headers.experiments",
     "read_resource": "mcp_lab.flow.calls",
     "replay": "mcp_lab.replay.run",
     "rolling_rotation": "mcp_lab.deployment.rolling",
@@ -156,7 +156,7 @@ _SOURCES = {
     "run_rotation_load": "mcp_lab.rotation.load",
     "sandbox": "mcp_lab.servers.sandbox",
     "save_flows": "mcp_lab.replay.collection",
-    "schema_lookup_lab": "mcp_lab.headers.labs",
+    "schema_lookup_lab": "mcp_lab.headers.experiments",
     "serve": "mcp_lab.servers.serving",
     "server_log": "mcp_lab.servers.connection_view",
     "set_principal": "mcp_lab.tokens.principal",

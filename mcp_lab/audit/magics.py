@@ -47,7 +47,7 @@ class AuditMagics(Magics):
         %mcp_audit NAME [COLLECTION] [--only CHECK,...] [--skip CHECK,...] [--lifetime S] [--max-wait S]
                    [--header "NAME: VALUE"]... [--header-file FILE]...
         """
-        from mcp_lab.audit.lab import audit, select
+        from mcp_lab.audit.runner import audit, select
         from mcp_lab.servers.credentials import header_arguments, redact
         from mcp_lab.servers.sandbox import sandbox
 

@@ -101,7 +101,7 @@ class OutsideServer:
     @property
     def schema_book(self) -> SchemaBook:
         """The tool input schemas this connection learnt from its listings (which argument went into which
-        header): the header labs record their own probes against it."""
+        header): the header experiments record their own probes against it."""
         return self._book
 
     @property

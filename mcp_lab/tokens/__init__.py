@@ -6,6 +6,6 @@ client; the lab starts its servers with key rings it holds (`keys`), so the note
 may bind (`principal`), example codecs (`example_codecs`), the boundary's claim checks (`claims`) and the
 rows a report lists (`rows`), what an
 inspection knows besides the token (`context`), the inspector and its report (`inspector`, `report`), the
-tamper lab (`tamper`), and their records and views. Key material never leaves `keys`: everything shown
+tamper experiment (`tamper`), and their records and views. Key material never leaves `keys`: everything shown
 names a key by its id.
 """

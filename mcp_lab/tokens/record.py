@@ -1,4 +1,4 @@
-"""request_state records: a token report (the inspector's findings) and the tamper lab's results.
+"""request_state records: a token report (the inspector's findings) and the tamper experiment's results.
 
 Spec context: the SDK docs' "Protecting requestState" and "On verification failure". A sealed token is
 `v1.` + base64url(kid | nonce | ciphertext+tag); the boundary opens it, then checks version, issued-at,

@@ -1,4 +1,4 @@
-"""The tamper lab: variants of a real flow's token sent to the real server, beside the inspector's prediction.
+"""The tamper experiment: variants of a real flow's token sent to the real server, beside the inspector's prediction.
 
 Spec context: the SDK docs' "On verification failure" and "What a seal binds". Every variant below is
 answered on the wire by the same frozen `-32602 Invalid or expired requestState`; the lab owns the server,

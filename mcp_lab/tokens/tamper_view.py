@@ -1,4 +1,4 @@
-"""The tamper lab as a table: what changed, the frozen wire answer, the server's real reason, the prediction.
+"""The tamper experiment as a table: what changed, the frozen wire answer, the server's real reason, the prediction.
 
 Spec context: the SDK docs' "On verification failure" -- one frozen `-32602` for every failed check, the
 real reason in the server log only. Putting the two side by side, with `inspect_token`'s prediction and

@@ -1,8 +1,8 @@
-"""The results of the header-parameter labs as plain data (what was sent, what came back).
+"""The results of the header-parameter experiments as plain data (what was sent, what came back).
 
 Spec context: 2026-07-28 header parameters -- the server's -32020 checks, a client that never listed
-tools, and a lowlevel server's schema lookups (see `mcp_lab.headers.labs`, which runs the experiments).
-Nothing here performs I/O; the views in `mcp_lab.headers.labs_view` render these objects.
+tools, and a lowlevel server's schema lookups (see `mcp_lab.headers.experiments`, which runs the experiments).
+Nothing here performs I/O; the views in `mcp_lab.headers.experiments_view` render these objects.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from mcp_lab.headers.record import (
 from mcp_lab.markup import MimeBundle
 from mcp_lab.records.base import clip_json
 
-__all__ = ["ListFirstLab", "MismatchLab", "Probe", "Scenario", "SchemaLookupLab", "rpc_error"]
+__all__ = ["ListFirstExperiment", "MismatchExperiment", "Probe", "Scenario", "SchemaLookupExperiment", "rpc_error"]
 
 
 def rpc_error(exchange: dict[str, Any]) -> dict[str, Any] | None:
@@ -33,7 +33,7 @@ def rpc_error(exchange: dict[str, Any]) -> dict[str, Any] | None:
 
 @dataclass
 class Probe:
-    """One raw POST of the mismatch lab."""
+    """One raw POST of the mismatch experiment."""
 
     case: str
     description: str
@@ -68,7 +68,7 @@ class Probe:
 
 
 @dataclass
-class MismatchLab:
+class MismatchExperiment:
     server: str
     tool: str
     argument: str
@@ -111,7 +111,7 @@ class MismatchLab:
         return self.record().dump()
 
     def _repr_mimebundle_(self, include: object = None, exclude: object = None) -> MimeBundle:
-        from mcp_lab.headers.labs_view import mismatch_bundle
+        from mcp_lab.headers.experiments_view import mismatch_bundle
 
         return mismatch_bundle(self.record())
 
@@ -135,7 +135,7 @@ class Scenario:
 
 
 @dataclass
-class ListFirstLab:
+class ListFirstExperiment:
     server: str
     tool: str
     arguments: dict[str, Any]
@@ -169,13 +169,13 @@ class ListFirstLab:
         return self.record().dump()
 
     def _repr_mimebundle_(self, include: object = None, exclude: object = None) -> MimeBundle:
-        from mcp_lab.headers.labs_view import list_first_bundle
+        from mcp_lab.headers.experiments_view import list_first_bundle
 
         return list_first_bundle(self.record())
 
 
 @dataclass
-class SchemaLookupLab:
+class SchemaLookupExperiment:
     calls: int
     tool: str
     runs: list[dict[str, Any]] = field(default_factory=list)
@@ -193,6 +193,6 @@ class SchemaLookupLab:
         return self.record().dump()
 
     def _repr_mimebundle_(self, include: object = None, exclude: object = None) -> MimeBundle:
-        from mcp_lab.headers.labs_view import schema_lookup_bundle
+        from mcp_lab.headers.experiments_view import schema_lookup_bundle
 
         return schema_lookup_bundle(self.record())

@@ -31,7 +31,13 @@ from mcp_lab.exchanges.recorder import SchemaBook, http_hooks, leg_scope
 from mcp_lab.flow.answers import AnswerContext, ScriptedAnswerer
 from mcp_lab.flow.flow import LEGACY, MODERN, Flow
 from mcp_lab.headers.analysis import header_text, other_value
-from mcp_lab.headers.lab_results import ListFirstLab, MismatchLab, Probe, Scenario, SchemaLookupLab
+from mcp_lab.headers.experiment_results import (
+    ListFirstExperiment,
+    MismatchExperiment,
+    Probe,
+    Scenario,
+    SchemaLookupExperiment,
+)
 from mcp_lab.headers.params import raw_tool_listing
 from mcp_lab.servers.lab_server import LabServer, backchannel_callbacks
 from mcp_lab.servers.outside import OutsideServer
@@ -56,11 +62,11 @@ def _entry(server: str | LabServer | OutsideServer) -> LabServer | OutsideServer
 
 @dataclass
 class _Http:
-    """Where the labs send their requests: the lab's own serving, or a connected server's URL."""
+    """Where the experiments send their requests: the lab's own serving, or a connected server's URL."""
 
     url: str
     headers: dict[str, str]
-    """The server's bearer secret (the lab's serving) or the connection's own headers: the labs are its client."""
+    """The server's bearer secret (the lab's serving) or the connection's own headers: the experiments are its client."""
     book: SchemaBook
     transport: Callable[[], Any]
     """A fresh SDK client transport that records each exchange."""
@@ -139,7 +145,7 @@ def _envelope(version: str = MODERN) -> dict[str, Any]:
 
 async def mismatch_lab(
     server: str | LabServer | OutsideServer, tool: str | None = None, arguments: Mapping[str, Any] | None = None
-) -> MismatchLab:
+) -> MismatchExperiment:
     """Raw `tools/call` POSTs whose routing headers agree, disagree or are missing; what the server says.
 
     Works on the lab's servers and on a server connected over Streamable HTTP (the probes are its client)."""
@@ -195,7 +201,7 @@ async def mismatch_lab(
     ]
     if optional:
         cases.append(("extra", f"{header} sent, {argument!r} absent from the body", {}, _envelope(), without_arg))
-    lab = MismatchLab(server=entry.name, tool=name, argument=argument, header=header, arguments=args, notes=notes)
+    lab = MismatchExperiment(server=entry.name, tool=name, argument=argument, header=header, arguments=args, notes=notes)
     await _ready(entry)
     hooks = http_hooks(target.book, tag=target.tag)
     async with httpx2.AsyncClient(event_hooks=hooks, timeout=30.0, headers=target.headers) as client:
@@ -268,7 +274,7 @@ async def list_first_lab(
     arguments: Mapping[str, Any] | None = None,
     *,
     answers: Mapping[str, Any] | None = None,
-) -> ListFirstLab:
+) -> ListFirstExperiment:
     """What a client that never listed tools goes through: SDK Client, bare session, the lab's flow engine."""
     entry = _entry(server)
     notes: list[str] = []
@@ -276,7 +282,7 @@ async def list_first_lab(
     name, schema = await _marked_tool(entry, tool)
     args = _arguments(schema, arguments)
     callbacks = _answer_fn(entry, name, answers)
-    lab = ListFirstLab(server=entry.name, tool=name, arguments=args, notes=notes)
+    lab = ListFirstExperiment(server=entry.name, tool=name, arguments=args, notes=notes)
     for how in ("client", "session"):
         lab.scenarios.append(await _sdk_scenario(target, name, args, callbacks, how))
     # The lab's engine on a fresh connection that has not listed either (mcp_lab.call lists first; this skips it).
@@ -312,12 +318,12 @@ _BOOK_TOOL = T.Tool(
 )
 
 
-async def schema_lookup_lab(calls: int = 10) -> SchemaLookupLab:
+async def schema_lookup_lab(calls: int = 10) -> SchemaLookupExperiment:
     """The seed's lowlevel Bookshop, served twice: without and with `get_tool_input_schema`. Each gets one
     `list_tools()` and `calls` calls; the lab counts how often `on_list_tools` ran."""
     if not isinstance(calls, int) or isinstance(calls, bool) or not 1 <= calls <= 1000:
         raise LabError("calls must be a whole number from 1 to 1000")
-    lab = SchemaLookupLab(calls=calls, tool=_BOOK_TOOL.name)
+    lab = SchemaLookupExperiment(calls=calls, tool=_BOOK_TOOL.name)
     for with_lookup in (False, True):
         count = 0
 
