@@ -44,7 +44,7 @@ class Leg:
     method: str
     target: str
     arguments: JsonObject
-    input_responses: JsonObject | None = None
+    input_responses: dict[str, JsonObject] | None = None
     request_state: str | None = None
     headers: dict[str, str] = field(default_factory=dict)
     drop_headers: tuple[str, ...] = ()
@@ -233,7 +233,7 @@ class Replayer:
     ) -> tuple[Leg | None, float]:
         if rnd.outcome != "input_required":
             return None, backoff
-        responses: JsonObject | None = None
+        responses: dict[str, JsonObject] | None = None
         if rnd.input_requests:
             responses = {}
             for key in rnd.input_requests:

@@ -14,6 +14,7 @@ back from a file (a saved flow with more is refused at once, before any of it is
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from typing import Any
 
 from mcp_lab.errors import LabError
@@ -24,6 +25,7 @@ __all__ = [
     "MAX_INPUT_REQUESTS",
     "MAX_SAVED_QUESTIONS",
     "check_max_rounds",
+    "check_saved_size",
     "check_timeout",
     "too_many_questions",
 ]
@@ -68,3 +70,27 @@ def too_many_questions(round_number: int, asked: int) -> str:
         f"round {round_number}: the server asked {asked} questions at once, more than a round may ask "
         f"({MAX_INPUT_REQUESTS}); nothing was shown or answered"
     )
+
+
+def check_saved_size(data: Mapping[str, object]) -> None:
+    """A saved flow is an object naming its request, and within the bounds -- checked before any of it is
+    validated, so a hostile file cannot keep the kernel busy."""
+    if not isinstance(data, Mapping):
+        raise LabError(f"not a saved flow: expected an object, not {_kind(data)}")
+    missing = [k for k in ("server", "method", "target") if k not in data]
+    if missing:
+        raise LabError(f"not a saved flow: it has no {', '.join(missing)}")
+    rounds = data.get("rounds", [])
+    if not isinstance(rounds, list):
+        raise LabError(f"flow: 'rounds' must be a list, not {_kind(rounds)}")
+    if len(rounds) > MAX_FLOW_ROUNDS:
+        raise LabError(f"flow: it has {len(rounds)} rounds, more than a flow may hold ({MAX_FLOW_ROUNDS})")
+    asked = sum(len(r["input_requests"]) for r in rounds if isinstance(r, dict) and isinstance(r.get("input_requests"), dict))
+    if asked > MAX_SAVED_QUESTIONS:
+        raise LabError(
+            f"flow: its rounds ask {asked} questions in all, more than a flow may hold ({MAX_SAVED_QUESTIONS})"
+        )
+
+
+def _kind(value: object) -> str:
+    return "null" if value is None else type(value).__name__

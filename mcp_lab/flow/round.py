@@ -9,14 +9,18 @@ in it. Its own module so the leg sender (legs.py) and the flow (flow.py) both bu
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Awaitable, Callable, Mapping
 from contextlib import AbstractAsyncContextManager, AbstractContextManager
-from dataclasses import asdict, dataclass, field
-from typing import Any, Literal, Protocol
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any, Literal, Protocol, TypeVar
 
 import mcp.types as T
 from mcp.client.session import ClientSession
+from pydantic import TypeAdapter, ValidationError
 
+from mcp_lab.errors import LabError
 from mcp_lab.exchanges.record import LegCapture
 from mcp_lab.flow.answers import InputResponse
 
@@ -63,12 +67,82 @@ class Connection(Protocol):
         ...
 
 
+_Saved = TypeVar("_Saved")
+_ADAPTERS: dict[type, TypeAdapter[Any]] = {}
+
+
+def from_saved(kind: type[_Saved], data: Mapping[str, object], where: str) -> _Saved:
+    """A dataclass (`Round`, `Flow`) from saved plain data, each field checked against the class's own
+    annotations by pydantic in strict mode, as strict as JSON itself (a bool is no number, "3" no int): the
+    dataclass is the one declaration of what a saved flow holds. Anything malformed is one `LabError` line."""
+    try:
+        text = json.dumps(dict(data), ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise LabError(f"{where}: holds a value a saved flow cannot ({exc})") from None
+    adapter = _ADAPTERS.get(kind)
+    if adapter is None:
+        adapter = _ADAPTERS[kind] = TypeAdapter(kind)
+    try:
+        saved: _Saved = adapter.validate_json(text, strict=True)
+    except ValidationError as exc:
+        raise LabError(validation_line(exc, kind)) from None
+    return saved
+
+
+_WANTED = {
+    "int_type": "int",
+    "int_from_float": "int",
+    "string_type": "str",
+    "bool_type": "bool",
+    "float_type": "int or float",
+    "dict_type": "dict",
+    "list_type": "list",
+}
+"""What a field of a saved flow must be, by pydantic's error type, in the words of Python's own types."""
+
+
+def validation_line(exc: ValidationError, kind: type) -> str:
+    """pydantic's first complaint about saved `kind` data as one line: where, what it must be, what it is."""
+    errors = exc.errors()
+    if not errors:
+        return str(exc).splitlines()[0]
+    first = errors[0]
+    loc = list(first["loc"])
+    where = "flow" if kind.__name__ == "Flow" else "round"
+    if len(loc) >= 2 and loc[0] == "rounds" and isinstance(loc[1], int):
+        where, loc, kind = f"round {loc[1]}", loc[2:], Round
+    got = first.get("input")
+    shown = "null" if got is None else type(got).__name__
+    name = ".".join(str(p) for p in loc)
+    if not loc:
+        return f"{where} must be an object, not {shown}"
+    if first["type"] == "missing":
+        return f"{where}: {name!r} is missing"
+    if first["type"] == "literal_error":
+        allowed = ", ".join(re.findall(r"'([^']*)'", str((first.get("ctx") or {}).get("expected", ""))))
+        return f"{where}: {name} must be one of {allowed}, not {got!r}"
+    if loc[0] == "sent_input_responses" and len(loc) == 2:
+        return f"{where}: the answer sent for {loc[1]!r} must be an object, not {shown}"
+    wanted = _WANTED.get(first["type"])
+    if wanted is None:
+        return f"{where}: {name}: {first['msg']}"
+    declared = next((f.type for f in fields(kind) if f.name == loc[0]), "")
+    nullable = len(loc) == 1 and isinstance(declared, str) and declared.endswith("| None")
+    return f"{where}: {name!r} must be {wanted}{' or null' if nullable else ''}, not {shown}"
+
+
+def _sdk_line(exc: ValidationError) -> str:
+    first = exc.errors()[0] if exc.errors() else {"loc": (), "msg": str(exc)}
+    loc = ".".join(str(p) for p in first.get("loc", ()))
+    return f"{first.get('msg', 'invalid')}" + (f" at {loc}" if loc else "")
+
+
 @dataclass
 class Round:
     """One leg: what the client sent and what came back."""
 
     index: int
-    sent_input_responses: dict[str, Any] | None = None
+    sent_input_responses: dict[str, dict[str, Any]] | None = None
     """Wire form of the answers sent with this leg (to the previous leg's input_requests)."""
     sent_request_state: str | None = None
     """The token echoed exactly as it was on the wire."""
@@ -112,10 +186,21 @@ class Round:
         return self.outcome == "error" and (self.error or {}).get("where") == "transport"
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Round:
-        from mcp_lab.flow.check import checked_round
+    def from_dict(cls, data: Mapping[str, Any], where: str = "round") -> Round:
+        """A round from plain data, validated against this dataclass's own fields (see `from_saved`)."""
+        if not isinstance(data, Mapping):
+            raise LabError(f"{where} must be an object, not {type(data).__name__}")
+        rnd = from_saved(cls, data, where)
+        rnd.check_requests(where)
+        return rnd
 
-        return cls(**checked_round(data))
+    def check_requests(self, where: str) -> None:
+        """Saved questions must parse as the SDK's input requests (they are answered from that form)."""
+        if self.input_requests:
+            try:
+                T.InputRequiredResult.model_validate({"inputRequests": self.input_requests, "resultType": "input_required"})
+            except ValidationError as exc:
+                raise LabError(f"{where}: its input requests are malformed: {_sdk_line(exc)}") from None
 
     def requests(self) -> dict[str, T.InputRequest]:
         """This leg's input requests as SDK models (kept from the wire when this process received them)."""
