@@ -29,14 +29,8 @@ from mcp_lab.errors import FlowError, LabError
 from mcp_lab.flow.answers import AnswerContext, Answerer, ChainAnswerer, InputResponse, ScriptedAnswerer, Unanswered
 from mcp_lab.flow.asking import answer_round, missing_answer_message
 from mcp_lab.flow.legs import BACKCHANNEL_HINT, backchannel_hint, send_leg, wire
-from mcp_lab.flow.limits import (
-    DEFAULT_MAX_ROUNDS,
-    MAX_FLOW_ROUNDS,
-    MAX_INPUT_REQUESTS,
-    check_saved_size,
-    too_many_questions,
-)
-from mcp_lab.flow.round import LEGACY, METHODS, MODERN, Connection, LegCapture, Round, from_saved, result_texts
+from mcp_lab.flow.limits import DEFAULT_MAX_ROUNDS, MAX_FLOW_ROUNDS, MAX_INPUT_REQUESTS, too_many_questions
+from mcp_lab.flow.round import LEGACY, METHODS, MODERN, Connection, LegCapture, Round, read_saved, result_texts
 from mcp_lab.given import json_safe
 
 __all__ = ["DEFAULT_MAX_ROUNDS", "LEGACY", "METHODS", "MODERN", "Connection", "Flow", "LegCapture", "Round"]
@@ -102,19 +96,9 @@ class Flow:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Flow:
-        """A flow from plain data, validated against the dataclasses' own fields (`round.from_saved`) within
-        the bounds a saved flow has: a malformed one is one `LabError` naming what is wrong."""
-        check_saved_size(data)
-        flow = from_saved(cls, data, "flow")
-        if flow.era not in (MODERN, LEGACY):
-            raise LabError(f"flow: era must be {MODERN} or {LEGACY}, not {flow.era!r}")
-        if flow.max_rounds < 0:
-            raise LabError(f"flow: max_rounds must be >= 0, not {flow.max_rounds}")
-        if flow.max_rounds > MAX_FLOW_ROUNDS:
-            raise LabError(f"flow: max_rounds must be at most {MAX_FLOW_ROUNDS}, not {flow.max_rounds}")
-        for index, rnd in enumerate(flow.rounds):
-            rnd.check_requests(f"round {index}")
-        return flow
+        """A flow from plain data, validated against the dataclasses' own fields (`round.read_saved`): a
+        malformed one is one `LabError` naming what is wrong."""
+        return read_saved(cls, data)
 
     @classmethod
     def from_json(cls, text: str) -> Flow:

@@ -23,6 +23,7 @@ from pydantic import TypeAdapter, ValidationError
 from mcp_lab.errors import LabError
 from mcp_lab.exchanges.record import LegCapture
 from mcp_lab.flow.answers import InputResponse
+from mcp_lab.flow.limits import MAX_FLOW_ROUNDS, check_saved_size
 
 __all__ = [
     "LEGACY",
@@ -99,6 +100,37 @@ _WANTED = {
     "list_type": "list",
 }
 """What a field of a saved flow must be, by pydantic's error type, in the words of Python's own types."""
+
+
+class _SavedFlow(Protocol):
+    era: str
+    max_rounds: int
+    rounds: list[Round]
+
+
+_Flow = TypeVar("_Flow", bound=_SavedFlow)
+
+
+def read_saved(kind: type[_Flow], data: Mapping[str, object]) -> _Flow:
+    """A saved flow, within the bounds a file may hold (checked before anything is validated), each field
+    as its dataclass declares it, then what the annotations do not say (`check_saved_values`)."""
+    check_saved_size(data)
+    flow = from_saved(kind, data, "flow")
+    check_saved_values(flow.era, flow.max_rounds, flow.rounds)
+    return flow
+
+
+def check_saved_values(era: str, max_rounds: int, rounds: list[Round]) -> None:
+    """What the annotations do not say of a saved flow: a known era, the round cap within its bounds, and
+    questions that parse as the SDK's input requests."""
+    if era not in (MODERN, LEGACY):
+        raise LabError(f"flow: era must be {MODERN} or {LEGACY}, not {era!r}")
+    if max_rounds < 0:
+        raise LabError(f"flow: max_rounds must be >= 0, not {max_rounds}")
+    if max_rounds > MAX_FLOW_ROUNDS:
+        raise LabError(f"flow: max_rounds must be at most {MAX_FLOW_ROUNDS}, not {max_rounds}")
+    for index, rnd in enumerate(rounds):
+        rnd.check_requests(f"round {index}")
 
 
 def validation_line(exc: ValidationError, kind: type) -> str:
