@@ -16,7 +16,7 @@ import typing as _typing
 
 # The SDK validates tool results with jsonschema, imported lazily on the first call. jsonschema then
 # imports rfc3987_syntax when installed (jupyterlab pulls it in), whose grammar takes ~2.5 s to build
-# (sdk-notes §3, §7) -- all on the kernel's loop, in the first call. It only adds the rarely used
+# (measured in this kernel) -- all on the kernel's loop, in the first call. It only adds the rarely used
 # "iri" formats, so the kernel goes without it; jsonschema skips those formats on ImportError.
 if "jsonschema" not in _sys.modules:
     _sys.modules.setdefault("rfc3987_syntax", None)  # type: ignore[arg-type]

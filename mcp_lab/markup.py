@@ -11,11 +11,12 @@ never wrap in the middle (`white-space: nowrap`); long values (tokens, bodies) s
 from __future__ import annotations
 
 import html
+from collections.abc import Iterable
 from typing import Protocol, TypeAlias
 
 from mcp_lab.bounded_json import JsonValue
 
-__all__ = ["STYLE", "WIDGET_VIEW_MIME", "MimeBundle", "code", "e", "tone", "widget_view"]
+__all__ = ["STYLE", "WIDGET_VIEW_MIME", "MimeBundle", "code", "e", "table", "table_row", "tone", "widget_view"]
 
 WIDGET_VIEW_MIME = "application/vnd.jupyter.widget-view+json"
 
@@ -75,6 +76,22 @@ def code(value: object, cls: str = "") -> str:
 def tone(kind: str, text: object) -> str:
     """Text in a status colour: ok, err or warn (the mark, not only the colour, carries the meaning)."""
     return f"<span class='mcp-lab-{kind}'>{e(text)}</span>" if kind else e(text)
+
+
+def table_row(*cells: str, cls: str = "") -> str:
+    """One table row of data cells, each already HTML."""
+    attr = f" class='{cls}'" if cls else ""
+    return f"<tr{attr}>" + "".join(f"<td>{cell}</td>" for cell in cells) + "</tr>"
+
+
+def table(head: Iterable[str], rows: Iterable[str], *, caption: str = "", cls: str = "") -> str:
+    """The one HTML table of the fallbacks: an optional caption, a header row (cells already HTML; none for
+    a table of name/value rows) and the body's rows (`table_row(...)`, or a finished `<tr>` that needs classes)."""
+    attr = f" class='{cls}'" if cls else ""
+    top = f"<caption>{caption}</caption>" if caption else ""
+    heads = "".join(f"<th>{cell}</th>" for cell in head)
+    thead = f"<thead><tr>{heads}</tr></thead>" if heads else ""
+    return f"<table{attr}>{top}{thead}<tbody>{''.join(rows)}</tbody></table>"
 
 
 def wrap(body: str, cls: str) -> str:

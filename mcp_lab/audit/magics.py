@@ -2,7 +2,7 @@
 
 Spec context: the 2026-07-28 rules for multi round-trip requests and header parameters, checked against a
 sandbox server or connection by repeating this kernel's recorded calls for it (or a saved collection's).
-Magic functions cannot await (sdk-notes §6.1): the audit runs as a task and the magic returns a `Pending` --
+Magic functions are synchronous and cannot await: the audit runs as a task and the magic returns a `Pending` --
 `report = await %mcp_audit shop` waits for the report; a bare `%mcp_audit shop` shows "auditing..." and then
 the report, in place.
 """

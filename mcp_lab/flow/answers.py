@@ -20,7 +20,7 @@ import mcp.types as T
 from mcp.client import ClientRequestContext
 from mcp.client.session import ClientSession
 
-from mcp_lab.bounded_json import check_text
+from mcp_lab.bounded_json import JsonValue, check_text
 from mcp_lab.errors import LabError
 
 __all__ = [
@@ -108,7 +108,7 @@ def _roots(value: Sequence[Any]) -> T.ListRootsResult:
 _RESULT_TYPES = (T.ElicitResult, T.CreateMessageResult, T.CreateMessageResultWithTools, T.ListRootsResult)
 
 
-def to_input_response(key: str, request: T.InputRequest, value: Any) -> InputResponse:
+def to_input_response(key: str, request: T.InputRequest, value: object) -> InputResponse:
     """Turn a scripted answer into the InputResponse the request's kind needs.
 
     dict -> accepted elicitation content; `decline()` / `cancel()` -> those actions; str -> the assistant's
@@ -158,7 +158,7 @@ def _candidates(key: str) -> list[str]:
 class ScriptedAnswerer:
     """Answers keyed by input-request key (or the bare resolver name); records which keys were used."""
 
-    answers: Mapping[str, Any]
+    answers: Mapping[str, JsonValue]
     used: set[str] = field(default_factory=set)
 
     def __post_init__(self) -> None:

@@ -9,12 +9,11 @@ rather than raised, so no work is lost; `flow.raise_for_status()` turns it into 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from mcp import MCPError
 from mcp.types import METHOD_NOT_FOUND
 
-from mcp_lab.bounded_json import check_text
+from mcp_lab.bounded_json import JsonValue, check_text
 from mcp_lab.errors import LabError
 from mcp_lab.flow.answers import Answerer, ChainAnswerer, ScriptedAnswerer
 from mcp_lab.flow.flow import DEFAULT_MAX_ROUNDS, LEGACY, MODERN, Connection, Flow, running_message
@@ -35,7 +34,7 @@ def last() -> Flow | None:
     return lab.last()
 
 
-def _answerer(answers: Mapping[str, Any] | Answerer | None) -> tuple[Answerer | None, ScriptedAnswerer | None]:
+def _answerer(answers: Mapping[str, JsonValue] | Answerer | None) -> tuple[Answerer | None, ScriptedAnswerer | None]:
     if answers is None:
         chain: list[Answerer] = []
         scripted = None
@@ -108,9 +107,9 @@ async def start(
     server: str | Connection,
     method: str,
     target: str,
-    arguments: Mapping[str, Any] | None = None,
+    arguments: Mapping[str, JsonValue] | None = None,
     *,
-    answers: Mapping[str, Any] | Answerer | None = None,
+    answers: Mapping[str, JsonValue] | Answerer | None = None,
     legacy: bool = False,
     max_rounds: int = DEFAULT_MAX_ROUNDS,
 ) -> Flow:
@@ -169,9 +168,9 @@ def note_unused_answers(flow: Flow) -> None:
 async def call(
     server: str | Connection,
     tool: str,
-    arguments: Mapping[str, Any] | None = None,
+    arguments: Mapping[str, JsonValue] | None = None,
     *,
-    answers: Mapping[str, Any] | Answerer | None = None,
+    answers: Mapping[str, JsonValue] | Answerer | None = None,
     legacy: bool = False,
     max_rounds: int = DEFAULT_MAX_ROUNDS,
     timeout: float | None = None,
@@ -185,9 +184,9 @@ async def call(
 async def get_prompt(
     server: str | Connection,
     prompt: str,
-    arguments: Mapping[str, Any] | None = None,
+    arguments: Mapping[str, JsonValue] | None = None,
     *,
-    answers: Mapping[str, Any] | Answerer | None = None,
+    answers: Mapping[str, JsonValue] | Answerer | None = None,
     legacy: bool = False,
     max_rounds: int = DEFAULT_MAX_ROUNDS,
     timeout: float | None = None,
@@ -202,7 +201,7 @@ async def read_resource(
     server: str | Connection,
     uri: str,
     *,
-    answers: Mapping[str, Any] | Answerer | None = None,
+    answers: Mapping[str, JsonValue] | Answerer | None = None,
     legacy: bool = False,
     max_rounds: int = DEFAULT_MAX_ROUNDS,
     timeout: float | None = None,
@@ -214,9 +213,9 @@ async def read_resource(
 
 
 async def resume(
-    saved: str | Flow | Mapping[str, Any],
+    saved: str | Flow | Mapping[str, JsonValue],
     *,
-    answers: Mapping[str, Any] | Answerer | None = None,
+    answers: Mapping[str, JsonValue] | Answerer | None = None,
     server: str | Connection | None = None,
     step: bool = False,
     timeout: float | None = None,

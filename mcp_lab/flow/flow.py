@@ -8,7 +8,8 @@ mcp_lab drives that loop itself (through `session.<method>(..., allow_input_requ
 manual path) instead of letting `Client.call_tool` hide the rounds, because seeing every leg is the
 point of the lab. `step()` performs one leg; `run()` is nothing but `step()` until done, so automatic
 and step-by-step behave identically. A `Flow` is JSON all the way down, so it can be written down
-between legs and resumed by another process -- the seeds' distributed client.
+between legs and resumed by another process -- the SDK docs' distributed client, where any instance may
+send the next leg.
 """
 
 from __future__ import annotations

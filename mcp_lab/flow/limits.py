@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import Any
 
 from mcp_lab.errors import LabError
 
@@ -44,7 +43,7 @@ MAX_SAVED_QUESTIONS = MAX_FLOW_ROUNDS * MAX_INPUT_REQUESTS
 """The most questions a saved flow may hold in all (each is parsed when the file is read)."""
 
 
-def check_timeout(timeout: Any, what: str = "timeout") -> float | None:
+def check_timeout(timeout: object, what: str = "timeout") -> float | None:
     """None (no limit) or a positive, finite number of seconds."""
     if timeout is None:
         return None
@@ -55,7 +54,7 @@ def check_timeout(timeout: Any, what: str = "timeout") -> float | None:
     return float(timeout)
 
 
-def check_max_rounds(max_rounds: Any, what: str = "max_rounds") -> int:
+def check_max_rounds(max_rounds: object, what: str = "max_rounds") -> int:
     """How many times the server may ask for input: a whole number >= 0."""
     if isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or not 0 <= max_rounds <= MAX_FLOW_ROUNDS:
         raise LabError(

@@ -20,6 +20,7 @@ import mcp.types as T
 from mcp.client.session import ClientSession
 from pydantic import TypeAdapter, ValidationError
 
+from mcp_lab.bounded_json import JsonObject, JsonValue
 from mcp_lab.errors import LabError
 from mcp_lab.exchanges.record import LegCapture
 from mcp_lab.flow.answers import InputResponse
@@ -43,7 +44,7 @@ _RESPONSE_MODELS = "_response_models"
 
 INVALID_PARAMS = -32602
 START_OVER_HINT = "start it over with `await mcp_lab.resume(flow)`"
-"""What a flow that failed on a refused token says (new keys after a restart, expired, altered): the seeds'
+"""What a flow that failed on a refused token says (new keys after a restart, expired, altered): the SDK docs'
 advice on the frozen -32602 is to start over, and `resume` sends the original request afresh."""
 
 Method = Literal["tools/call", "prompts/get", "resources/read"]
@@ -174,7 +175,7 @@ class Round:
     """One leg: what the client sent and what came back."""
 
     index: int
-    sent_input_responses: dict[str, dict[str, Any]] | None = None
+    sent_input_responses: dict[str, JsonObject] | None = None
     """Wire form of the answers sent with this leg (to the previous leg's input_requests)."""
     sent_request_state: str | None = None
     """The token echoed exactly as it was on the wire."""
@@ -192,7 +193,7 @@ class Round:
     relisted: bool = False
     """The server answered -32020 (header mismatch); tools were re-listed and the leg resent once."""
     started_over: bool = False
-    """The previous leg's state was rejected, so this leg sent the original request afresh (the seeds'
+    """The previous leg's state was rejected, so this leg sent the original request afresh (the SDK docs'
     advice: on the frozen -32602 a client starts the flow over)."""
     served_by: str | None = None
     http: list[dict[str, Any]] = field(default_factory=list)
@@ -200,7 +201,7 @@ class Round:
     backchannel: list[dict[str, Any]] = field(default_factory=list)
     """Pre-2026 era only: server-to-client requests sent during the leg, with the answers given."""
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JsonObject:
         return asdict(self)
 
     @property
@@ -218,7 +219,7 @@ class Round:
         return self.outcome == "error" and (self.error or {}).get("where") == "transport"
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any], where: str = "round") -> Round:
+    def from_dict(cls, data: Mapping[str, JsonValue], where: str = "round") -> Round:
         """A round from plain data, validated against this dataclass's own fields (see `from_saved`)."""
         if not isinstance(data, Mapping):
             raise LabError(f"{where} must be an object, not {type(data).__name__}")
@@ -250,16 +251,16 @@ class Round:
         """Keep the SDK models of this leg's input requests as received (not part of the record)."""
         self.__dict__[_REQUEST_MODELS] = dict(models)
 
-    def keep_response_models(self, models: Mapping[str, Any]) -> None:
+    def keep_response_models(self, models: Mapping[str, InputResponse]) -> None:
         """Keep the answers sent with this leg as the SDK models they were sent as (not part of the record)."""
         self.__dict__[_RESPONSE_MODELS] = dict(models)
 
-    def response_models(self) -> dict[str, Any] | None:
+    def response_models(self) -> dict[str, InputResponse] | None:
         """The answers kept by `keep_response_models`, if this process sent them."""
-        models: dict[str, Any] | None = self.__dict__.get(_RESPONSE_MODELS)
+        models: dict[str, InputResponse] | None = self.__dict__.get(_RESPONSE_MODELS)
         return models
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+    def _repr_mimebundle_(self, include: object = None, exclude: object = None) -> JsonObject:
         from mcp_lab.flow.view import round_bundle
 
         return round_bundle(self)
@@ -271,11 +272,11 @@ class Request(Protocol):
     server: str
     method: str
     target: str
-    arguments: dict[str, Any]
+    arguments: JsonObject
     era: str
 
 
-def result_texts(data: Any) -> list[str]:
+def result_texts(data: object) -> list[str]:
     """The readable parts of a final result: tool content, prompt messages, resource contents.
 
     The one reader of a result's text: `Flow.text`, the flow record, replay and the audit all use it."""

@@ -5,7 +5,7 @@ Spec: 2026-07-28 multi round-trip requests -- the flow engine hands every `input
 round, and returns what the person sent. `%load_ext mcp_lab` registers it as the flows' fallback, after
 any scripted answers, in a kernel only: a plain script has no one to ask and stops with "no answer for".
 
-Waiting (jupyter-notes §4, sdk-notes §6.2). On ipykernel >= 7.4 widget messages are dispatched while an
+Waiting. On ipykernel >= 7.4 widget messages are dispatched while an
 async cell awaits, so `flow = await mcp_lab.call(...)` simply awaits the form's future ("live" mode). A
 kernel that cannot do that (ipykernel < 7.4 with no comm subshells in use) would deadlock, so there the
 answerer switches to "deferred" mode, announced in one line: the flow stops, the cell returns, and when the

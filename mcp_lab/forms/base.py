@@ -9,7 +9,8 @@ serve a browser (its Submit message carries every value at once) and a headless 
 Why the future is resolved with `loop.call_soon_threadsafe` on the loop captured when the form is shown:
 on ipykernel >= 7.4 a button's message is handled on the main thread while the cell awaits, but under
 JupyterLab's comms-over-subshells (ipykernel 7.0-7.3) it arrives on a subshell thread, and a plain
-`future.set_result` from there would not wake the kernel's loop (jupyter-notes §4). Nothing here blocks.
+`future.set_result` from there would not wake the kernel's loop (it sleeps in
+`select` until its self-pipe is written). Nothing here blocks.
 """
 
 from __future__ import annotations

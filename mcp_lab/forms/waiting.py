@@ -7,7 +7,7 @@ side panel (labextension/src/plugin.ts) therefore opens a comm with target `mcp_
 connects to a kernel: the kernel sends `{rounds: [RoundRecord...]}` now and after every change, and takes
 the same messages the round's widget sends (with `flow` and `round` added), plus `{event: "cancel_all"}`.
 
-Why a comm: ipykernel >= 7.4 dispatches comm messages while an async cell awaits (jupyter-notes §4), so the
+Why a comm: ipykernel >= 7.4 dispatches comm messages while an async cell awaits, so the
 panel reaches the kernel exactly when it is needed -- during the wait. JupyterLab may route the comm to a
 subshell thread; everything is handed to the kernel's loop with `call_soon_threadsafe`.
 """

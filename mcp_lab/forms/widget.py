@@ -2,7 +2,7 @@
 
 Spec: 2026-07-28 multi round-trip requests -- one `InputRequiredResult` may ask several questions, and all
 their answers travel together in the retry. Why one custom widget instead of an ipywidget per field
-(jupyter-notes §4, "Found later"): ipykernel 7.4 dispatches comm messages that arrive while an async cell
+(found by experiment): ipykernel 7.4 dispatches comm messages that arrive while an async cell
 awaits without publishing busy/idle for them, and an ipywidgets front end holds back every further `update`
 of a model until it sees that idle. A person typing "eu-west-1" into a Text widget therefore sent only "e".
 Here the kernel -> front end direction carries the round as one plain record (`round`, state updates are

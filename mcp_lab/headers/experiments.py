@@ -2,15 +2,15 @@
 
 Spec context: 2026-07-28 header parameters (the SDK page "Header parameters"):
 - `mismatch_lab`: the server rejects a `tools/call` whose `Mcp-Param-*` header disagrees with the body or
-  is missing (HTTP 400, JSON-RPC -32020), and the other routing-header checks beside it (sdk-notes §5.3):
+  is missing (HTTP 400, JSON-RPC -32020), and the other routing-header checks the SDK makes beside it:
   `Mcp-Name`, and `MCP-Protocol-Version` against the body's `_meta` (-32020) or unsupported (-32022). A
   header naming 2025-11-25 is no check at all: the SDK routes it to the session transport (-32600).
   Raw POSTs with a proper `_meta` envelope, sent with httpx2 and recorded from both ends.
 - `list_first_lab`: a client that never listed tools has never seen the marks, so it sends no header and
   is rejected. The SDK's `Client.call_tool` re-lists and resends (three POSTs), `session.call_tool` raises,
-  and the lab's flow engine re-lists and resends once (`Round.relisted`), like `Client` (sdk-notes §5.4).
+  and the lab's flow engine re-lists and resends once (`Round.relisted`), like `Client`.
 - `schema_lookup_lab`: a lowlevel server needs each tool's input schema to check the headers; without
-  `get_tool_input_schema` it runs its `on_list_tools` handler for every call with arguments (§5.6).
+  `get_tool_input_schema` it runs its `on_list_tools` handler for every call with arguments.
 """
 
 from __future__ import annotations

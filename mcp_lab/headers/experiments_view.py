@@ -10,7 +10,7 @@ from __future__ import annotations
 from mcp_lab.bounded_json import JsonObject
 from mcp_lab.exchanges.view import exchange_head, exchange_html, shown_header
 from mcp_lab.headers.record import ListFirstRecord, MismatchRecord, SchemaLookupRecord
-from mcp_lab.markup import code, e, tone, wrap
+from mcp_lab.markup import code, e, table, tone, wrap
 
 __all__ = ["list_first_bundle", "mismatch_bundle", "schema_lookup_bundle"]
 
@@ -39,8 +39,7 @@ def mismatch_html(record: MismatchRecord) -> str:
     caption = e(f"tools/call {record.tool!r} on {record.server!r}: argument {record.argument!r} travels in {record.header}")
     notes = "".join(f"<div><i>{e(n)}</i></div>" for n in record.notes)
     return wrap(
-        f"<table><caption>{caption}</caption><thead><tr><th>case</th>"
-        f"<th>Mcp-* headers sent</th><th>server answered</th></tr></thead><tbody>{''.join(rows)}</tbody></table>{notes}",
+        table(["case", "Mcp-* headers sent", "server answered"], rows, caption=caption) + notes,
         "mcp-lab-mismatch",
     )
 
@@ -97,9 +96,11 @@ def schema_lookup_html(record: SchemaLookupRecord) -> str:
         for r in record.runs
     )
     return wrap(
-        "<table><caption>lowlevel Bookshop: how often <code>on_list_tools</code> ran"
-        "</caption><thead><tr><th>server</th><th>list_tools()</th><th>call_tool()</th><th>on_list_tools ran</th>"
-        f"</tr></thead><tbody>{rows}</tbody></table>",
+        table(
+            ["server", "list_tools()", "call_tool()", "on_list_tools ran"],
+            [rows],
+            caption="lowlevel Bookshop: how often <code>on_list_tools</code> ran",
+        ),
         "mcp-lab-schema-lookups",
     )
 

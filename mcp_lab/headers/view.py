@@ -14,6 +14,7 @@ from mcp_lab.bounded_json import JsonObject
 from mcp_lab.exchanges.record import ParamHeaderUsage
 from mcp_lab.headers.record import HeaderRowRecord, HeaderTableRecord
 from mcp_lab.markup import code, e, tone, wrap
+from mcp_lab.markup import table as html_table
 
 __all__ = ["HEADERS_MIME", "header_table_bundle", "param_usage_html", "param_usage_lines"]
 
@@ -76,9 +77,11 @@ def header_table_html(table: HeaderTableRecord) -> str:
         for i, row in enumerate(tool.rows):
             body.append(_row_html(row, i == 0, len(tool.rows), name))
     return wrap(
-        f"<table><caption>{e(_title(table))}</caption>"
-        "<thead><tr><th>tool</th><th>argument</th><th>HTTP header</th><th>JSON type</th>"
-        f"<th>sample value &rarr; header value (encoding)</th></tr></thead><tbody>{''.join(body)}</tbody></table>",
+        html_table(
+            ["tool", "argument", "HTTP header", "JSON type", "sample value &rarr; header value (encoding)"],
+            body,
+            caption=e(_title(table)),
+        ),
         "mcp-lab-headers",
     )
 
@@ -123,7 +126,4 @@ def param_usage_html(usage: Sequence[ParamHeaderUsage | JsonObject]) -> str:
             f"<td class='mcp-lab-mcp'>{code(entry.header)}</td><td>{code(_sent(entry))}</td>"
             f"<td>{e(entry.encoding)}</td><td>{tone('ok' if good else 'err', verdict)}</td></tr>"
         )
-    return (
-        "<table class='mcp-lab-param-headers'><thead><tr><th>argument</th><th>header</th><th>sent</th>"
-        f"<th>encoding</th><th>verdict</th></tr></thead><tbody>{''.join(rows)}</tbody></table>"
-    )
+    return html_table(["argument", "header", "sent", "encoding", "verdict"], rows, cls="mcp-lab-param-headers")

@@ -1,7 +1,7 @@
 """`%mcp_connect` and `%mcp_disconnect`: parse, then delegate to connect.py. Nothing else lives here.
 
 Spec context: any MCP server reached over Streamable HTTP or stdio, joined to the lab's sandbox so every call
-magic works with it. Magic functions cannot await (sdk-notes §6.1): the connection registers at once and
+magic works with it. Magic functions are synchronous and cannot await: the connection registers at once and
 connects as a task, and the magic returns a `Pending` -- `c = await %mcp_connect ...` waits for it (errors are
 one line), a bare `%mcp_connect ...` shows "connecting..." and then the connection, in place.
 """

@@ -2,7 +2,7 @@
 
 Spec context: the magics start 2026-07-28 servers in the kernel (`%%mcp_server`) and drive multi round-trip
 calls against them (`%mcp_call`, `%mcp_prompt`, `%mcp_read`). Magic functions are synchronous and cannot
-await (sdk-notes §6.1), so a call magic starts the flow as a task and returns a `FlowRun`: awaited
+await, so a call magic starts the flow as a task and returns a `FlowRun`: awaited
 (`flow = await %mcp_call ...`, or a bare `%mcp_call ...` line, made possible by a small input transformer)
 the cell waits for it -- and a live form can be answered meanwhile; assigned without `await`
 (`run = %mcp_call ...`) it runs in the background and its view updates in place as the rounds arrive.

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from mcp_lab.bounded_json import JsonObject
-from mcp_lab.markup import code, e, tone, wrap
+from mcp_lab.markup import code, e, table, tone, wrap
 from mcp_lab.replay.record import ReplayEntryRecord, ReplayRecord
 
 if TYPE_CHECKING:
@@ -53,12 +53,7 @@ def replay_html(report: ReplayRecord) -> str:
             f"<td>{code(entry.label)}</td><td>{entry.recorded_rounds} &rarr; {entry.replayed_rounds}</td>"
             f"<td><ul>{diffs}</ul></td></tr>"
         )
-    return wrap(
-        f"<b>{e(report.headline)}</b><table><thead><tr><th></th>"
-        "<th>flow</th><th>rounds</th><th>differences</th></tr></thead>"
-        f"<tbody>{''.join(rows)}</tbody></table>",
-        "mcp-lab-replay",
-    )
+    return wrap(f"<b>{e(report.headline)}</b>{table(['', 'flow', 'rounds', 'differences'], rows)}", "mcp-lab-replay")
 
 
 def replay_bundle(report: ReplayRecord) -> JsonObject:

@@ -8,7 +8,7 @@ watch both happen with real SDK servers.
 
 The router is a request-level (layer 7) round-robin balancer *without session affinity*: every leg of a
 flow -- each retry carrying `request_state` -- goes to the next instance in turn, exactly the situation the
-seeds warn about. `pin(i)` sends every leg to one instance, for demos.
+SDK docs warn about: a token sealed on one instance must open on whichever instance gets the retry. `pin(i)` sends every leg to one instance, for demos.
 
 All instances share the server's name, hence the token audience; only their rings differ.
 """

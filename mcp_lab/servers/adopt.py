@@ -20,6 +20,7 @@ from typing import Any, Literal
 from mcp.server import Server
 from mcp.server.mcpserver import MCPServer
 
+from mcp_lab.bounded_json import JsonObject
 from mcp_lab.errors import LabError
 from mcp_lab.servers.lab_server import LabServer, check_name
 from mcp_lab.servers.log_book import contained, take_sdk_handlers
@@ -29,11 +30,11 @@ from mcp_lab.tokens.keys import KeyRing, checked_ttl, codec_key_ids
 __all__ = ["adopt", "adoption_note", "is_server", "load_server", "offers_nothing", "sealing_of"]
 
 
-def is_server(value: Any) -> bool:
+def is_server(value: object) -> bool:
     return isinstance(value, MCPServer | Server)
 
 
-def offers_nothing(server: Any) -> bool:
+def offers_nothing(server: object) -> bool:
     """An MCPServer with no tool, prompt, resource or template registered (its managers: private, mcp==2.3.0)."""
     if not isinstance(server, MCPServer):
         return False
@@ -170,7 +171,7 @@ def adopt(
         entry.ttl = float(boundary._security.ttl)
     if take_keys or keys is not None:
         ring = given or KeyRing.fresh()
-        policy: dict[str, Any] = {}
+        policy: JsonObject = {}
         if boundary is not None:  # only the keys change: the audience and the principal binding stay the server's
             policy = {"audience": boundary._audience, "bind_principal": boundary._security.bind_principal}
         entry.install_ring(ring, ttl=ttl if ttl is not None else entry.ttl, **policy)

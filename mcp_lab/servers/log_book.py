@@ -2,7 +2,7 @@
 
 Spec context: none of the protocol's -- running someone's server inside a kernel. Server code often sets up
 logging for itself: `MCPServer(...)` with its default `log_level="INFO"` calls `logging.basicConfig` on the
-root logger (sdk-notes §8.8), a script calls `logging.basicConfig(level=logging.INFO)`. In a kernel the root
+root logger, a script calls `logging.basicConfig(level=logging.INFO)`. In a kernel the root
 logger is everybody's, so each later cell would print `HTTP Request: POST ...` lines from the lab's own HTTP
 client and whatever the server logs. While the lab runs a server's code (a `%%mcp_server` cell, a `--from`
 import or factory, an adoption) it watches the root logger: handlers that code added are taken back off,
@@ -18,7 +18,6 @@ import contextlib
 import logging
 from collections import deque
 from collections.abc import Iterator
-from typing import Any
 
 from mcp_lab.exchanges.recorder import current_capture
 from mcp_lab.lab import lab
@@ -46,11 +45,11 @@ def log_lines(name: str) -> list[str]:
     return list(lab.server_logs.get(name, ()))
 
 
-def leg_began(capture: Any, name: str) -> None:
+def leg_began(capture: object, name: str) -> None:
     lab.leg_servers[id(capture)] = name
 
 
-def leg_ended(capture: Any) -> None:
+def leg_ended(capture: object) -> None:
     lab.leg_servers.pop(id(capture), None)
 
 

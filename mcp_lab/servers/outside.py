@@ -7,7 +7,8 @@ step mode, prompts, resources, live forms and replays work with it unchanged. Wh
 the lab holds no keys for such a server, so its sealed `request_state` tokens get the keyless anatomy only
 (`ring` is None, and the views say so).
 
-Each `Client` is entered and exited by one owner task (sdk-notes §6.1). The connection registers at once
+Each `Client` is entered and exited by one owner task: an anyio cancel scope entered in one task cannot
+be exited in another, and ipykernel runs every cell in its own task. The connection registers at once
 and connects in the background, so a notebook run top to bottom can call it in the next cell: every
 session request waits for the connect. Failures become one `LabError` line, with nothing left running.
 """
@@ -120,7 +121,7 @@ class OutsideServer:
     def pids(self) -> list[int]:
         return [pid for owner in self._owners.values() for pid in owner.pids]
 
-    def install_ring(self, *_: Any, **__: Any) -> None:
+    def install_ring(self, *_: object, **__: object) -> None:
         raise LabError(f"{self.name!r} is not a server the lab started: it holds no keys for it")
 
     def log(self) -> str:
@@ -332,7 +333,7 @@ class OutsideServer:
         shown = " | ".join(lines[-3:])
         return f"; its stderr ends: {shown[-300:]!r} (all of it: %mcp_connect log {self.name})"
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+    def _repr_mimebundle_(self, include: object = None, exclude: object = None) -> dict[str, Any]:
         from mcp_lab.servers.connection_view import connection_bundle
 
         return connection_bundle(self)

@@ -77,7 +77,7 @@ _SHOWN: list[Any] = []
 """`warnings.showwarning` as it was before the lab wrapped it."""
 
 
-def _show_warning(message: Any, category: Any, filename: str, lineno: int, file: Any = None, line: Any = None) -> None:
+def _show_warning(message: object, category: object, filename: str, lineno: int, file: object = None, line: object = None) -> None:
     text = str(message)
     servers = leg_server_names() if text.startswith(_SERIALIZER) else []
     if not servers:

@@ -24,8 +24,8 @@ from typing import Any
 from mcp.server.request_state import _principal_matches  # private, pinned to mcp==2.3.0
 
 from mcp_lab.bounded_json import JsonValue
+from mcp_lab.tokens.record import CheckRecord
 from mcp_lab.tokens.report import TokenReport
-from mcp_lab.tokens.rows import Check
 
 __all__ = [
     "FUTURE_SKEW",
@@ -38,13 +38,13 @@ FUTURE_SKEW = 60.0
 """`_FUTURE_SKEW`: how far in the future an `iat` may lie (clock skew between instances)."""
 ENVELOPE_VERSION = 1
 _NUMBER = (int, float)  # what the SDK's isinstance(x, int | float) admits (bool included)
-# Checks that read the same every time (Check is frozen, so reports share them).
-_VERSION_OK = Check("version", "pass", None, "v=1 with iat, exp and s present")
-_ISSUED_OK = Check("issued-at", "pass", None, "iat is not after now + 60 s of clock skew")
-_EXPIRY_OK = Check("expiry", "pass", None, "now < exp")
-_BINDING_OK = Check("request binding", "pass", None, "same method, target and arguments digest")
-_BINDING_UNKNOWN = Check("request binding", "unknown", None, "pass call= (the flow, or method/target/args)")
-_AUDIENCE_UNKNOWN = Check("audience", "unknown", None, "pass server= or audience=")
+# Checks that read the same every time (CheckRecord is frozen, so reports share them).
+_VERSION_OK = CheckRecord(step="version", status="pass", reason=None, detail="v=1 with iat, exp and s present")
+_ISSUED_OK = CheckRecord(step="issued-at", status="pass", reason=None, detail="iat is not after now + 60 s of clock skew")
+_EXPIRY_OK = CheckRecord(step="expiry", status="pass", reason=None, detail="now < exp")
+_BINDING_OK = CheckRecord(step="request binding", status="pass", reason=None, detail="same method, target and arguments digest")
+_BINDING_UNKNOWN = CheckRecord(step="request binding", status="unknown", reason=None, detail="pass call= (the flow, or method/target/args)")
+_AUDIENCE_UNKNOWN = CheckRecord(step="audience", status="unknown", reason=None, detail="pass server= or audience=")
 
 
 class _Unknown:
@@ -68,12 +68,12 @@ def request_identity(method: str, target: str, arguments: Mapping[str, JsonValue
     return str(target), base64.urlsafe_b64encode(digest).decode().rstrip("=")
 
 
-def passed(step: str, detail: str) -> Check:
-    return Check(step, "pass", None, detail)
+def passed(step: str, detail: str) -> CheckRecord:
+    return CheckRecord(step=step, status="pass", reason=None, detail=detail)
 
 
 def _fail(report: TokenReport, step: str, reason: str, detail: str) -> None:
-    report.checks.append(Check(step, "fail", reason, detail))
+    report.checks.append(CheckRecord(step=step, status="fail", reason=reason, detail=detail))
 
 
 def check_claims(
@@ -148,7 +148,7 @@ def _check_principal(
         if claim is None and assumed:
             report.checks.append(passed("principal", note))
             return
-        report.checks.append(Check("principal", "unknown", None, note))
+        report.checks.append(CheckRecord(step="principal", status="unknown", reason=None, detail=note))
         report.cannot_know.append("the principal the server binds: " + note)
         return
     if (claim is None) != (principal is None):

@@ -23,7 +23,8 @@ from mcp_lab.tokens.anatomy import Anatomy, keyless_anatomy
 from mcp_lab.tokens.claims import UNKNOWN, check_claims, passed
 from mcp_lab.tokens.codec import DescribedCodec, codec_label
 from mcp_lab.tokens.context import INFER, Context, boundary_of, from_flow, resolve_context
-from mcp_lab.tokens.report import STEPS, Check, Status, TokenReport
+from mcp_lab.tokens.record import CheckRecord
+from mcp_lab.tokens.report import STEPS, Status, TokenReport
 
 __all__ = ["UNKNOWN", "boundary_of", "inspect_token"]
 
@@ -105,7 +106,7 @@ def _inspect(token: object, ctx: Context, now: float, carrier: object = None) ->
         return report
     if not isinstance(token, str):
         report.format, report.format_label = "non-string", f"a {type(token).__name__}, not a string"
-        report.checks.append(Check("codec", "fail", "non-string requestState", "the wire value must be a string"))
+        report.checks.append(CheckRecord(step="codec", status="fail", reason="non-string requestState", detail="the wire value must be a string"))
         return _finish(report)
     report.token, report.length = token, len(token)
     anatomy = keyless_anatomy(token)
@@ -122,15 +123,15 @@ def _inspect(token: object, ctx: Context, now: float, carrier: object = None) ->
         else:
             payload = _opened(report, anatomy, ctx, opened)
     elif anatomy.problem is not None:
-        report.checks.append(Check("codec", "fail", anatomy.reason, f"{anatomy.problem} (as its codec would say)"))
+        report.checks.append(CheckRecord(step="codec", status="fail", reason=anatomy.reason, detail=f"{anatomy.problem} (as its codec would say)"))
     elif anatomy.format in FOREIGN:
         return _foreign(report, anatomy, flow_of(carrier, token))
     elif anatomy.readable_payload is not None:
         payload = anatomy.readable_payload
-        report.checks.append(Check("codec", "unknown", None, "sign-only: readable, but only the key verifies it"))
+        report.checks.append(CheckRecord(step="codec", status="unknown", reason=None, detail="sign-only: readable, but only the key verifies it"))
         report.cannot_know.append("whether these claims are authentic: the signature needs the key")
     else:
-        report.checks.append(Check("codec", "unknown", None, "encrypted: pass server= or ring= to open it"))
+        report.checks.append(CheckRecord(step="codec", status="unknown", reason=None, detail="encrypted: pass server= or ring= to open it"))
         report.cannot_know.append("the claims and the inner state: they are encrypted and no key was given")
     report.can_open = _can_open(ctx, anatomy)
     if payload is not None:
@@ -152,9 +153,9 @@ def _foreign(report: TokenReport, anatomy: Anatomy, flow: object) -> TokenReport
     # Its claims stay on the anatomy (report.anatomy.claims), said in plain words in the notes: the claim
     # rows explain the Python SDK's claims (`p` there is a principal tag, here the state itself).
     statement = anatomy.statement or "a format the lab does not know"
-    report.checks.append(Check("codec", "unknown", None, statement))
+    report.checks.append(CheckRecord(step="codec", status="unknown", reason=None, detail=statement))
     for step in STEPS[1:]:
-        report.checks.append(Check(step, "unknown", None, "another server's format: its own checks apply"))
+        report.checks.append(CheckRecord(step=step, status="unknown", reason=None, detail="another server's format: its own checks apply"))
     report.notes += [statement, *anatomy.carries]
     if anatomy.sdk_refusal:
         report.notes.append(anatomy.sdk_refusal)
@@ -216,17 +217,17 @@ def _refused(report: TokenReport, anatomy: Anatomy, ctx: Context, exc: Exception
             "unknown key": "the sealing key's id is in no slot of this ring (a restart, or another service)",
             "seal": "the tag does not verify: the token was altered after sealing",
         }.get(reason, f"the codec refused it: {reason}")
-        report.checks.append(Check("codec", "fail", reason, detail))
+        report.checks.append(CheckRecord(step="codec", status="fail", reason=reason, detail=detail))
         return
     # the boundary fails closed on a codec bug, logging "codec error"
-    report.checks.append(Check("codec", "fail", "codec error", f"the codec raised {type(exc).__name__}"))
+    report.checks.append(CheckRecord(step="codec", status="fail", reason="codec error", detail=f"the codec raised {type(exc).__name__}"))
 
 
 def _opened(report: TokenReport, anatomy: Anatomy, ctx: Context, payload: object) -> bytes | None:
     """The checklist's codec step when the codec returned `payload`."""
     _slot(report, anatomy, ctx)
     if not isinstance(payload, bytes | bytearray):
-        report.checks.append(Check("codec", "fail", "malformed", "the codec returned no bytes"))
+        report.checks.append(CheckRecord(step="codec", status="fail", reason="malformed", detail="the codec returned no bytes"))
         return None
     report.verified = True
     where = f"ring slot {report.slot}" if report.slot is not None else "the codec"
@@ -255,7 +256,7 @@ def _unprotected(report: TokenReport, ctx: Context) -> TokenReport:
     report.opened, report.inner_state, report.danger = True, report.token, DANGER
     report.can_open = "nothing to open: the server sends and accepts its state in plaintext"
     for step in STEPS:
-        report.checks.append(Check(step, "skipped", None, "no RequestStateBoundary on this server"))
+        report.checks.append(CheckRecord(step=step, status="skipped", reason=None, detail="no RequestStateBoundary on this server"))
     if report.format == "aes-gcm-v1":
         report.notes.append("this looks sealed, but this server hands it to its handler verbatim")
     report.verdict = "ok"
@@ -274,7 +275,7 @@ def _finish(report: TokenReport) -> TokenReport:
     if len(checks) < len(STEPS):
         status: Status = "not reached" if failed is not None else "unknown"
         detail = "" if failed is not None else "needs the claims"
-        checks += [Check(step, status, None, detail) for step in STEPS[len(checks) :]]
+        checks += [CheckRecord(step=step, status=status, reason=None, detail=detail) for step in STEPS[len(checks) :]]
         unknown_first = unknown_first or failed is None
     if failed is not None:
         report.verdict = failed.reason or "unknown"

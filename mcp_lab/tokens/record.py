@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+from pydantic import ConfigDict
+
 from mcp_lab.records.base import Clipped, Model, Record
 
 __all__ = [
@@ -41,6 +43,8 @@ class SegmentRecord(Model):
 
 class CheckRecord(Model):
     """One step of the server's boundary check."""
+
+    model_config = ConfigDict(frozen=True)  # the steps that read the same every time are shared by all reports
 
     step: str
     status: Literal["pass", "fail", "unknown", "not reached", "skipped"]

@@ -19,9 +19,9 @@ from mcp_lab.markup import MimeBundle
 from mcp_lab.records.base import clip, clip_json, fitted
 from mcp_lab.tokens.anatomy import Anatomy, Segment, keyless_anatomy
 from mcp_lab.tokens.record import CheckRecord, ClaimRowRecord, QuestionRecord, SegmentRecord, TokenRecord
-from mcp_lab.tokens.rows import Check, ClaimRow, QuestionRow, Status, claim_rows, decode_inner, when
+from mcp_lab.tokens.rows import ClaimRow, QuestionRow, Status, claim_rows, decode_inner, when
 
-__all__ = ["REASONS", "STEPS", "Check", "ClaimRow", "QuestionRow", "Status", "TokenReport", "plain"]
+__all__ = ["REASONS", "STEPS", "ClaimRow", "QuestionRow", "Status", "TokenReport", "plain"]
 
 STEPS = ("codec", "version", "issued-at", "expiry", "request binding", "audience", "principal")
 """The boundary's checks, in the order it makes them."""
@@ -68,7 +68,7 @@ class TokenReport:
     inner_state: str | None = None
     question_texts: dict[str, str] = field(default_factory=dict)
     """Question text by input-request key, from the flow that carried the token."""
-    checks: list[Check] = field(default_factory=list)
+    checks: list[CheckRecord] = field(default_factory=list)
     verdict: str = "unknown"
     """"ok", the reason the server logs, or "unknown" when the lab cannot tell."""
     verdict_detail: str = ""
@@ -123,7 +123,7 @@ class TokenReport:
     def expires_at(self) -> str | None:
         return when(self.claims.get("exp")) if isinstance(self.claims, dict) else None
 
-    def check(self, step: str) -> Check | None:
+    def check(self, step: str) -> CheckRecord | None:
         return next((c for c in self.checks if c.step == step), None)
 
     def record(self) -> TokenRecord:
@@ -187,7 +187,7 @@ class TokenReport:
             inner_state=clip(self.inner_state) if self.inner_state is not None else None,
             inner_kind=self.inner_kind,  # type: ignore[arg-type]
             questions=[fitted(QuestionRecord, asdict(q)) for q in self.questions],
-            checks=[CheckRecord(step=c.step, status=c.status, reason=c.reason, detail=c.detail) for c in self.checks],
+            checks=list(self.checks),
             verdict=self.verdict,
             verdict_tone=tone,
             verdict_title=titles[tone],

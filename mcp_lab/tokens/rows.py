@@ -20,7 +20,6 @@ from mcp_lab.bounded_json import JsonObject
 
 __all__ = [
     "RESOLVER_STATE_VERSION",
-    "Check",
     "ClaimRow",
     "QuestionRow",
     "Status",
@@ -33,17 +32,6 @@ __all__ = [
 RESOLVER_STATE_VERSION = 3
 
 Status = Literal["pass", "fail", "unknown", "not reached", "skipped"]
-
-
-@dataclass(frozen=True, slots=True)
-class Check:
-    """One step of the server's boundary check."""
-
-    step: str
-    status: Status
-    reason: str | None = None
-    """The exact reason the server logs when this step fails."""
-    detail: str = ""
 
 
 @dataclass

@@ -10,10 +10,9 @@ No rendering ever holds key material: reports have none to give.
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from mcp_lab.bounded_json import JsonObject
-from mcp_lab.markup import code, e, tone, wrap
+from mcp_lab.markup import code, e, table, tone, wrap
 from mcp_lab.records.base import clipped_text
 from mcp_lab.tokens.record import OWNER_NOTE, CheckRecord, QuestionRecord, TokenRecord
 
@@ -119,13 +118,12 @@ def _banner(report: TokenRecord) -> str:
     )
 
 
-def _table(rows: list[tuple[str, Any]]) -> str:
-    body = "".join(f"<tr><th>{e(k)}</th><td>{e(v)}</td></tr>" for k, v in rows)
-    return f"<table>{body}</table>"
+def _table(rows: list[tuple[str, object]]) -> str:
+    return table([], [f"<tr><th>{e(k)}</th><td>{e(v)}</td></tr>" for k, v in rows])
 
 
 def _header_table(report: TokenRecord) -> str:
-    rows: list[tuple[str, Any]] = [("format", report.format_label), ("length", f"{report.length} chars")]
+    rows: list[tuple[str, object]] = [("format", report.format_label), ("length", f"{report.length} chars")]
     if report.key_id:
         slot = f" (ring slot {report.slot})" if report.slot is not None else ""
         rows.append(("key id", report.key_id + slot))
@@ -160,7 +158,7 @@ def _claims_table(report: TokenRecord) -> str:
         if report.ttl is not None and report.ttl_left is not None
         else ""
     )
-    return f"<h4>Payload (claims)</h4><table>{''.join(rows)}</table>{ttl}"
+    return f"<h4>Payload (claims)</h4>{table([], rows)}{ttl}"
 
 
 def _questions_table(report: TokenRecord) -> str:
@@ -172,8 +170,8 @@ def _questions_table(report: TokenRecord) -> str:
         f"<td>{code(q.pinned or q.asked or '')}</td></tr>"
         for q in report.questions
     )
-    head = "<tr><th>key</th><th>question</th><th>answer</th><th>data</th><th>question digest</th></tr>"
-    return f"<h4>Inner state: resolver questions</h4><table>{head}{rows}</table>"
+    head = ["key", "question", "answer", "data", "question digest"]
+    return f"<h4>Inner state: resolver questions</h4>{table(head, [rows])}"
 
 
 def token_html(report: TokenRecord) -> str:
