@@ -11,7 +11,6 @@ import math
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 import pydantic_core
 
@@ -76,7 +75,7 @@ def wire_arguments(arguments: Mapping[str, JsonValue]) -> JsonObject:
     return wired
 
 
-def json_safe(value: object) -> Any:
+def json_safe(value: object) -> object:
     """`value` with every non-finite float as None: what the SDK's JSON puts on the wire for it."""
     if isinstance(value, float):
         return value if math.isfinite(value) else None

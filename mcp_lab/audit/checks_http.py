@@ -89,7 +89,7 @@ class _Mark:
         """The flow of the last probe sent for this mark."""
 
 
-def _at(arguments: JsonObject, path: tuple[str, ...]) -> Any:
+def _at(arguments: JsonObject, path: tuple[str, ...]) -> object:
     value: Any = arguments
     for key in path:
         value = value.get(key) if isinstance(value, dict) else None

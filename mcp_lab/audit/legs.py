@@ -258,15 +258,15 @@ def _is_point(at: At, leg: Leg, flow: Flow) -> bool:
     return bool(leg.input_responses)
 
 
-def _same_resolver(key: str, answers: dict[str, list[Any]]) -> str:
+def _same_resolver(key: str, answers: dict[str, list[object]]) -> str:
     """A recorded key naming the same resolver in another module: MCPServer keys are `module:qualname`, and
     a server run as a script (`__main__:confirm`) names its resolvers unlike the same server imported."""
     name = key.rpartition(":")[2]
     return next((k for k in answers if ":" in key and k.rpartition(":")[2] == name), key)
 
 
-def _recorded_answers(recorded: Flow) -> dict[str, list[Any]]:
-    answers: dict[str, list[Any]] = {}
+def _recorded_answers(recorded: Flow) -> dict[str, list[object]]:
+    answers: dict[str, list[object]] = {}
     for rnd in recorded.rounds:
         for key, response in (rnd.sent_input_responses or {}).items():
             answers.setdefault(key, []).append(response)

@@ -9,8 +9,6 @@ the report, in place.
 
 from __future__ import annotations
 
-from typing import Any
-
 from IPython.core.error import UsageError
 from IPython.core.magic import Magics, line_magic, magics_class, no_var_expand
 from IPython.core.magic_arguments import argument, magic_arguments
@@ -41,7 +39,7 @@ class AuditMagics(Magics):
     @argument("--lifetime", type=float, help="seconds the server's requestState plausibly lives")
     @argument("--max-wait", type=float, default=30.0, help="the longest the lifetime check waits (default 30 s)")
     @line_magic
-    def mcp_audit(self, line: str) -> Any:
+    def mcp_audit(self, line: str) -> object:
         """Audit a server against the 2026-07-28 rules by repeating the calls recorded for it.
 
         %mcp_audit NAME [COLLECTION] [--only CHECK,...] [--skip CHECK,...] [--lifetime S] [--max-wait S]

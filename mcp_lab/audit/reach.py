@@ -26,7 +26,7 @@ from mcp_types import CLIENT_CAPABILITIES_META_KEY
 from mcp_lab.audit.model import Transport
 from mcp_lab.bounded_json import JsonObject, JsonValue
 from mcp_lab.errors import LabError
-from mcp_lab.flow.flow import MODERN, Connection
+from mcp_lab.flow.flow import MODERN, Connection, LegCapture
 
 __all__ = ["Reach", "RequestSpec"]
 
@@ -107,7 +107,7 @@ class Reach:
     async def session(self) -> ClientSession:
         return await self.connection.session(MODERN)
 
-    def capture(self) -> Any:
+    def capture(self) -> contextlib.AbstractContextManager[LegCapture]:
         """A context manager collecting one request's HTTP exchanges and the server's logged reasons."""
         return self.connection.capture()
 

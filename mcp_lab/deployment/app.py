@@ -89,7 +89,7 @@ def load_target(spec: str) -> Any:
 
     module_name, _, attribute = spec.partition(":")
     try:
-        value: Any = importlib.import_module(module_name)
+        value: object = importlib.import_module(module_name)
         for part in attribute.split("."):
             value = getattr(value, part)
         if not isinstance(value, MCPServer | Server) and callable(value):

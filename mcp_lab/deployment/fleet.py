@@ -18,7 +18,6 @@ import atexit
 import contextlib
 import shutil
 from pathlib import Path
-from typing import Any
 
 from mcp.client.session import ClientSession
 
@@ -124,7 +123,7 @@ class ProcessFleet:
         )
 
     @property
-    def config(self) -> Any:
+    def config(self) -> object:
         """The proxy's configuration file, as deployed (a view: path and text)."""
         from mcp_lab.deployment.view import ConfigFile
 

@@ -91,7 +91,7 @@ def cancel() -> T.ElicitResult:
     return T.ElicitResult(action="cancel")
 
 
-def _roots(value: Sequence[Any]) -> T.ListRootsResult:
+def _roots(value: Sequence[object]) -> T.ListRootsResult:
     roots: list[T.Root] = []
     for item in value:
         if isinstance(item, T.Root):

@@ -66,7 +66,7 @@ def recent() -> list[Panel]:
     return list(lab.recent_panels)
 
 
-def _kernel() -> Any:
+def _kernel() -> object:
     try:
         from IPython import get_ipython
     except ImportError:  # pragma: no cover - IPython is a dependency
@@ -229,7 +229,7 @@ class FormAnswerer:
             panel.handle = display(panel, display_id=True)
 
     # ---- deferred mode -------------------------------------------------------------------------------------
-    def _sink(self, flow: Any) -> Any:
+    def _sink(self, flow: Any) -> object:
         sink = self._sinks.get(flow.id)
         if sink is None:
             import ipywidgets as W

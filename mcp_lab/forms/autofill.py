@@ -74,7 +74,7 @@ def clear_prearranged() -> None:
     lab.prearranged_keyed.clear()
 
 
-def take(form: Form) -> Any:
+def take(form: Form) -> object:
     """The queued answer for this form (removed from the queue), or `_NOTHING`."""
     for name in (form.key, form.name):
         queue = lab.prearranged_keyed.get(name)

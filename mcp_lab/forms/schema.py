@@ -181,7 +181,7 @@ def parse_schema(schema: object) -> FormSpec:
 _INTEGER = re.compile(r"^[+-]?\d+$")
 
 
-def parse_number(text: str, integer: bool) -> Any:
+def parse_number(text: str, integer: bool) -> object:
     """A typed number: int, float, MISSING (empty) or Invalid. Integers refuse decimals."""
     text = text.strip()
     if not text:
@@ -202,7 +202,7 @@ def parse_number(text: str, integer: bool) -> Any:
 _CHECKER: Any = None
 
 
-def format_checker() -> Any:
+def format_checker() -> object:
     """jsonschema's FormatChecker, with the four subset formats guaranteed present.
 
     jsonschema checks `uri` and `date-time` only when rfc3986-validator / rfc3339-validator are installed

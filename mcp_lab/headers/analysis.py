@@ -28,6 +28,7 @@ from mcp.shared.inbound import (
     x_mcp_header_map,
 )
 
+from mcp_lab.bounded_json import JsonObject, JsonValue
 from mcp_lab.headers.record import HeaderTableRecord, ToolHeadersRecord
 from mcp_lab.markup import MimeBundle
 from mcp_lab.records.base import fitted
@@ -67,7 +68,7 @@ def _header_value(token: str, value: object) -> str | None:
     return mcp_param_headers({("value",): token}, {"value": value}).get(f"{MCP_PARAM_HEADER_PREFIX}{token}")
 
 
-def _nest(path: Sequence[str], leaf: object) -> dict[str, Any]:
+def _nest(path: Sequence[str], leaf: object) -> JsonObject:
     """A schema holding only `leaf` at `path`, so the SDK's checks speak about that one property."""
     node: Any = leaf
     for key in reversed(path):
@@ -75,7 +76,7 @@ def _nest(path: Sequence[str], leaf: object) -> dict[str, Any]:
     return dict(node)
 
 
-def _marks(schema: object, path: tuple[str, ...] | None = ()) -> Iterator[tuple[tuple[str, ...] | None, dict[str, Any]]]:
+def _marks(schema: object, path: tuple[str, ...] | None = ()) -> Iterator[tuple[tuple[str, ...] | None, JsonObject]]:
     """Every schema position carrying `x-mcp-header`, with its `properties` path (None when unreachable)."""
     if isinstance(schema, list):
         for item in schema:
@@ -104,7 +105,7 @@ class HeaderRow:
     """Dotted `properties` path ("?" when the mark is not reachable through plain properties)."""
     header: str
     json_type: str
-    samples: list[dict[str, Any]] = field(default_factory=list)
+    samples: list[JsonObject] = field(default_factory=list)
     """`{"value", "header_value", "encoding"}` for a few sample values (what a client would send)."""
     valid: bool = True
     reason: str | None = None
@@ -140,7 +141,7 @@ class HeaderTable:
             tools=[fitted(ToolHeadersRecord, asdict(t)) for t in self.tools],
         )
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JsonObject:
         return self.record().dump()
 
     def _repr_mimebundle_(self, include: object = None, exclude: object = None) -> MimeBundle:
@@ -149,7 +150,7 @@ class HeaderTable:
         return header_table_bundle(self.record())
 
 
-def _samples(token: str, json_type: str, prop: Mapping[str, Any]) -> list[dict[str, Any]]:
+def _samples(token: str, json_type: str, prop: Mapping[str, JsonValue]) -> list[JsonObject]:
     default = prop.get("default")
     enum = prop.get("enum")
     if isinstance(enum, list) and enum:
@@ -174,7 +175,7 @@ def header_rows(tool: str, schema: object) -> ToolHeaders:
     """The header parameters of one tool's input schema, each judged by the SDK."""
     verdict = find_invalid_x_mcp_header(schema)
     result = ToolHeaders(name=tool, dropped=verdict is not None, reason=verdict)
-    seen: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {}
+    seen: dict[str, tuple[tuple[str, ...], JsonObject]] = {}
     for path, prop in _marks(schema):
         token = prop.get(X_MCP_HEADER_KEY)
         json_type = prop.get("type") if isinstance(prop.get("type"), str) else ("anyOf" if "anyOf" in prop else "?")
@@ -187,7 +188,11 @@ def header_rows(tool: str, schema: object) -> ToolHeaders:
             if row.reason is None and isinstance(token, str):
                 earlier = seen.get(token.lower())
                 if earlier is not None:
-                    properties = {**_nest(earlier[0], earlier[1])["properties"], **_nest(path, prop)["properties"]}
+                    first, second = _nest(earlier[0], earlier[1])["properties"], _nest(path, prop)["properties"]
+                    properties: JsonObject = {}
+                    for part in (first, second):
+                        if isinstance(part, Mapping):
+                            properties.update(part)
                     row.reason = find_invalid_x_mcp_header({"type": "object", "properties": properties}) or verdict
                 else:
                     seen[token.lower()] = (path, prop)
@@ -198,7 +203,7 @@ def header_rows(tool: str, schema: object) -> ToolHeaders:
     return result
 
 
-def header_table_from_tools(server: str, tools: Sequence[Mapping[str, Any]], kind: str = "") -> HeaderTable:
+def header_table_from_tools(server: str, tools: Sequence[Mapping[str, JsonValue]], kind: str = "") -> HeaderTable:
     """A `HeaderTable` from raw tool listings (`{"name", "inputSchema"}` dicts, wire form)."""
     table = HeaderTable(server=server, kind=kind)
     for tool in tools:
@@ -206,8 +211,8 @@ def header_table_from_tools(server: str, tools: Sequence[Mapping[str, Any]], kin
     return table
 
 
-def _value_at(arguments: Mapping[str, Any], path: Sequence[str]) -> Any:
-    node: Any = arguments
+def _value_at(arguments: Mapping[str, JsonValue], path: Sequence[str]) -> Any:
+    node: object = arguments
     for key in path:
         if not isinstance(node, Mapping):
             return None
@@ -215,8 +220,8 @@ def _value_at(arguments: Mapping[str, Any], path: Sequence[str]) -> Any:
     return node
 
 
-def _leaf(schema: Mapping[str, Any], path: Sequence[str]) -> Any:
-    node: Any = schema
+def _leaf(schema: Mapping[str, JsonValue], path: Sequence[str]) -> Any:
+    node: object = schema
     for key in path:
         node = (node.get("properties") or {}).get(key) if isinstance(node, Mapping) else None
     return node
@@ -237,8 +242,8 @@ def _verdict(message: str | None, raw: str | None, value: object) -> str:
 
 
 def param_header_usage(
-    schema: object, arguments: Mapping[str, Any], headers: Sequence[tuple[str, str]] | Sequence[list[str]]
-) -> list[dict[str, Any]]:
+    schema: object, arguments: Mapping[str, JsonValue], headers: Sequence[tuple[str, str]] | Sequence[list[str]]
+) -> list[JsonObject]:
     """For one `tools/call`: each marked argument, the header it should travel in, and what was sent.
 
     `verdict` is `ok`, `absent` (no value, no header: fine), `missing`, `mismatch`, `unexpected`,

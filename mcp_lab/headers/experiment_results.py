@@ -8,8 +8,9 @@ Nothing here performs I/O; the views in `mcp_lab.headers.experiments_view` rende
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypedDict
 
+from mcp_lab.bounded_json import JsonObject
 from mcp_lab.exchanges.record import HttpExchange
 from mcp_lab.headers.record import (
     ListFirstRecord,
@@ -25,7 +26,7 @@ from mcp_lab.records.base import clip_json
 __all__ = ["ListFirstExperiment", "MismatchExperiment", "Probe", "Scenario", "SchemaLookupExperiment", "rpc_error"]
 
 
-def rpc_error(exchange: dict[str, Any]) -> dict[str, Any] | None:
+def rpc_error(exchange: JsonObject) -> JsonObject | None:
     """The JSON-RPC error in a recorded exchange's response (JSON or an SSE stream), if any."""
     error = HttpExchange.model_validate(exchange).rpc_error
     return error.model_dump() if error is not None else None
@@ -40,7 +41,7 @@ class Probe:
     status: int | None
     code: int | None
     message: str | None
-    exchange: dict[str, Any] = field(repr=False)
+    exchange: JsonObject = field(repr=False)
 
     @property
     def accepted(self) -> bool:
@@ -55,14 +56,15 @@ class Probe:
         return f"{status}{code} {self.message or ''}".rstrip()
 
     @classmethod
-    def from_exchange(cls, case: str, description: str, exchange: dict[str, Any]) -> Probe:
-        error = rpc_error(exchange) or {}
+    def from_exchange(cls, case: str, description: str, exchange: JsonObject) -> Probe:
+        recorded = HttpExchange.model_validate(exchange)
+        error = recorded.rpc_error
         return cls(
             case=case,
             description=description,
-            status=((exchange.get("response") or {}).get("status")),
-            code=error.get("code"),
-            message=error.get("message"),
+            status=recorded.response.status if recorded.response is not None else None,
+            code=error.code if error is not None else None,
+            message=error.message if error is not None else None,
             exchange=exchange,
         )
 
@@ -73,7 +75,7 @@ class MismatchExperiment:
     tool: str
     argument: str
     header: str
-    arguments: dict[str, Any]
+    arguments: JsonObject
     probes: list[Probe] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
@@ -107,7 +109,7 @@ class MismatchExperiment:
             notes=list(self.notes),
         )
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JsonObject:
         return self.record().dump()
 
     def _repr_mimebundle_(self, include: object = None, exclude: object = None) -> MimeBundle:
@@ -122,10 +124,10 @@ class Scenario:
 
     name: str
     description: str
-    exchanges: list[dict[str, Any]] = field(default_factory=list)
+    exchanges: list[JsonObject] = field(default_factory=list)
     """The call's HTTP exchanges (connection setup is in `connect`)."""
     outcome: str = ""
-    connect: list[dict[str, Any]] = field(default_factory=list)
+    connect: list[JsonObject] = field(default_factory=list)
     relisted: bool = False
     """The lab's flow engine marked its leg as re-listed after -32020."""
 
@@ -138,7 +140,7 @@ class Scenario:
 class ListFirstExperiment:
     server: str
     tool: str
-    arguments: dict[str, Any]
+    arguments: JsonObject
     scenarios: list[Scenario] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
@@ -165,7 +167,7 @@ class ListFirstExperiment:
             notes=list(self.notes),
         )
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JsonObject:
         return self.record().dump()
 
     def _repr_mimebundle_(self, include: object = None, exclude: object = None) -> MimeBundle:
@@ -174,22 +176,31 @@ class ListFirstExperiment:
         return list_first_bundle(self.record())
 
 
+class LookupRun(TypedDict):
+    """One server of the schema-lookup experiment."""
+
+    get_tool_input_schema: bool
+    list_calls: int
+    tool_calls: int
+    on_list_tools: int
+
+
 @dataclass
 class SchemaLookupExperiment:
     calls: int
     tool: str
-    runs: list[dict[str, Any]] = field(default_factory=list)
-    """`{"get_tool_input_schema": bool, "list_calls", "tool_calls", "on_list_tools": count}` per server."""
+    runs: list[LookupRun] = field(default_factory=list)
+    """One per server: with or without `get_tool_input_schema`, and how often each handler ran."""
 
     def count(self, with_lookup: bool) -> int:
-        return int(next(r["on_list_tools"] for r in self.runs if r["get_tool_input_schema"] is with_lookup))
+        return next(r["on_list_tools"] for r in self.runs if r["get_tool_input_schema"] is with_lookup)
 
     def record(self) -> SchemaLookupRecord:
         return SchemaLookupRecord(
             calls=self.calls, tool=self.tool, runs=[SchemaLookupRun.model_validate(r) for r in self.runs]
         )
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JsonObject:
         return self.record().dump()
 
     def _repr_mimebundle_(self, include: object = None, exclude: object = None) -> MimeBundle:

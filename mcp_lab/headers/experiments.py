@@ -25,6 +25,7 @@ from mcp import Client, MCPError
 from mcp.shared.inbound import find_invalid_x_mcp_header, x_mcp_header_map
 from mcp_types import CLIENT_CAPABILITIES_META_KEY, PROTOCOL_VERSION_META_KEY
 
+from mcp_lab.bounded_json import JsonValue
 from mcp_lab.errors import LabError
 from mcp_lab.exchanges.record import LegCapture
 from mcp_lab.exchanges.recorder import SchemaBook, http_hooks, leg_scope
@@ -47,7 +48,7 @@ from mcp_lab.servers.transports import http_transport
 
 __all__ = ["list_first_lab", "mismatch_lab", "schema_lookup_lab"]
 
-_SAMPLES: dict[str, Any] = {"string": "eu-west", "integer": 7, "boolean": True}
+_SAMPLES: dict[str, JsonValue] = {"string": "eu-west", "integer": 7, "boolean": True}
 _UNKNOWN = "2099-01-01"
 """A protocol version no server speaks: the version header's own checks, not the routing of a known one."""
 
@@ -144,7 +145,7 @@ def _envelope(version: str = MODERN) -> dict[str, Any]:
 
 
 async def mismatch_lab(
-    server: str | LabServer | OutsideServer, tool: str | None = None, arguments: Mapping[str, Any] | None = None
+    server: str | LabServer | OutsideServer, tool: str | None = None, arguments: Mapping[str, JsonValue] | None = None
 ) -> MismatchExperiment:
     """Raw `tools/call` POSTs whose routing headers agree, disagree or are missing; what the server says.
 
@@ -158,7 +159,7 @@ async def mismatch_lab(
     args = _arguments(schema, arguments)
     path, token = next(iter(x_mcp_header_map(schema).items()))
     argument = ".".join(path)
-    value: Any = args
+    value: object = args
     for key in path:
         value = value.get(key) if isinstance(value, Mapping) else None
     if value is None:
@@ -201,7 +202,7 @@ async def mismatch_lab(
     ]
     if optional:
         cases.append(("extra", f"{header} sent, {argument!r} absent from the body", {}, _envelope(), without_arg))
-    lab = MismatchExperiment(server=entry.name, tool=name, argument=argument, header=header, arguments=args, notes=notes)
+    experiment = MismatchExperiment(server=entry.name, tool=name, argument=argument, header=header, arguments=args, notes=notes)
     await _ready(entry)
     hooks = http_hooks(target.book, tag=target.tag)
     async with httpx2.AsyncClient(event_hooks=hooks, timeout=30.0, headers=target.headers) as client:
@@ -222,11 +223,11 @@ async def mismatch_lab(
             body = {"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": params}
             with leg_scope(LegCapture()) as capture:
                 await client.post(target.url, json=body, headers=headers)
-            lab.probes.append(Probe.from_exchange(case, description, capture.http[-1]))
-    return lab
+            experiment.probes.append(Probe.from_exchange(case, description, capture.http[-1]))
+    return experiment
 
 
-def _answer_fn(entry: LabServer | OutsideServer, tool: str, answers: Mapping[str, Any] | None) -> dict[str, Any]:
+def _answer_fn(entry: LabServer | OutsideServer, tool: str, answers: Mapping[str, JsonValue] | None) -> dict[str, Any]:
     if not answers:
         return {}
     scripted = ScriptedAnswerer(answers)
@@ -256,7 +257,7 @@ async def _sdk_scenario(
                 if how == "listed":
                     await client.list_tools()
                 if how == "session":
-                    result: Any = await client.session.call_tool(tool, args)
+                    result = await client.session.call_tool(tool, args)
                 else:
                     result = await client.call_tool(tool, args)
                 scenario.outcome = "result: " + " ".join(c.text for c in result.content if isinstance(c, T.TextContent))
@@ -271,9 +272,9 @@ async def _sdk_scenario(
 async def list_first_lab(
     server: str | LabServer | OutsideServer,
     tool: str | None = None,
-    arguments: Mapping[str, Any] | None = None,
+    arguments: Mapping[str, JsonValue] | None = None,
     *,
-    answers: Mapping[str, Any] | None = None,
+    answers: Mapping[str, JsonValue] | None = None,
 ) -> ListFirstExperiment:
     """What a client that never listed tools goes through: SDK Client, bare session, the lab's flow engine."""
     entry = _entry(server)
@@ -282,9 +283,9 @@ async def list_first_lab(
     name, schema = await _marked_tool(entry, tool)
     args = _arguments(schema, arguments)
     callbacks = _answer_fn(entry, name, answers)
-    lab = ListFirstExperiment(server=entry.name, tool=name, arguments=args, notes=notes)
+    experiment = ListFirstExperiment(server=entry.name, tool=name, arguments=args, notes=notes)
     for how in ("client", "session"):
-        lab.scenarios.append(await _sdk_scenario(target, name, args, callbacks, how))
+        experiment.scenarios.append(await _sdk_scenario(target, name, args, callbacks, how))
     # The lab's engine on a fresh connection that has not listed either (mcp_lab.call lists first; this skips it).
     await entry.close_clients()
     with leg_scope(LegCapture()) as connect:
@@ -293,7 +294,7 @@ async def list_first_lab(
     flow = Flow(server=entry.name, method="tools/call", target=name, arguments=args).bind(entry, answerer)
     await flow.run()
     first = flow.rounds[0] if flow.rounds else None
-    lab.scenarios.append(
+    experiment.scenarios.append(
         Scenario(
             name="flow",
             description="mcp_lab flow engine, tools never listed",
@@ -303,8 +304,8 @@ async def list_first_lab(
             connect=connect.http,
         )
     )
-    lab.scenarios.append(await _sdk_scenario(target, name, args, callbacks, "listed"))
-    return lab
+    experiment.scenarios.append(await _sdk_scenario(target, name, args, callbacks, "listed"))
+    return experiment
 
 
 _BOOK_TOOL = T.Tool(
@@ -323,7 +324,7 @@ async def schema_lookup_lab(calls: int = 10) -> SchemaLookupExperiment:
     `list_tools()` and `calls` calls; the lab counts how often `on_list_tools` ran."""
     if not isinstance(calls, int) or isinstance(calls, bool) or not 1 <= calls <= 1000:
         raise LabError("calls must be a whole number from 1 to 1000")
-    lab = SchemaLookupExperiment(calls=calls, tool=_BOOK_TOOL.name)
+    experiment = SchemaLookupExperiment(calls=calls, tool=_BOOK_TOOL.name)
     for with_lookup in (False, True):
         count = 0
 
@@ -355,7 +356,7 @@ async def schema_lookup_lab(calls: int = 10) -> SchemaLookupExperiment:
             stopped = entry.stop_http()
             if stopped is not None:
                 await stopped
-        lab.runs.append(
+        experiment.runs.append(
             {"get_tool_input_schema": with_lookup, "list_calls": 1, "tool_calls": calls, "on_list_tools": count}
         )
-    return lab
+    return experiment

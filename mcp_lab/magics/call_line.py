@@ -94,7 +94,7 @@ class CallLine:
     server: str
     target: str
     arguments: JsonObject
-    answers: Any = None
+    answers: Mapping[str, JsonValue] | Answerer | None = None
     step: bool = False
     legacy: bool = False
     timeout: float | None = None

@@ -10,6 +10,7 @@ the cell waits for it -- and a live form can be answered meanwhile; assigned wit
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import math
 from typing import Any
@@ -84,7 +85,7 @@ class LabMagics(Magics):
         "--lab-keys", action="store_true", help="with --from: the lab takes over the server's request_state key ring"
     )
     @line_cell_magic
-    def mcp_server(self, line: str, cell: str | None = None) -> Any:
+    def mcp_server(self, line: str, cell: str | None = None) -> object:
         """Define a server (cell magic: the body gets `mcp`, an MCPServer) or manage servers (line magic).
 
         Served over HTTP (`--http`, `serve`), a server requires its own bearer secret (`%mcp_server url NAME`
@@ -94,7 +95,8 @@ class LabMagics(Magics):
         if args.source is not None:
             if cell is not None and cell.strip():
                 raise LabError("%mcp_server NAME --from MODULE:ATTRIBUTE is a line magic: it takes no cell body")
-            return self._adopt(args)
+            self._adopt(args)
+            return None
         if args.lab_keys:
             raise LabError("--lab-keys goes with --from MODULE:ATTRIBUTE (a %%mcp_server cell's server is the lab's)")
         if cell is None:
@@ -159,7 +161,7 @@ class LabMagics(Magics):
             )
         return None
 
-    def _adopt(self, args: Any) -> None:
+    def _adopt(self, args: argparse.Namespace) -> None:
         """%mcp_server NAME --from MODULE:ATTRIBUTE [--lab-keys] [--keys VAR] [--http ...]"""
         if args.target or args.lowlevel or args.seal:
             raise LabError(
@@ -178,7 +180,7 @@ class LabMagics(Magics):
         if args.http or args.port is not None:
             self._serve(args.name, args.port, rules)
 
-    def _access(self, args: Any) -> JsonObject:
+    def _access(self, args: argparse.Namespace) -> JsonObject:
         """--no-auth / --allow-origin, checked before anything runs."""
         from mcp_lab.servers.access import check_origin
 
@@ -256,7 +258,7 @@ class LabMagics(Magics):
         except LabError as exc:
             raise LabError(f"--keys: {exc}") from None
 
-    def _manage(self, args: Any) -> Any:
+    def _manage(self, args: argparse.Namespace) -> object:
         command, target = args.name, args.target
         if command == "list":
             from mcp_lab.servers.view import ServerList
@@ -349,7 +351,7 @@ class LabMagics(Magics):
 
     @no_var_expand
     @line_magic
-    def mcp_describe(self, line: str) -> Any:
+    def mcp_describe(self, line: str) -> object:
         """%mcp_describe NAME
 
         What server NAME (started, adopted or connected) says about itself: server info, capabilities, the

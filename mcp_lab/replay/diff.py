@@ -60,8 +60,8 @@ class Difference:
     """The JSON path of what differs (`$.rounds[1].inputRequests['q2']`, `$.result.structuredContent.high`)."""
     message: str
     """One line, stable (no times, no tokens), starting with the path."""
-    recorded: Any = None
-    replayed: Any = None
+    recorded: object = None
+    replayed: object = None
 
 
 class _Absent:
@@ -89,7 +89,7 @@ def show(value: object) -> str:
     return text if len(text) <= _SHOWN else text[: _SHOWN - 1] + "…"
 
 
-def strip_meta(value: object) -> Any:
+def strip_meta(value: object) -> object:
     """`value` without any `_meta` member, at any depth; opaque ids reduced to their presence."""
     if isinstance(value, dict):
         return {k: ("<id>" if k in _OPAQUE else strip_meta(v)) for k, v in value.items() if k != "_meta"}
@@ -126,7 +126,7 @@ def differences(kind: DifferenceKind, recorded: object, replayed: object, path: 
     ]
 
 
-def _plain(value: object) -> Any:
+def _plain(value: object) -> object:
     return None if isinstance(value, _Absent) else value
 
 

@@ -21,6 +21,7 @@ from typing import Any, Literal
 
 import mcp.types as T
 
+from mcp_lab.bounded_json import JsonValue
 from mcp_lab.errors import LabError
 from mcp_lab.flow.answers import AnswerContext, InputResponse, Unanswered, request_kind
 from mcp_lab.flow.flow import LEGACY, MODERN, Connection, Flow
@@ -286,7 +287,7 @@ async def listed_tools(connection: Connection) -> dict[str, dict[str, Any]]:
     return tools
 
 
-async def compare_tool(recorded: Flow, entry: Mapping[str, Any], connection: Connection) -> list[Difference]:
+async def compare_tool(recorded: Flow, entry: Mapping[str, JsonValue], connection: Connection) -> list[Difference]:
     """The called tool's input schema and header map, as recorded vs. as the server lists it now."""
     try:
         now = await listed_tools(connection)
@@ -310,7 +311,7 @@ async def replay_flow(
     *,
     server: str | Connection | None = None,
     timeout: float | None = DEFAULT_TIMEOUT,
-    tool: Mapping[str, Any] | None = None,
+    tool: Mapping[str, JsonValue] | None = None,
 ) -> ReplayEntry:
     """Replay one recorded flow (answers from the recording only) and compare.
 
@@ -364,7 +365,7 @@ def _collection(collection: str | Path | Flow | Collection | Iterable[Flow]) -> 
         return collection
     if not isinstance(collection, Flow | Iterable) or isinstance(collection, Mapping):
         raise LabError(f"replay takes a collection path or a list of flows, not {shown(collection)}")
-    items: list[Any] = [collection] if isinstance(collection, Flow) else list(collection)
+    items: list[object] = [collection] if isinstance(collection, Flow) else list(collection)
     flows = [f for f in items if isinstance(f, Flow)]
     if len(flows) != len(items):
         raise LabError("replay takes a collection path or a list of flows (each from mcp_lab.call, %mcp_call, ...)")

@@ -131,7 +131,7 @@ class Fleet:
         instance = _chosen.get() or self.instances[0]
         return await instance.session(era)
 
-    def legacy_session(self, answer: AnswerFn) -> Any:
+    def legacy_session(self, answer: AnswerFn) -> object:
         return (_chosen.get() or self.route()).legacy_session(answer)
 
     async def tool_names(self, refresh: bool = False) -> set[str]:

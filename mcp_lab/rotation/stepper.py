@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol, TypedDict
+from typing import Literal, Protocol, TypedDict
 
 import mcp.types as T
 from mcp import MCPError
@@ -54,7 +54,7 @@ class RotatingFleet(Connection, Protocol):
 
     def set_ring(self, index: int, ring: KeyRing) -> None: ...
 
-    def route(self) -> Any: ...
+    def route(self) -> object: ...
 
     async def settled(self) -> None:
         """Return once every instance runs on the ring `set_ring` last gave it."""

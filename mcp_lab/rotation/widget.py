@@ -56,7 +56,7 @@ class StepperWidget:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def next_phase(self) -> Any:
+    async def next_phase(self) -> object:
         self.button.disabled = True
         try:
             await self.stepper.start_flows(self.flows_per_step)

@@ -120,7 +120,7 @@ def load_server(spec: str, name: str, *, reload: bool = False) -> Any:
                 module = importlib.import_module(module_name)
         except Exception as exc:
             raise LabError(f"--from {spec}: importing {module_name!r} raised {type(exc).__name__}: {exc}") from None
-    value: Any = module
+    value: object = module
     for part in attribute.split("."):
         if not hasattr(value, part):
             raise LabError(f"--from {spec}: {module_name!r} has no attribute {attribute!r}")

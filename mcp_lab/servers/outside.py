@@ -37,6 +37,7 @@ from mcp.client.session import ClientSession
 from mcp.client.stdio import stdio_client
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
+from mcp_lab.bounded_json import JsonObject
 from mcp_lab.errors import ConnectionFailed, LabError
 from mcp_lab.exchanges.recorder import SchemaBook
 from mcp_lab.flow.flow import LEGACY, MODERN
@@ -96,7 +97,7 @@ class OutsideServer:
     _legacy_lock: asyncio.Lock | None = field(default=None, repr=False)
     _answer: AnswerFn | None = field(default=None, repr=False)
     _tools: set[str] = field(default_factory=set, repr=False)
-    tool_schemas: dict[str, Any] = field(default_factory=dict, repr=False)
+    tool_schemas: JsonObject = field(default_factory=dict, repr=False)
     """Input schemas by tool from the latest listing (a saved collection keeps the called tools')."""
 
     @property
@@ -333,7 +334,7 @@ class OutsideServer:
         shown = " | ".join(lines[-3:])
         return f"; its stderr ends: {shown[-300:]!r} (all of it: %mcp_connect log {self.name})"
 
-    def _repr_mimebundle_(self, include: object = None, exclude: object = None) -> dict[str, Any]:
+    def _repr_mimebundle_(self, include: object = None, exclude: object = None) -> JsonObject:
         from mcp_lab.servers.connection_view import connection_bundle
 
         return connection_bundle(self)

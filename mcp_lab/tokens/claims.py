@@ -52,7 +52,7 @@ class _Unknown:
         return "UNKNOWN"
 
 
-UNKNOWN: Any = _Unknown()
+UNKNOWN: object = _Unknown()
 """Marks an input the lab does not have (an audience, a principal, the call)."""
 
 

@@ -33,7 +33,7 @@ class _Infer:
         return "<infer>"
 
 
-INFER: Any = _Infer()
+INFER: object = _Infer()
 """Default of `principal=` and `audience=`: let the lab work it out from the server."""
 
 
@@ -73,7 +73,7 @@ class Context:
         self.facts: RingFacts | None = None
         """Set with opener "ring": the ring's ids, slots and the checks they pass."""
         self.audience: Any = UNKNOWN
-        self.principal: Any = UNKNOWN
+        self.principal: object = UNKNOWN
         self.principal_note = "pass server= or principal= to check it"
         self.principal_assumed = False
         self.call: tuple[str, str, str] | None = None
@@ -125,7 +125,7 @@ def boundary_of(entry: Any) -> RequestStateBoundary | None:
     return None
 
 
-def _lab_server(server: object) -> Any:
+def _lab_server(server: object) -> object:
     from mcp_lab.servers.outside import OutsideServer
 
     if isinstance(server, str):
@@ -145,7 +145,7 @@ def _outside(entry: Any, ctx: Context) -> None:
     ]
 
 
-def from_flow(token: object) -> tuple[Any, Any]:
+def from_flow(token: object) -> tuple[object, Flow | None]:
     """A Flow or Round given as the token: its latest sealed token, and the flow as the call."""
     if isinstance(token, str) or token is None:
         return token, None

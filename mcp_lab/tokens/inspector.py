@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Any
 
 from mcp.server.mcpserver import InvalidRequestState
 
@@ -143,7 +142,7 @@ FOREIGN = ("signed-v1", "jws", "jwe", "json", "plaintext", "opaque")
 """Formats of other servers (tokens.structure): the Python SDK boundary's checks are not theirs."""
 
 
-def flow_of(call: object, token: str) -> Any:
+def flow_of(call: object, token: str) -> object:
     """The flow that carried `token`, when the call given is one (it shows whether the server took it)."""
     return call if hasattr(call, "rounds") and any(r.request_state == token for r in call.rounds) else None
 

@@ -12,7 +12,7 @@ import json
 import math
 from dataclasses import asdict, dataclass, field
 from functools import cached_property
-from typing import Any, Literal
+from typing import Literal
 
 from mcp_lab.bounded_json import JsonObject
 from mcp_lab.markup import MimeBundle
@@ -213,7 +213,7 @@ class TokenReport:
         return token_bundle(self.record())
 
 
-def plain(value: object, depth: int = 0) -> Any:
+def plain(value: object, depth: int = 0) -> object:
     """JSON-safe copy: dataclasses become dicts, non-finite floats strings, odd objects their repr."""
     if value is None or isinstance(value, str | bool | int):
         return value

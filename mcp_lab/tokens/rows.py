@@ -54,7 +54,7 @@ class QuestionRow:
     """Digest of the question asked last round and still awaiting its answer."""
     answered: bool = False
     action: str | None = None
-    data: Any = None
+    data: object = None
     pinned: str | None = None
     """Digest of the exact question the recorded answer belongs to."""
     question: str | None = None
