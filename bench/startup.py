@@ -3,7 +3,7 @@
 Spec context: none of the protocol's -- this is the price a notebook pays before its first cell runs:
 `%load_ext mcp_lab` versus `import mcp.server.mcpserver, ipywidgets` (the lab cannot be cheaper than the
 SDK it wraps), then the first `mcp_lab.call` after loading (the SDK's lazy jsonschema import and the
-client's start land here; sdk-notes §3 and §7 explain the rfc3987-syntax trap the lab avoids).
+client's start land here; the lab keeps jsonschema from importing rfc3987-syntax, whose grammar takes seconds to build).
 
 Run: python -m bench.startup [ROUNDS, default 9]   (goals: median ratio <= 1.15; first call < 0.3 s)
 """

@@ -18,7 +18,7 @@ from mcp_lab.renderers import register_views as _register_views
 
 # The SDK validates tool results with jsonschema, imported lazily on the first call. jsonschema then
 # imports rfc3987_syntax when installed (jupyterlab pulls it in), whose grammar takes ~2.5 s to build
-# (sdk-notes §3, §7) -- all on the kernel's loop, in the first call. It only adds the rarely used
+# (measured in this kernel) -- all on the kernel's loop, in the first call. It only adds the rarely used
 # "iri" formats, so the kernel goes without it; jsonschema skips those formats on ImportError.
 if "jsonschema" not in _sys.modules:
     _sys.modules.setdefault("rfc3987_syntax", None)  # type: ignore[arg-type]
@@ -58,9 +58,9 @@ if _typing.TYPE_CHECKING:  # `name as name`: an explicit re-export for type chec
     from mcp_lab.flow.calls import start as start
     from mcp_lab.flow.flow import Flow as Flow
     from mcp_lab.flow.flow import Round as Round
-    from mcp_lab.headers.labs import list_first_lab as list_first_lab
-    from mcp_lab.headers.labs import mismatch_lab as mismatch_lab
-    from mcp_lab.headers.labs import schema_lookup_lab as schema_lookup_lab
+    from mcp_lab.headers.experiments import list_first_lab as list_first_lab
+    from mcp_lab.headers.experiments import mismatch_lab as mismatch_lab
+    from mcp_lab.headers.experiments import schema_lookup_lab as schema_lookup_lab
     from mcp_lab.headers.params import header as header
     from mcp_lab.headers.params import header_table as header_table
     from mcp_lab.protocol.keys import KeyRing as KeyRing
@@ -85,10 +85,10 @@ if _typing.TYPE_CHECKING:  # `name as name`: an explicit re-export for type chec
     from mcp_lab.servers.serving import auth_headers as auth_headers
     from mcp_lab.servers.serving import client_transport as client_transport
     from mcp_lab.servers.serving import serve as serve
+    from mcp_lab.tokens.example_codecs import EnvelopeCodec as EnvelopeCodec
+    from mcp_lab.tokens.example_codecs import HMACSignOnlyCodec as HMACSignOnlyCodec
+    from mcp_lab.tokens.example_codecs import use_codec as use_codec
     from mcp_lab.tokens.inspector import inspect_token as inspect_token
-    from mcp_lab.tokens.lab_codecs import EnvelopeCodec as EnvelopeCodec
-    from mcp_lab.tokens.lab_codecs import HMACSignOnlyCodec as HMACSignOnlyCodec
-    from mcp_lab.tokens.lab_codecs import use_codec as use_codec
     from mcp_lab.tokens.principal import header_principal as header_principal
     from mcp_lab.tokens.principal import lab_principal as lab_principal
     from mcp_lab.tokens.principal import set_principal as set_principal
@@ -108,13 +108,13 @@ _SOURCES = {
     "ChainAnswerer": "mcp_lab.flow.answers",
     "ConnectionFailed": "mcp_lab.errors",
     "DeploymentReport": "mcp_lab.deployment.check",
-    "EnvelopeCodec": "mcp_lab.tokens.lab_codecs",
+    "EnvelopeCodec": "mcp_lab.tokens.example_codecs",
     "ExerciseIncomplete": "mcp_lab.exercise",
     "Fleet": "mcp_lab.rotation.fleet",
     "Flow": "mcp_lab.flow.flow",
     "FlowError": "mcp_lab.errors",
     "FlowInterrupted": "mcp_lab.errors",
-    "HMACSignOnlyCodec": "mcp_lab.tokens.lab_codecs",
+    "HMACSignOnlyCodec": "mcp_lab.tokens.example_codecs",
     "KeyRing": "mcp_lab.protocol.keys",
     "LabError": "mcp_lab.errors",
     "LoadReport": "mcp_lab.rotation.load",
@@ -151,11 +151,11 @@ _SOURCES = {
     "key_id": "mcp_lab.protocol.keys",
     "last": "mcp_lab.flow.calls",
     "lab_principal": "mcp_lab.tokens.principal",
-    "list_first_lab": "mcp_lab.headers.labs",
+    "list_first_lab": "mcp_lab.headers.experiments",
     "live_fleets": "mcp_lab.deployment.fleet",
     "load_flows": "mcp_lab.replay.collection",
     "lying_client": "mcp_lab.deployment.gateway",
-    "mismatch_lab": "mcp_lab.headers.labs",
+    "mismatch_lab": "mcp_lab.headers.experiments",
     "read_resource": "mcp_lab.flow.calls",
     "replay": "mcp_lab.replay.run",
     "rolling_rotation": "mcp_lab.deployment.rolling",
@@ -163,7 +163,7 @@ _SOURCES = {
     "run_rotation_load": "mcp_lab.rotation.load",
     "sandbox": "mcp_lab.servers.sandbox",
     "save_flows": "mcp_lab.replay.collection",
-    "schema_lookup_lab": "mcp_lab.headers.labs",
+    "schema_lookup_lab": "mcp_lab.headers.experiments",
     "serve": "mcp_lab.servers.serving",
     "server_log": "mcp_lab.servers.connect",
     "set_principal": "mcp_lab.tokens.principal",
@@ -171,7 +171,7 @@ _SOURCES = {
     "start_fleet": "mcp_lab.deployment.fleet",
     "tamper_lab": "mcp_lab.tokens.tamper",
     "unlisted_call": "mcp_lab.deployment.gateway",
-    "use_codec": "mcp_lab.tokens.lab_codecs",
+    "use_codec": "mcp_lab.tokens.example_codecs",
 }
 
 _EXTENSION = ["load_ipython_extension", "unload_ipython_extension", "__version__"]

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
 
 from mcp_lab.errors import LabError
+from mcp_lab.json_types import JsonValue
 
 __all__ = [
     "MAX_DEPTH",
@@ -75,18 +75,20 @@ def check_depth(depth: int, what: str, limit: int = MAX_DEPTH) -> None:
         raise LabError(f"{what} nested deeper than {limit} levels (the lab reads at most {limit})")
 
 
-def loads(text: str, what: str, limit: int = MAX_DEPTH) -> Any:
+def loads(text: str, what: str, limit: int = MAX_DEPTH) -> JsonValue:
     """`json.loads` with the depth bound (`json.JSONDecodeError` passes through for the caller's message)."""
     check_depth(nesting_depth(text), what, limit)
-    return json.loads(text)
+    value: JsonValue = json.loads(text)
+    return value
 
 
-def lone_surrogate(value: Any) -> str | None:
+def lone_surrogate(value: object) -> str | None:
     """The first text in `value` (strings, and those inside dicts, lists and tuples) that holds a lone UTF-16
     surrogate such as '\\ud800' -- text no UTF-8 message can carry -- or None."""
     if type(value) is dict and all(type(item) is str and item.isascii() for item in (*value, *value.values())):
         return None  # the common case, said at once: ASCII text holds no surrogate
-    stack, seen = [value], set()
+    stack: list[object] = [value]
+    seen: set[int] = set()
     while stack:
         item = stack.pop()
         if isinstance(item, str):
@@ -100,7 +102,7 @@ def lone_surrogate(value: Any) -> str | None:
     return None
 
 
-def check_text(value: Any, what: str) -> None:
+def check_text(value: object, what: str) -> None:
     """One line for text that cannot be sent (a lone surrogate), naming where it is."""
     bad = lone_surrogate(value)
     if bad is not None:

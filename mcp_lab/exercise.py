@@ -9,9 +9,8 @@ the test suite runs every check against them.
 
 from __future__ import annotations
 
-from typing import Any
-
 from mcp_lab.errors import LabError
+from mcp_lab.json_types import JsonObject
 
 __all__ = ["ExerciseIncomplete", "exercise_needs"]
 
@@ -25,7 +24,7 @@ def exercise_needs(**names: str) -> None:
 
     `mcp_lab.exercise_needs(mine="the flow of your call")` in a check cell reads the notebook's namespace.
     """
-    namespace: dict[str, Any] = {}
+    namespace: JsonObject = {}
     try:
         from IPython import get_ipython
 

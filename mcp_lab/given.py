@@ -11,18 +11,18 @@ import math
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 import pydantic_core
 
 from mcp_lab.errors import LabError
+from mcp_lab.json_types import JsonObject, JsonValue
 
 __all__ = ["check_path", "check_text_map", "json_safe", "shown", "wire_arguments"]
 
 _SHOWN_CHARS = 60
 
 
-def shown(value: Any) -> str:
+def shown(value: object) -> str:
     """`value` as a short phrase for an error line: its repr when short, else its type (`a dict of 3`)."""
     try:
         text = repr(value)
@@ -34,7 +34,7 @@ def shown(value: Any) -> str:
     return f"a {type(value).__name__}{size}"
 
 
-def check_text_map(value: Any, what: str) -> None:
+def check_text_map(value: object, what: str) -> None:
     """`what=` (an environment, HTTP headers) maps text to text; None passes. The line names types only:
     such a map may hold a secret (a bearer token), never shown."""
     if value is None:
@@ -44,7 +44,7 @@ def check_text_map(value: Any, what: str) -> None:
         raise LabError(f"{what}= maps names to values, both text (a dict of str), not {kind}")
 
 
-def check_path(path: Any, what: str) -> Path:
+def check_path(path: object, what: str) -> Path:
     """A file path given as text or `pathlib.Path`: one clear error for None, a number, bytes, an empty
     path, or a NUL byte (which the OS would refuse with a ValueError of its own)."""
     if isinstance(path, bytes | bytearray):
@@ -61,7 +61,7 @@ def check_path(path: Any, what: str) -> Path:
     return Path(text)
 
 
-def wire_arguments(arguments: Mapping[str, Any]) -> dict[str, Any]:
+def wire_arguments(arguments: Mapping[str, JsonValue]) -> JsonObject:
     """The arguments as the SDK puts them on the wire (its pydantic JSON): NaN and infinities become null,
     tuples and sets lists, dates ISO text. A flow records -- and saves -- exactly that, so a saved collection
     is valid JSON and says what the server received. What JSON cannot carry at all is one clear error."""
@@ -81,7 +81,7 @@ def wire_arguments(arguments: Mapping[str, Any]) -> dict[str, Any]:
 _JSON_ATOMS = (str, int, bool, type(None))
 
 
-def _flat_json(arguments: Mapping[str, Any]) -> dict[str, Any] | None:
+def _flat_json(arguments: Mapping[str, JsonValue]) -> JsonObject | None:
     """A copy of `arguments` when the JSON round trip would return them unchanged (text keys; text, whole
     numbers, booleans, None and finite floats as values -- what most calls send), else None."""
     if type(arguments) is not dict:
@@ -93,7 +93,7 @@ def _flat_json(arguments: Mapping[str, Any]) -> dict[str, Any] | None:
     return dict(arguments)
 
 
-def json_safe(value: Any) -> Any:
+def json_safe(value: object) -> object:
     """`value` with every non-finite float as None: what the SDK's JSON puts on the wire for it."""
     if isinstance(value, float):
         return value if math.isfinite(value) else None

@@ -11,11 +11,22 @@ never wrap in the middle (`white-space: nowrap`); long values (tokens, bodies) s
 from __future__ import annotations
 
 import html
-from typing import Any
+from collections.abc import Iterable
+from typing import Protocol, TypeAlias
 
-__all__ = ["STYLE", "WIDGET_VIEW_MIME", "code", "e", "tone", "widget_view"]
+from mcp_lab.json_types import JsonValue
+
+__all__ = ["STYLE", "WIDGET_VIEW_MIME", "MimeBundle", "code", "e", "table", "table_row", "tone", "widget_view"]
 
 WIDGET_VIEW_MIME = "application/vnd.jupyter.widget-view+json"
+
+MimeBundle: TypeAlias = "dict[str, JsonValue]"
+"""What `_repr_mimebundle_` returns: mime type -> text (plain, HTML) or a JSON record."""
+
+
+class _Widget(Protocol):
+    @property
+    def model_id(self) -> str: ...
 
 _LIGHT = (
     "--mcp-lab-ok:var(--jp-success-color0,#1b5e20);--mcp-lab-err:var(--jp-error-color0,#b71c1c);"
@@ -53,18 +64,34 @@ STYLE = (
 )
 
 
-def e(value: Any) -> str:
+def e(value: object) -> str:
     return html.escape(value if isinstance(value, str) else str(value))
 
 
-def code(value: Any, cls: str = "") -> str:
+def code(value: object, cls: str = "") -> str:
     attr = f" class='{cls}'" if cls else ""
     return f"<code{attr}>{e(value)}</code>"
 
 
-def tone(kind: str, text: Any) -> str:
+def tone(kind: str, text: object) -> str:
     """Text in a status colour: ok, err or warn (the mark, not only the colour, carries the meaning)."""
     return f"<span class='mcp-lab-{kind}'>{e(text)}</span>" if kind else e(text)
+
+
+def table_row(*cells: str, cls: str = "") -> str:
+    """One table row of data cells, each already HTML."""
+    attr = f" class='{cls}'" if cls else ""
+    return f"<tr{attr}>" + "".join(f"<td>{cell}</td>" for cell in cells) + "</tr>"
+
+
+def table(head: Iterable[str], rows: Iterable[str], *, caption: str = "", cls: str = "") -> str:
+    """The one HTML table of the fallbacks: an optional caption, a header row (cells already HTML; none for
+    a table of name/value rows) and the body's rows (`table_row(...)`, or a finished `<tr>` that needs classes)."""
+    attr = f" class='{cls}'" if cls else ""
+    top = f"<caption>{caption}</caption>" if caption else ""
+    heads = "".join(f"<th>{cell}</th>" for cell in head)
+    thead = f"<thead><tr>{heads}</tr></thead>" if heads else ""
+    return f"<table{attr}>{top}{thead}<tbody>{''.join(rows)}</tbody></table>"
 
 
 def wrap(body: str, cls: str) -> str:
@@ -72,7 +99,7 @@ def wrap(body: str, cls: str) -> str:
     return f"{STYLE}<div class='mcp-lab-html {cls}'>{body}</div>"
 
 
-def widget_view(widget: Any) -> dict[str, Any]:
+def widget_view(widget: _Widget) -> dict[str, JsonValue]:
     """The `application/vnd.jupyter.widget-view+json` payload that displays `widget` (an ipywidget).
 
     Written out rather than unpacked from `widget._repr_mimebundle_()`, whose shape changed: ipywidgets 7

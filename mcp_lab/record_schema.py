@@ -14,11 +14,11 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any
 
 from mcp_lab.audit.model import AuditRecord
 from mcp_lab.flow.record import FlowRecord
 from mcp_lab.headers.record import HeaderTableRecord, ListFirstRecord, MismatchRecord, SchemaLookupRecord
+from mcp_lab.json_types import JsonObject
 from mcp_lab.records.base import Record, mime
 from mcp_lab.replay.record import ReplayRecord
 from mcp_lab.rotation.record import RotationLoadRecord, RotationRecord
@@ -47,7 +47,7 @@ KINDS: dict[str, type[Record]] = {
 SCHEMA_PATH = Path(__file__).resolve().parents[1] / "labextension" / "schema" / "records.schema.json"
 
 
-def schema_document() -> dict[str, Any]:
+def schema_document() -> JsonObject:
     """One JSON Schema: a property per kind (its MIME type) referring to that record's definition."""
     from pydantic.json_schema import models_json_schema
 
@@ -66,7 +66,7 @@ def schema_document() -> dict[str, Any]:
     }
 
 
-def _untitled(node: Any) -> None:
+def _untitled(node: object) -> None:
     """Make field schemas read well to the TypeScript generator: drop the per-field titles pydantic adds (it
     would name a type after each), mark `Any` as `unknown`, and spell a (name, value) pair as a 2-tuple."""
     if isinstance(node, dict):

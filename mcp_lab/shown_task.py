@@ -1,7 +1,7 @@
 """A task a cell started that the notebook can await or display: the one base of `FlowRun` and `Pending`.
 
 Spec context: a multi round-trip request can wait on a person, and connecting or auditing a server takes a
-while; IPython magics cannot await (sdk-notes §6.1), so a magic starts the work as a task and returns one of
+while; IPython magics are plain functions that cannot await, so a magic starts the work as a task and returns one of
 these -- `x = await %magic ...` waits for the value, a bare `%magic ...` displays it and shows how it ends.
 `mcp_lab.background` holds the task until it ends (the event loop holds tasks only weakly), so a result nobody awaits is
 not lost half-way.

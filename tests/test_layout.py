@@ -37,6 +37,7 @@ VIEW_USERS = {"magics", "forms", "mcp_lab", "mcp_lab.renderers"}
 """Features (and the top floor: the public API, the view registrations) that present things: any view."""
 
 FLOORS: list[set[str]] = [
+    {"json_types"},  # the one spelling of "a JSON value" in type hints
     {"errors", "markup", "view_registry", "catalogs", "listeners", "background"},  # error types, HTML helpers, view lookup, the screens' translations
     {"given", "bounded_json", "exercise"},  # checking what a user gave; bounded JSON; exercise checks
     {"protocol", "records", "shown_task"},  # the protocol's facts; the records' base; a task shown in a cell

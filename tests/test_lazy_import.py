@@ -15,7 +15,7 @@ OPTIONAL = (
     "mcp_lab.servers.serving",
     "mcp_lab.replay.run",
     "mcp_lab.rotation.fleet",
-    "mcp_lab.headers.labs",
+    "mcp_lab.headers.experiments",
     "mcp_lab.tokens.inspector",
     "mcp_lab.tokens.tamper",
     "mcp_lab.flow.view",

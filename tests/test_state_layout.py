@@ -42,6 +42,8 @@ from collections import deque
 from collections.abc import Iterator
 from pathlib import Path
 
+import pydantic
+
 import mcp_lab
 from mcp_lab.lab import PROCESS_WIDE, lab
 
@@ -175,6 +177,8 @@ def immutable(value: object, depth: int = 0) -> bool:
         return True  # a cache of a pure function; a partial of one
     if isinstance(value, types.GenericAlias | types.UnionType) or type(value).__module__ in ("typing", "types"):
         return True
+    if isinstance(value, pydantic.BaseModel):
+        return bool(value.model_config.get("frozen"))  # a frozen record: a constant step shared by reports
     return dataclasses.is_dataclass(value) and not isinstance(value, type) and value.__dataclass_params__.frozen  # type: ignore[attr-defined]
 
 

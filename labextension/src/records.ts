@@ -390,7 +390,7 @@ export interface MismatchRecord {
   version: 1;
 }
 /**
- * One raw POST of the mismatch lab and the server's verdict.
+ * One raw POST of the mismatch experiment and the server's verdict.
  *
  * This interface was referenced by `McpLabRecords`'s JSON-Schema
  * via the `definition` "ProbeRecord".

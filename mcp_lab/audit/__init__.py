@@ -25,8 +25,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from mcp_lab.audit.lab import audit
     from mcp_lab.audit.report import AuditReport
+    from mcp_lab.audit.runner import audit
 
 __all__ = ["AuditReport", "audit"]
 
@@ -34,7 +34,7 @@ __all__ = ["AuditReport", "audit"]
 def __getattr__(name: str) -> Any:
     """`audit` and `AuditReport` load on first use: the records import this package for their type only."""
     if name == "audit":
-        from mcp_lab.audit.lab import audit
+        from mcp_lab.audit.runner import audit
 
         return audit
     if name == "AuditReport":

@@ -27,6 +27,7 @@ from mcp_lab.audit.legs import Leg, same_outcome
 from mcp_lab.audit.model import AuditCheck, AuditProbe, Verdict
 from mcp_lab.audit.reach import RequestSpec
 from mcp_lab.flow.flow import Flow, Round
+from mcp_lab.json_types import JsonObject
 from mcp_lab.protocol.codes import HEADER_MISMATCH
 from mcp_lab.protocol.header_values import header_text, other_value
 
@@ -36,7 +37,7 @@ BAD_ORIGIN = "https://mcp-lab-audit.invalid"
 """An origin no server can have allowed (`.invalid` is reserved, RFC 6761)."""
 
 
-def _marked(schema: Any) -> bool:
+def _marked(schema: object) -> bool:
     """Does `x-mcp-header` appear anywhere in the schema (valid or not)?"""
     if isinstance(schema, dict):
         return "x-mcp-header" in schema or any(_marked(v) for v in schema.values())
@@ -88,14 +89,14 @@ class _Mark:
         """The flow of the last probe sent for this mark."""
 
 
-def _at(arguments: dict[str, Any], path: tuple[str, ...]) -> Any:
+def _at(arguments: JsonObject, path: tuple[str, ...]) -> object:
     value: Any = arguments
     for key in path:
         value = value.get(key) if isinstance(value, dict) else None
     return value
 
 
-def _with(arguments: dict[str, Any], path: tuple[str, ...], new: Any) -> dict[str, Any]:
+def _with(arguments: JsonObject, path: tuple[str, ...], new: Any) -> JsonObject:
     if len(path) == 1:
         return {**arguments, path[0]: new}
     inner = arguments.get(path[0])

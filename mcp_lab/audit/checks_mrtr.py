@@ -154,7 +154,7 @@ async def ir_request_kinds(ctx: Context) -> AuditCheck:
     return check("ir-request-kinds", probes[:5], f"{len(probes)} input request(s) of another kind or malformed")
 
 
-def _request_problem(request: Any) -> str | None:
+def _request_problem(request: object) -> str | None:
     if not isinstance(request, dict):
         return f"not a request object ({type(request).__name__})"
     model = _KINDS.get(str(request.get("method")))

@@ -25,7 +25,7 @@ EXIT_KEPT, EXIT_BROKEN, EXIT_CANNOT_RUN = 0, 1, 2
 
 def add_parser(commands: Any) -> argparse.ArgumentParser:
     """The `audit` subcommand of `python -m mcp_lab`."""
-    from mcp_lab.audit.lab import CHECKS, DEFAULT_MAX_WAIT
+    from mcp_lab.audit.runner import CHECKS, DEFAULT_MAX_WAIT
 
     parser: argparse.ArgumentParser = commands.add_parser(
         "audit",
@@ -76,7 +76,7 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
 
 
 async def _audit(args: argparse.Namespace, flows: list[Any], env: dict[str, str], headers: dict[str, str]) -> Any:
-    from mcp_lab.audit.lab import audit
+    from mcp_lab.audit.runner import audit
     from mcp_lab.protocol.eras import MODERN
     from mcp_lab.servers.connect import connect
     from mcp_lab.servers.sandbox import sandbox
@@ -105,7 +105,7 @@ async def _audit(args: argparse.Namespace, flows: list[Any], env: dict[str, str]
 
 def run(args: argparse.Namespace) -> int:
     """Run the audit the arguments describe; print the report; the exit code."""
-    from mcp_lab.audit.lab import select
+    from mcp_lab.audit.runner import select
     from mcp_lab.replay.collection import load_flows
     from mcp_lab.servers.connect import parse_environment
     from mcp_lab.servers.credentials import header_arguments, redact

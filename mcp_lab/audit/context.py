@@ -13,7 +13,6 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from mcp_lab.audit.legs import Replayed, Replayer, label
 from mcp_lab.audit.model import VERDICTS, AuditCheck, AuditProbe, Verdict
@@ -21,6 +20,7 @@ from mcp_lab.audit.reach import Reach
 from mcp_lab.audit.rules import rule
 from mcp_lab.flow.flow import Flow, Round
 from mcp_lab.flow.record import FlowRecord, flow_record
+from mcp_lab.json_types import JsonObject
 from mcp_lab.protocol.results import result_texts
 from mcp_lab.records.base import Clipped
 
@@ -39,10 +39,10 @@ class Context:
     max_wait: float = 30.0
     honest: list[Replayed] = field(default_factory=list)
     """The honest replay of each recorded call, in the order of `flows`."""
-    tools: list[dict[str, Any]] | None = None
+    tools: list[JsonObject] | None = None
     """The raw tools/list listing (None until listed, or when the listing failed: see `tools_error`)."""
     tools_error: str | None = None
-    tools_http: list[dict[str, Any]] = field(default_factory=list)
+    tools_http: list[JsonObject] = field(default_factory=list)
     """The listing's HTTP exchanges (Streamable HTTP only)."""
     evidence: dict[str, list[Flow]] = field(default_factory=dict)
     """Check id -> the flows its probes sent (replayable)."""

@@ -24,6 +24,7 @@ from mcp.client.session import ClientSession
 
 from mcp_lab.audit.reach import Reach, RequestSpec
 from mcp_lab.flow.flow import Flow, Round
+from mcp_lab.json_types import JsonObject
 from mcp_lab.protocol.codes import HEADER_MISMATCH
 from mcp_lab.protocol.eras import MODERN
 from mcp_lab.protocol.rejections import rejection_reason
@@ -43,16 +44,16 @@ class Leg:
 
     method: str
     target: str
-    arguments: dict[str, Any]
-    input_responses: dict[str, Any] | None = None
+    arguments: JsonObject
+    input_responses: dict[str, JsonObject] | None = None
     request_state: str | None = None
     headers: dict[str, str] = field(default_factory=dict)
     drop_headers: tuple[str, ...] = ()
-    capabilities: dict[str, Any] | None = None
+    capabilities: JsonObject | None = None
 
     def spec(self) -> RequestSpec:
         if self.method == "resources/read":
-            params: dict[str, Any] = {"uri": self.target}
+            params: JsonObject = {"uri": self.target}
         elif self.method == "prompts/get":
             params = {"name": self.target, "arguments": {k: str(v) for k, v in self.arguments.items()}}
         else:
@@ -107,12 +108,12 @@ def same_outcome(a: Round | None, b: Round | None) -> bool:
 
 def label(flow: Flow) -> str:
     """A recorded call in one line: method, target, arguments."""
-    from mcp_lab.replay.run import flow_label
+    from mcp_lab.replay.collection import flow_label
 
     return flow_label(flow)
 
 
-def _error(exc: BaseException) -> dict[str, Any]:
+def _error(exc: BaseException) -> JsonObject:
     if isinstance(exc, MCPError):
         return {"code": exc.error.code, "message": exc.error.message, "data": exc.error.data}
     while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
@@ -127,7 +128,7 @@ class Replayer:
     def __init__(self, reach: Reach, *, timeout: float = 60.0) -> None:
         self.reach = reach
         self.timeout = timeout
-        self.observed: list[tuple[str, dict[str, Any]]] = []
+        self.observed: list[tuple[str, JsonObject]] = []
         """(which call, the raw InputRequiredResult) for every one that came back."""
 
     async def send(
@@ -140,7 +141,7 @@ class Replayer:
         spec = leg.spec() if isinstance(leg, Leg) else leg
         rnd.started = time.time()
         t0 = time.perf_counter()
-        raw: dict[str, Any] | None = None
+        raw: JsonObject | None = None
         with self.reach.capture() as capture:
             try:
                 with anyio.fail_after(self.timeout):
@@ -233,7 +234,7 @@ class Replayer:
     ) -> tuple[Leg | None, float]:
         if rnd.outcome != "input_required":
             return None, backoff
-        responses: dict[str, Any] | None = None
+        responses: dict[str, JsonObject] | None = None
         if rnd.input_requests:
             responses = {}
             for key in rnd.input_requests:
@@ -258,15 +259,15 @@ def _is_point(at: At, leg: Leg, flow: Flow) -> bool:
     return bool(leg.input_responses)
 
 
-def _same_resolver(key: str, answers: dict[str, list[Any]]) -> str:
+def _same_resolver(key: str, answers: dict[str, list[object]]) -> str:
     """A recorded key naming the same resolver in another module: MCPServer keys are `module:qualname`, and
     a server run as a script (`__main__:confirm`) names its resolvers unlike the same server imported."""
     name = key.rpartition(":")[2]
     return next((k for k in answers if ":" in key and k.rpartition(":")[2] == name), key)
 
 
-def _recorded_answers(recorded: Flow) -> dict[str, list[Any]]:
-    answers: dict[str, list[Any]] = {}
+def _recorded_answers(recorded: Flow) -> dict[str, list[object]]:
+    answers: dict[str, list[object]] = {}
     for rnd in recorded.rounds:
         for key, response in (rnd.sent_input_responses or {}).items():
             answers.setdefault(key, []).append(response)

@@ -25,7 +25,8 @@ from mcp_types import CLIENT_CAPABILITIES_META_KEY
 
 from mcp_lab.audit.model import Transport
 from mcp_lab.errors import LabError
-from mcp_lab.flow.flow import Connection
+from mcp_lab.flow.flow import Connection, LegCapture
+from mcp_lab.json_types import JsonObject, JsonValue
 from mcp_lab.protocol.eras import MODERN
 
 __all__ = ["Reach", "RequestSpec"]
@@ -39,11 +40,11 @@ class RequestSpec:
     def __init__(
         self,
         method: str,
-        params: Mapping[str, Any] | None = None,
+        params: Mapping[str, JsonValue] | None = None,
         *,
         headers: Mapping[str, str] | None = None,
         drop_headers: tuple[str, ...] = (),
-        capabilities: dict[str, Any] | None = None,
+        capabilities: JsonObject | None = None,
     ) -> None:
         self.method = method
         self.params = dict(params or {})
@@ -54,7 +55,7 @@ class RequestSpec:
         """Declare these client capabilities in `_meta` instead of the session's own."""
 
 
-async def _refuse(*_: Any) -> T.ErrorData:
+async def _refuse(*_: object) -> T.ErrorData:
     # Declaring these callbacks makes the client declare the capabilities; the audit answers from recordings.
     return T.ErrorData(code=-32603, message="mcp_lab's audit answers input requests from the recording")
 
@@ -107,7 +108,7 @@ class Reach:
     async def session(self) -> ClientSession:
         return await self.connection.session(MODERN)
 
-    def capture(self) -> Any:
+    def capture(self) -> contextlib.AbstractContextManager[LegCapture]:
         """A context manager collecting one request's HTTP exchanges and the server's logged reasons."""
         return self.connection.capture()
 

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from mcp_lab.audit.model import AuditCheck, AuditRecord, AuditSummary
 from mcp_lab.errors import LabError
+from mcp_lab.json_types import JsonObject
+from mcp_lab.markup import MimeBundle
 
 if TYPE_CHECKING:
     from mcp_lab.audit.context import Context
@@ -109,7 +111,7 @@ class AuditReport:
 
         return audit_text(self.record)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JsonObject:
         return self.record.dump()
 
     def to_json(self, indent: int | None = 1) -> str:
@@ -133,7 +135,7 @@ class AuditReport:
     def __repr__(self) -> str:
         return f"<AuditReport {self.record.headline}>"
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+    def _repr_mimebundle_(self, include: object = None, exclude: object = None) -> MimeBundle:
         from mcp_lab.audit.view import audit_bundle
 
         return audit_bundle(self.record)

@@ -104,7 +104,7 @@ def _rebuilt(token: str, found: Reveal, text: str) -> str:
     return token[: found.start] + body + token[found.end :]
 
 
-def _edit_json(value: Any, path: str = "") -> list[tuple[Any, str]]:
+def _edit_json(value: object, path: str = "") -> list[tuple[Any, str]]:
     """Copies of `value`, each with one number raised by one (or one string changed), in document order."""
     if isinstance(value, dict):
         return [

@@ -11,10 +11,10 @@ fails a build only for MUST -- a rule not applicable a skipped case). All of it 
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
-from typing import Any
 
 from mcp_lab.audit.model import AuditCheck, AuditProbe, AuditRecord
-from mcp_lab.markup import code, e, tone, wrap
+from mcp_lab.json_types import JsonObject
+from mcp_lab.markup import code, e, table, tone, wrap
 
 __all__ = ["AUDIT_MIME", "audit_bundle", "audit_html", "audit_junit", "audit_text", "headline"]
 
@@ -88,17 +88,13 @@ def _check_html(item: AuditCheck) -> str:
         f"{tone(TONE[item.verdict], MARK[item.verdict])} <b>{e(rule.level)}</b> {code(rule.id)} "
         f"{e(rule.title)} — <span class='mcp-lab-muted'>{e(item.summary)}</span>"
     )
-    probes = "".join(_probe_row(p) for p in item.probes)
-    table = (
-        f"<table><thead><tr><th>probe</th><th>sent</th><th>came back</th></tr></thead><tbody>{probes}</tbody></table>"
-        if probes
-        else ""
-    )
+    probes = [_probe_row(p) for p in item.probes]
+    probe_table = table(["probe", "sent", "came back"], probes) if probes else ""
     notes = "".join(f"<div class='mcp-lab-muted'>note: {e(n)}</div>" for n in item.notes)
     opened = " open" if item.verdict in ("fail", "warn") else ""
     return (
         f"<details{opened}><summary>{head}</summary>"
-        f"<div><i>{e(rule.section)}</i>: “{e(rule.quote)}”</div>{table}{notes}</details>"
+        f"<div><i>{e(rule.section)}</i>: “{e(rule.quote)}”</div>{probe_table}{notes}</details>"
     )
 
 
@@ -150,5 +146,5 @@ def audit_junit(record: AuditRecord) -> str:
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode")
 
 
-def audit_bundle(record: AuditRecord) -> dict[str, Any]:
+def audit_bundle(record: AuditRecord) -> JsonObject:
     return record.bundle(audit_text(record), audit_html(record))

@@ -21,9 +21,10 @@ import logging
 import os
 import signal
 import sys
-from collections.abc import Awaitable, Callable, MutableMapping
 from pathlib import Path
 from typing import Any
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from mcp_lab.deployment.guard import die_with_parent
 
@@ -51,16 +52,12 @@ ENV_TTL = "MCP_LAB_DEPLOY_TTL"
 ENV_WORKERS = "MCP_LAB_DEPLOY_WORKERS"
 INSTANCE_HEADER = "Mcp-Lab-Instance"
 
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
 
 
 class InstanceHeader:
     """ASGI middleware: every HTTP response names the instance (and, under `--workers`, the worker's pid)."""
 
-    def __init__(self, app: Any, label: str) -> None:
+    def __init__(self, app: ASGIApp, label: str) -> None:
         self.app = app
         self.value = label.encode()
 
@@ -92,7 +89,7 @@ def load_target(spec: str) -> Any:
 
     module_name, _, attribute = spec.partition(":")
     try:
-        value: Any = importlib.import_module(module_name)
+        value: object = importlib.import_module(module_name)
         for part in attribute.split("."):
             value = getattr(value, part)
         if not isinstance(value, MCPServer | Server) and callable(value):
@@ -133,7 +130,7 @@ def _install(server: Any, keys: list[bytes], ttl: float | None) -> None:
         chain[chain.index(old)] = boundary
 
 
-def _add_probe(server: Any) -> None:
+def _add_probe(server: object) -> None:
     """The lab's two-round probe tool (the in-process fleet's instances have it too): the rotation matrix and
     the deployment check measure with it. Added only where the server does not define that name itself."""
     from mcp.server.mcpserver import MCPServer

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from typing import Any
 
 from mcp_lab.deployment.proxy import check_region
 from mcp_lab.errors import LabError
@@ -13,7 +12,7 @@ __all__ = ["check_arguments", "fleet_pools"]
 
 
 def check_arguments(
-    server: Any, name: Any, source: Any, ttl: Any, proxy: Any, port: Any, route_header: Any
+    server: object, name: object, source: object, ttl: object, proxy: object, port: object, route_header: object
 ) -> None:
     """One line for a wrong type, before anything is started."""
     if not isinstance(server, str) or not server:

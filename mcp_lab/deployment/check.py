@@ -31,6 +31,8 @@ from mcp_lab.errors import LabError
 from mcp_lab.exchanges.record import LegCapture
 from mcp_lab.flow.flow import Flow
 from mcp_lab.given import check_text_map, shown
+from mcp_lab.json_types import JsonObject
+from mcp_lab.markup import MimeBundle
 from mcp_lab.replay.collection import Collection, load_collection
 from mcp_lab.replay.run import replay_flow
 from mcp_lab.servers.sandbox import sandbox
@@ -61,7 +63,7 @@ class DeploymentReport:
     losses: list[Loss] = field(default_factory=list)
     served: dict[str, int] = field(default_factory=dict)
     """Responses each identifiable instance sent (a leg re-sent after a re-listing counts each answer)."""
-    pairs: list[dict[str, Any]] = field(default_factory=list)
+    pairs: list[JsonObject] = field(default_factory=list)
     """With instance URLs: `{sealed_on, verified_on, ok}` for every ordered pair and recorded flow."""
 
     @property
@@ -96,7 +98,7 @@ class DeploymentReport:
             lines += [f"    sealed on {p['sealed_on']}, refused on {p['verified_on']}" for p in bad[:10]]
         return "\n".join(lines)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JsonObject:
         return {
             "url": self.url,
             "ok": self.ok,
@@ -111,7 +113,7 @@ class DeploymentReport:
             "pairs": self.pairs,
         }
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+    def _repr_mimebundle_(self, include: object = None, exclude: object = None) -> MimeBundle:
         return {"text/plain": self.text(), "text/html": view_registry.text(self, "html")}
 
 

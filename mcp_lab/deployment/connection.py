@@ -122,7 +122,7 @@ class ProxiedServer(OutsideServer):
     def capture(self) -> LegRecorder:
         return _ServedByRecorder(self.name, self.instance_logs)
 
-    def _transport(self, owner: Any) -> Any:
+    def _transport(self, owner: Any) -> object:
         if not self.rewrite:
             return super()._transport(owner)
         return _rewriting_transport(self.url or "", self.schema_book, self.rewrite, self._saw_status)

@@ -17,7 +17,6 @@ from __future__ import annotations
 import contextlib
 import shutil
 from pathlib import Path
-from typing import Any
 
 from mcp.client.session import ClientSession
 
@@ -30,6 +29,7 @@ from mcp_lab.deployment.running import LiveFleets
 from mcp_lab.deployment.source import ServerSource, resolve_source
 from mcp_lab.errors import LabError
 from mcp_lab.exchanges.record import LegCapture
+from mcp_lab.markup import MimeBundle
 from mcp_lab.protocol.keys import KeyRing
 from mcp_lab.servers.lab_server import AnswerFn, check_name
 from mcp_lab.servers.sandbox import sandbox
@@ -126,7 +126,7 @@ class ProcessFleet:
         )
 
     @property
-    def config(self) -> Any:
+    def config(self) -> object:
         """The proxy's configuration file, as deployed (a view: path and text)."""
         from mcp_lab.deployment.config_view import ConfigFile
 
@@ -309,7 +309,7 @@ class ProcessFleet:
     def label(self, leg: LegCapture) -> str | None:
         return leg.served_by
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+    def _repr_mimebundle_(self, include: object = None, exclude: object = None) -> MimeBundle:
         return view_registry.bundle(self)
 
     def __repr__(self) -> str:
@@ -324,7 +324,7 @@ async def start_fleet(
     source: str | None = None,
     instances: int = 3,
     regions: dict[str, int] | None = None,
-    keys: Any = None,
+    keys: object = None,
     workers: int = 1,
     ttl: float | None = None,
     proxy: str | None = "caddy",

@@ -14,7 +14,7 @@ status, the instance that answered (from the response) and the header value.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import httpx2
 from mcp import Client, MCPError
@@ -25,6 +25,7 @@ from mcp_lab.errors import LabError
 from mcp_lab.exchanges.record import LegCapture
 from mcp_lab.exchanges.recorder import http_hooks, leg_scope
 from mcp_lab.given import shown
+from mcp_lab.json_types import JsonObject
 from mcp_lab.servers.lab_server import check_name
 from mcp_lab.servers.sandbox import sandbox
 
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
 __all__ = ["UnlistedCall", "lying_client", "unlisted_call"]
 
 
-def _check_fleet(fleet: Any) -> None:
+def _check_fleet(fleet: object) -> None:
     from mcp_lab.deployment.fleet import ProcessFleet
 
     if not isinstance(fleet, ProcessFleet):
@@ -66,7 +67,7 @@ def lying_client(fleet: ProcessFleet, name: str, headers: dict[str, str | None])
 class UnlistedCall:
     """Every POST of one `Client.call_tool` made without a prior listing."""
 
-    posts: list[dict[str, Any]]
+    posts: list[JsonObject]
     result: str | None
     error: str | None
 
@@ -84,7 +85,7 @@ class UnlistedCall:
 
 
 async def unlisted_call(
-    fleet: ProcessFleet, tool: str, arguments: dict[str, Any], header: str = "Mcp-Param-Region"
+    fleet: ProcessFleet, tool: str, arguments: JsonObject, header: str = "Mcp-Param-Region"
 ) -> UnlistedCall:
     """The SDK's `Client.call_tool` through the proxy, with no `list_tools` before it."""
     _check_fleet(fleet)

@@ -24,7 +24,6 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from mcp_lab.deployment.app import (
     ENV_KEYS,
@@ -38,6 +37,7 @@ from mcp_lab.deployment.app import (
 )
 from mcp_lab.deployment.guard import guarded
 from mcp_lab.errors import LabError
+from mcp_lab.json_types import JsonObject
 
 __all__ = ["APP_FACTORY", "InstanceProcess", "PortTaken", "answers_as", "end_group", "end_group_now", "fleet_directory", "free_port", "port_accepts", "port_is_free", "session_pids", "stop_group", "write_keys"]
 
@@ -365,7 +365,7 @@ class InstanceProcess:
             return int(self.state_path.exists())
         return len([p for p in self.directory.glob(self.state_path.name + ".*") if not p.name.endswith(".tmp")])
 
-    def state(self) -> dict[str, Any]:
+    def state(self) -> JsonObject:
         """What the instance last wrote about itself: key ids live, generation, pid, its server's name."""
         files = [self.state_path] if self.workers == 1 else sorted(self.directory.glob(self.state_path.name + ".*"))
         try:

@@ -9,9 +9,10 @@ and the Caddyfile a deployment could use as it is.
 from __future__ import annotations
 
 import shlex
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from mcp_lab.markup import code, e, wrap
+from mcp_lab.json_types import JsonObject
+from mcp_lab.markup import code, e, table, table_row, wrap
 
 if TYPE_CHECKING:
     from mcp_lab.deployment.fleet import ProcessFleet
@@ -60,17 +61,17 @@ def fleet_text(fleet: ProcessFleet) -> str:
 
 
 def fleet_html(fleet: ProcessFleet) -> str:
-    head = "".join(f"<th>{e(k)}</th>" for k in ("instance", "pool", "process", "url", "workers", "restarts"))
+    head = ["instance", "pool", "process", "url", "workers", "restarts"]
     rows = [{**row, "pid": f"pid {row['pid']}" if row["pid"].isdigit() else row["pid"]} for row in fleet_rows(fleet)]
-    body = "".join("<tr>" + "".join(f"<td>{code(v)}</td>" for v in row.values()) + "</tr>" for row in rows)
+    body = [table_row(*(code(v) for v in fields.values())) for fields in rows]
     title, *rest = fleet_text(fleet).splitlines()
     return wrap(
         f"<div><b>{e(title)}</b></div><div>request_state: {e(_keys(fleet))}</div>"
-        f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+        f"{table(head, body)}"
         f"<div>{e(rest[-1].strip()) if rest else ''}</div>",
         "mcp-lab-fleet",
     )
 
 
-def fleet_bundle(fleet: ProcessFleet) -> dict[str, Any]:
+def fleet_bundle(fleet: ProcessFleet) -> JsonObject:
     return {"text/plain": fleet_text(fleet), "text/html": fleet_html(fleet)}

@@ -26,6 +26,8 @@ import time
 from collections.abc import AsyncIterator, Callable
 from typing import TYPE_CHECKING, Any
 
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
 from mcp_lab.exchanges.pending import PendingExchanges
 from mcp_lab.exchanges.record import (
     BODY_CAP,
@@ -38,6 +40,7 @@ from mcp_lab.exchanges.record import (
     redact,
     rpc_facts,
 )
+from mcp_lab.json_types import JsonObject
 
 if TYPE_CHECKING:
     import httpx2
@@ -108,9 +111,9 @@ class SchemaBook:
     """
 
     def __init__(self) -> None:
-        self.schemas: dict[str, Any] = {}
+        self.schemas: JsonObject = {}
 
-    def learn(self, listing: Any) -> None:
+    def learn(self, listing: object) -> None:
         tools = listing.get("result", {}).get("tools") if isinstance(listing, dict) else None
         if isinstance(tools, list):
             for tool in tools:
@@ -213,7 +216,7 @@ class Exchange:
                 self.book.learn_body(bytes(self.response_body), self.content_type)
 
 
-def _rpc_method(body: Any) -> str | None:
+def _rpc_method(body: object) -> str | None:
     """The JSON-RPC method from the body (pre-2026 requests carry no Mcp-Method header), or which
     server request a client's JSON-RPC response answers."""
     if isinstance(body, dict) and isinstance(body.get("method"), str):
@@ -279,19 +282,17 @@ def http_hooks(book: SchemaBook | None = None, *, tag: bool = True) -> dict[str,
     return {"request": [on_request], "response": [on_response]}
 
 
-Receive = Callable[[], Any]
-Send = Callable[[dict[str, Any]], Any]
 
 
 class ExchangeRecorder:
     """ASGI wrapper for the lab's own servers: strips the lab's tag, attributes the server's work to the
     tagged leg, and learns tool schemas from every listing it serves (also to clients that are not the lab's)."""
 
-    def __init__(self, app: Any, book: SchemaBook) -> None:
+    def __init__(self, app: ASGIApp, book: SchemaBook) -> None:
         self.app = app
         self.book = book
 
-    async def __call__(self, scope: dict[str, Any], receive: Receive, send: Send) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope.get("type") != "http":
             await self.app(scope, receive, send)
             return
@@ -319,7 +320,7 @@ class ExchangeRecorder:
         body = bytearray()
         content_type = ""
 
-        async def learning_send(message: dict[str, Any]) -> None:
+        async def learning_send(message: Message) -> None:
             nonlocal content_type
             kind = message.get("type")
             if kind == "http.response.start":

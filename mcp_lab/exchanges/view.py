@@ -16,7 +16,7 @@ from typing import Any
 from mcp.shared.inbound import decode_header_value
 
 from mcp_lab.exchanges.record import Body, Header, HttpExchange, ParamHeaderUsage
-from mcp_lab.markup import code, e, tone
+from mcp_lab.markup import code, e, table, tone
 from mcp_lab.records.base import clipped_text
 
 __all__ = ["exchange_head", "exchange_html", "exchange_lines", "exchanges_html", "mcp_headers", "param_usage_html", "param_usage_lines", "shown_header", "value_text"]
@@ -73,7 +73,7 @@ def _headers_html(headers: Sequence[Header]) -> str:
             decoded = f" &larr; decodes to {code(json.dumps(decode_header_value(value), ensure_ascii=False))}"
         style = " class='mcp-lab-mcp'" if name.lower().startswith("mcp-") else ""
         rows.append(f"<tr{style}><th>{code(name)}</th><td>{code(value)}{decoded}</td></tr>")
-    return f"<table class='mcp-lab-headers'>{''.join(rows)}</table>"
+    return table([], rows, cls="mcp-lab-headers")
 
 
 def body_text(body: Body) -> str:

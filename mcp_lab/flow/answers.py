@@ -22,6 +22,7 @@ from mcp.client.session import ClientSession
 
 from mcp_lab.bounded_json import check_text
 from mcp_lab.errors import LabError
+from mcp_lab.json_types import JsonValue
 
 __all__ = [
     "AnswerContext",
@@ -91,7 +92,7 @@ def cancel() -> T.ElicitResult:
     return T.ElicitResult(action="cancel")
 
 
-def _roots(value: Sequence[Any]) -> T.ListRootsResult:
+def _roots(value: Sequence[object]) -> T.ListRootsResult:
     roots: list[T.Root] = []
     for item in value:
         if isinstance(item, T.Root):
@@ -108,7 +109,7 @@ def _roots(value: Sequence[Any]) -> T.ListRootsResult:
 _RESULT_TYPES = (T.ElicitResult, T.CreateMessageResult, T.CreateMessageResultWithTools, T.ListRootsResult)
 
 
-def to_input_response(key: str, request: T.InputRequest, value: Any) -> InputResponse:
+def to_input_response(key: str, request: T.InputRequest, value: object) -> InputResponse:
     """Turn a scripted answer into the InputResponse the request's kind needs.
 
     dict -> accepted elicitation content; `decline()` / `cancel()` -> those actions; str -> the assistant's
@@ -158,7 +159,7 @@ def _candidates(key: str) -> list[str]:
 class ScriptedAnswerer:
     """Answers keyed by input-request key (or the bare resolver name); records which keys were used."""
 
-    answers: Mapping[str, Any]
+    answers: Mapping[str, JsonValue]
     used: set[str] = field(default_factory=set)
 
     def __post_init__(self) -> None:

@@ -9,7 +9,6 @@ rather than raised, so no work is lost; `flow.raise_for_status()` turns it into 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from mcp import MCPError
 from mcp.types import METHOD_NOT_FOUND
@@ -21,6 +20,7 @@ from mcp_lab.flow.flow import Connection, Flow, running_message
 from mcp_lab.flow.history import history
 from mcp_lab.flow.interrupts import run_interruptibly
 from mcp_lab.given import wire_arguments
+from mcp_lab.json_types import JsonValue
 from mcp_lab.protocol.eras import LEGACY, MODERN
 from mcp_lab.protocol.limits import DEFAULT_MAX_ROUNDS, check_max_rounds, check_timeout
 from mcp_lab.servers.sandbox import sandbox
@@ -36,7 +36,7 @@ def last() -> Flow | None:
     return history.last()
 
 
-def _answerer(answers: Mapping[str, Any] | Answerer | None) -> tuple[Answerer | None, ScriptedAnswerer | None]:
+def _answerer(answers: Mapping[str, JsonValue] | Answerer | None) -> tuple[Answerer | None, ScriptedAnswerer | None]:
     if answers is None:
         chain: list[Answerer] = []
         scripted = None
@@ -109,9 +109,9 @@ async def start(
     server: str | Connection,
     method: str,
     target: str,
-    arguments: Mapping[str, Any] | None = None,
+    arguments: Mapping[str, JsonValue] | None = None,
     *,
-    answers: Mapping[str, Any] | Answerer | None = None,
+    answers: Mapping[str, JsonValue] | Answerer | None = None,
     legacy: bool = False,
     max_rounds: int = DEFAULT_MAX_ROUNDS,
 ) -> Flow:
@@ -170,9 +170,9 @@ def note_unused_answers(flow: Flow) -> None:
 async def call(
     server: str | Connection,
     tool: str,
-    arguments: Mapping[str, Any] | None = None,
+    arguments: Mapping[str, JsonValue] | None = None,
     *,
-    answers: Mapping[str, Any] | Answerer | None = None,
+    answers: Mapping[str, JsonValue] | Answerer | None = None,
     legacy: bool = False,
     max_rounds: int = DEFAULT_MAX_ROUNDS,
     timeout: float | None = None,
@@ -186,9 +186,9 @@ async def call(
 async def get_prompt(
     server: str | Connection,
     prompt: str,
-    arguments: Mapping[str, Any] | None = None,
+    arguments: Mapping[str, JsonValue] | None = None,
     *,
-    answers: Mapping[str, Any] | Answerer | None = None,
+    answers: Mapping[str, JsonValue] | Answerer | None = None,
     legacy: bool = False,
     max_rounds: int = DEFAULT_MAX_ROUNDS,
     timeout: float | None = None,
@@ -203,7 +203,7 @@ async def read_resource(
     server: str | Connection,
     uri: str,
     *,
-    answers: Mapping[str, Any] | Answerer | None = None,
+    answers: Mapping[str, JsonValue] | Answerer | None = None,
     legacy: bool = False,
     max_rounds: int = DEFAULT_MAX_ROUNDS,
     timeout: float | None = None,
@@ -215,9 +215,9 @@ async def read_resource(
 
 
 async def resume(
-    saved: str | Flow | Mapping[str, Any],
+    saved: str | Flow | Mapping[str, JsonValue],
     *,
-    answers: Mapping[str, Any] | Answerer | None = None,
+    answers: Mapping[str, JsonValue] | Answerer | None = None,
     server: str | Connection | None = None,
     step: bool = False,
     timeout: float | None = None,

@@ -8,7 +8,8 @@ mcp_lab drives that loop itself (through `session.<method>(..., allow_input_requ
 manual path) instead of letting `Client.call_tool` hide the rounds, because seeing every leg is the
 point of the lab. `step()` performs one leg; `run()` is nothing but `step()` until done, so automatic
 and step-by-step behave identically. A `Flow` is JSON all the way down, so it can be written down
-between legs and resumed by another process -- the seeds' distributed client.
+between legs and resumed by another process -- the SDK docs' distributed client, where any instance may
+send the next leg.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from mcp_lab.errors import FlowError, LabError
 from mcp_lab.flow.answers import AnswerContext, Answerer, ChainAnswerer, InputResponse, ScriptedAnswerer, Unanswered
 from mcp_lab.flow.asking import answer_round, missing_answer_message
 from mcp_lab.flow.legs import BACKCHANNEL_HINT, backchannel_hint, send_leg
-from mcp_lab.flow.round import Connection, LegCapture, Round
+from mcp_lab.flow.round import Connection, LegCapture, Round, read_saved
 from mcp_lab.flow.stepping import (
     Backoff,
     keep_answers,
@@ -103,13 +104,9 @@ class Flow:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Flow:
-        """A flow from plain data, checked first: a malformed one is one `LabError` naming what is wrong."""
-        from mcp_lab.flow.check import checked_flow
-
-        fields, rounds = checked_flow(data)
-        flow = cls(**fields)
-        flow.rounds = [Round(**r) for r in rounds]
-        return flow
+        """A flow from plain data, validated against the dataclasses' own fields (`round.read_saved`): a
+        malformed one is one `LabError` naming what is wrong."""
+        return read_saved(cls, data)
 
     @classmethod
     def from_json(cls, text: str) -> Flow:

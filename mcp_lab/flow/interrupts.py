@@ -1,7 +1,7 @@
 """Ending a wait on the person's request: Interrupt (■) and the Stop button end a running flow at once.
 
 Spec context: a multi round-trip request waits -- for a person's answer, or for a tool -- and the person must
-always be able to end that wait. Two things stood in the way in a kernel (jupyter-notes §4):
+always be able to end that wait. Two things stood in the way in a kernel, both found by experiment:
 
 - ipykernel turns Interrupt into `future.cancel()` scheduled with a plain `call_soon` from its SIGINT
   handler. While the loop sleeps in `select` waiting for a form, nothing wakes it, so the interrupt lands
@@ -28,6 +28,7 @@ import signal
 import sys
 import threading
 from collections.abc import Awaitable, Callable
+from types import FrameType
 from typing import Any
 
 from mcp_lab.errors import FlowInterrupted
@@ -54,6 +55,10 @@ def _wake() -> None:
     """Nothing: scheduling it from the signal handler wakes the loop (its self-pipe) so the cancel lands now."""
 
 
+SignalHandler = Callable[[int, FrameType | None], object] | int | signal.Handlers | None
+"""What `signal.getsignal` returns and `signal.signal` takes."""
+
+
 class _Guard:
     """One running flow's SIGINT handler, installed over whatever handled SIGINT when the flow started.
 
@@ -64,7 +69,7 @@ class _Guard:
     cell is running does Interrupt end the flows whose guards got it (there is nothing else it could end).
     """
 
-    def __init__(self, flow_id: str, loop: asyncio.AbstractEventLoop, previous: Any) -> None:
+    def __init__(self, flow_id: str, loop: asyncio.AbstractEventLoop, previous: SignalHandler) -> None:
         self.flow_id = flow_id
         self.loop = loop
         self.previous = previous
@@ -73,12 +78,12 @@ class _Guard:
         self.pressed = False
         """Interrupt was pressed while this flow ran (so its cancellation is the person's, not code's)."""
 
-    def __call__(self, signum: int, frame: Any) -> None:
+    def __call__(self, signum: int, frame: FrameType | None) -> None:
         self.relay(signum, frame)
         with contextlib.suppress(RuntimeError):  # a closed loop: nothing left to wake
             self.loop.call_soon_threadsafe(_wake)  # the kernel schedules its cancel without waking the loop
 
-    def relay(self, signum: int, frame: Any) -> bool:
+    def relay(self, signum: int, frame: FrameType | None) -> bool:
         """Note the press and pass it on; True when a cell's canceller got it."""
         if self.active:
             self.pressed = True

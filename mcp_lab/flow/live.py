@@ -55,7 +55,7 @@ class FlowRun(ShownTask[Flow]):
         self.flow = flow
         flow.on_round(self._redraw)
 
-    def _redraw(self, flow: Any) -> None:
+    def _redraw(self, flow: object) -> None:
         view = self.area.view
         if view is not None:
             view.outputs = ()
@@ -120,7 +120,7 @@ def say_if_failed(flow: Flow) -> None:
         return
     shown = flow.displays
 
-    def after_cell(result: Any) -> None:
+    def after_cell(result: object) -> None:
         shell.events.unregister("post_run_cell", after_cell)
         # A cell that failed (`f.raise_for_status()`) has said so already, in its own one line.
         if flow.displays == shown and getattr(result, "success", True):

@@ -104,7 +104,7 @@ class InputRequestRecord(Model):
     wire: Any = None
 
 
-def input_request(key: str, request: Any) -> InputRequestRecord:
+def input_request(key: str, request: object) -> InputRequestRecord:
     data = request if isinstance(request, dict) else {}
     method = str(data.get("method", ""))
     params: dict[str, Any] = data["params"] if isinstance(data.get("params"), dict) else {}
@@ -132,11 +132,11 @@ def input_request(key: str, request: Any) -> InputRequestRecord:
     return record
 
 
-def _text(value: Any) -> str | None:
+def _text(value: object) -> str | None:
     return None if value is None else str(value)
 
 
-def _fields(schema: Any) -> list[SchemaField]:
+def _fields(schema: object) -> list[SchemaField]:
     if not isinstance(schema, dict) or not isinstance(schema.get("properties"), dict):
         return []
     required: list[Any] = schema["required"] if isinstance(schema.get("required"), list) else []
@@ -163,7 +163,7 @@ class AnswerRecord(Model):
     wire: Any = None
 
 
-def answer(key: str, response: Any, by: str | None) -> AnswerRecord:
+def answer(key: str, response: object, by: str | None) -> AnswerRecord:
     data = response if isinstance(response, dict) else {}
     record = AnswerRecord(key=key, kind="other", by=by, summary="", wire=clip_json(response))
     who = by or "?"
@@ -267,7 +267,7 @@ def _sent_summary(answers: list[AnswerRecord], rnd: Round) -> str:
     return "; ".join(parts) if parts else "the request"
 
 
-def _outcome_summary(record: RoundRecord, data: Any) -> str:
+def _outcome_summary(record: RoundRecord, data: object) -> str:
     if record.outcome == "input_required":
         if not record.input_requests:
             return "input_required: state only (client backs off, then retries)"

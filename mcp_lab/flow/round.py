@@ -9,18 +9,26 @@ in it. Its own module so the leg sender (legs.py) and the flow (flow.py) both bu
 
 from __future__ import annotations
 
+import functools
+import json
+import re
 from collections.abc import Awaitable, Callable, Mapping
 from contextlib import AbstractAsyncContextManager, AbstractContextManager
-from dataclasses import asdict, dataclass, field
-from typing import Any, Literal, Protocol
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any, Literal, Protocol, TypeVar
 
 import mcp.types as T
 from mcp.client.session import ClientSession
+from pydantic import TypeAdapter, ValidationError
 
 import mcp_lab.view_registry as view_registry
+from mcp_lab.errors import LabError
 from mcp_lab.exchanges.record import LegCapture
 from mcp_lab.flow.answers import InputResponse
+from mcp_lab.json_types import JsonObject, JsonValue
 from mcp_lab.protocol.codes import INVALID_PARAMS
+from mcp_lab.protocol.eras import LEGACY, MODERN
+from mcp_lab.protocol.limits import MAX_FLOW_ROUNDS, check_saved_size
 
 __all__ = [
     "START_OVER_HINT",
@@ -35,7 +43,7 @@ _RESPONSE_MODELS = "_response_models"
 """Where a Round keeps SDK models beside its fields (so `asdict` and the record never see them)."""
 
 START_OVER_HINT = "start it over with `await mcp_lab.resume(flow)`"
-"""What a flow that failed on a refused token says (new keys after a restart, expired, altered): the seeds'
+"""What a flow that failed on a refused token says (new keys after a restart, expired, altered): the SDK docs'
 advice on the frozen -32602 is to start over, and `resume` sends the original request afresh."""
 
 
@@ -55,12 +63,115 @@ class Connection(Protocol):
         ...
 
 
+_Saved = TypeVar("_Saved")
+
+
+@functools.cache
+def _adapter(kind: type[Any]) -> TypeAdapter[Any]:
+    return TypeAdapter(kind)  # built once per class: pydantic compiles the dataclass's validator here
+
+
+def from_saved(kind: type[_Saved], data: Mapping[str, object], where: str) -> _Saved:
+    """A dataclass (`Round`, `Flow`) from saved plain data, each field checked against the class's own
+    annotations by pydantic in strict mode, as strict as JSON itself (a bool is no number, "3" no int): the
+    dataclass is the one declaration of what a saved flow holds. Anything malformed is one `LabError` line."""
+    try:
+        text = json.dumps(dict(data), ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise LabError(f"{where}: holds a value a saved flow cannot ({exc})") from None
+    try:
+        adapter = _adapter(kind)  # type: ignore[arg-type]  # a class is hashable; the TypeVar hides it from mypy
+        saved: _Saved = adapter.validate_json(text, strict=True)
+    except ValidationError as exc:
+        raise LabError(validation_line(exc, kind)) from None
+    return saved
+
+
+_WANTED = {
+    "int_type": "int",
+    "int_from_float": "int",
+    "string_type": "str",
+    "bool_type": "bool",
+    "float_type": "int or float",
+    "dict_type": "dict",
+    "list_type": "list",
+}
+"""What a field of a saved flow must be, by pydantic's error type, in the words of Python's own types."""
+
+
+class _SavedFlow(Protocol):
+    era: str
+    max_rounds: int
+    rounds: list[Round]
+
+
+_Flow = TypeVar("_Flow", bound=_SavedFlow)
+
+
+def read_saved(kind: type[_Flow], data: Mapping[str, object]) -> _Flow:
+    """A saved flow, within the bounds a file may hold (checked before anything is validated), each field
+    as its dataclass declares it, then what the annotations do not say (`check_saved_values`)."""
+    check_saved_size(data)
+    flow = from_saved(kind, data, "flow")
+    check_saved_values(flow.era, flow.max_rounds, flow.rounds)
+    return flow
+
+
+def check_saved_values(era: str, max_rounds: int, rounds: list[Round]) -> None:
+    """What the annotations do not say of a saved flow: a known era, the round cap within its bounds, and
+    questions that parse as the SDK's input requests."""
+    if era not in (MODERN, LEGACY):
+        raise LabError(f"flow: era must be {MODERN} or {LEGACY}, not {era!r}")
+    if max_rounds < 0:
+        raise LabError(f"flow: max_rounds must be >= 0, not {max_rounds}")
+    if max_rounds > MAX_FLOW_ROUNDS:
+        raise LabError(f"flow: max_rounds must be at most {MAX_FLOW_ROUNDS}, not {max_rounds}")
+    for index, rnd in enumerate(rounds):
+        rnd.check_requests(f"round {index}")
+
+
+def validation_line(exc: ValidationError, kind: type) -> str:
+    """pydantic's first complaint about saved `kind` data as one line: where, what it must be, what it is."""
+    errors = exc.errors()
+    if not errors:
+        return str(exc).splitlines()[0]
+    first = errors[0]
+    loc = list(first["loc"])
+    where = "flow" if kind.__name__ == "Flow" else "round"
+    if len(loc) >= 2 and loc[0] == "rounds" and isinstance(loc[1], int):
+        where, loc, kind = f"round {loc[1]}", loc[2:], Round
+    got = first.get("input")
+    shown = "null" if got is None else type(got).__name__
+    name = ".".join(str(p) for p in loc)
+    if not loc:
+        return f"{where} must be an object, not {shown}"
+    if first["type"] == "missing":
+        return f"{where}: {name!r} is missing"
+    if first["type"] == "literal_error":
+        allowed = ", ".join(re.findall(r"'([^']*)'", str((first.get("ctx") or {}).get("expected", ""))))
+        return f"{where}: {name} must be one of {allowed}, not {got!r}"
+    if loc[0] == "sent_input_responses" and len(loc) == 2:
+        return f"{where}: the answer sent for {loc[1]!r} must be an object, not {shown}"
+    wanted = _WANTED.get(first["type"])
+    if wanted is None:
+        return f"{where}: {name}: {first['msg']}"
+    declared = next((f.type for f in fields(kind) if f.name == loc[0]), "")
+    nullable = len(loc) == 1 and isinstance(declared, str) and declared.endswith("| None")
+    return f"{where}: {name!r} must be {wanted}{' or null' if nullable else ''}, not {shown}"
+
+
+def _sdk_line(exc: ValidationError) -> str:
+    first = exc.errors()[0] if exc.errors() else {"loc": (), "msg": str(exc)}
+    loc = ".".join(str(p) for p in first.get("loc", ()))
+    return f"{first.get('msg', 'invalid')}" + (f" at {loc}" if loc else "")
+
+
 @dataclass
 class Round:
     """One leg: what the client sent and what came back."""
 
     index: int
-    sent_input_responses: dict[str, Any] | None = None
+    sent_input_responses: dict[str, JsonObject] | None = None
     """Wire form of the answers sent with this leg (to the previous leg's input_requests)."""
     sent_request_state: str | None = None
     """The token echoed exactly as it was on the wire."""
@@ -78,7 +189,7 @@ class Round:
     relisted: bool = False
     """The server answered -32020 (header mismatch); tools were re-listed and the leg resent once."""
     started_over: bool = False
-    """The previous leg's state was rejected, so this leg sent the original request afresh (the seeds'
+    """The previous leg's state was rejected, so this leg sent the original request afresh (the SDK docs'
     advice: on the frozen -32602 a client starts the flow over)."""
     served_by: str | None = None
     http: list[dict[str, Any]] = field(default_factory=list)
@@ -86,7 +197,7 @@ class Round:
     backchannel: list[dict[str, Any]] = field(default_factory=list)
     """Pre-2026 era only: server-to-client requests sent during the leg, with the answers given."""
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JsonObject:
         return asdict(self)
 
     @property
@@ -104,10 +215,21 @@ class Round:
         return self.outcome == "error" and (self.error or {}).get("where") == "transport"
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Round:
-        from mcp_lab.flow.check import checked_round
+    def from_dict(cls, data: Mapping[str, JsonValue], where: str = "round") -> Round:
+        """A round from plain data, validated against this dataclass's own fields (see `from_saved`)."""
+        if not isinstance(data, Mapping):
+            raise LabError(f"{where} must be an object, not {type(data).__name__}")
+        rnd = from_saved(cls, data, where)
+        rnd.check_requests(where)
+        return rnd
 
-        return cls(**checked_round(data))
+    def check_requests(self, where: str) -> None:
+        """Saved questions must parse as the SDK's input requests (they are answered from that form)."""
+        if self.input_requests:
+            try:
+                T.InputRequiredResult.model_validate({"inputRequests": self.input_requests, "resultType": "input_required"})
+            except ValidationError as exc:
+                raise LabError(f"{where}: its input requests are malformed: {_sdk_line(exc)}") from None
 
     def requests(self) -> dict[str, T.InputRequest]:
         """This leg's input requests as SDK models (kept from the wire when this process received them)."""
@@ -125,7 +247,7 @@ class Round:
         """Keep the SDK models of this leg's input requests as received (not part of the record)."""
         self.__dict__[_REQUEST_MODELS] = dict(models)
 
-    def keep_response_models(self, models: Mapping[str, Any]) -> None:
+    def keep_response_models(self, models: Mapping[str, InputResponse]) -> None:
         """Keep the answers sent with this leg as the SDK models they were sent as (not part of the record)."""
         self.__dict__[_RESPONSE_MODELS] = dict(models)
 
@@ -135,12 +257,12 @@ class Round:
         self.__dict__.pop(_REQUEST_MODELS, None)
         self.__dict__.pop(_RESPONSE_MODELS, None)
 
-    def response_models(self) -> dict[str, Any] | None:
+    def response_models(self) -> dict[str, InputResponse] | None:
         """The answers kept by `keep_response_models`, if this process sent them."""
-        models: dict[str, Any] | None = self.__dict__.get(_RESPONSE_MODELS)
+        models: dict[str, InputResponse] | None = self.__dict__.get(_RESPONSE_MODELS)
         return models
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+    def _repr_mimebundle_(self, include: object = None, exclude: object = None) -> JsonObject:
         return view_registry.bundle(self)
 
 
@@ -150,5 +272,5 @@ class Request(Protocol):
     server: str
     method: str
     target: str
-    arguments: dict[str, Any]
+    arguments: JsonObject
     era: str

@@ -15,6 +15,7 @@ from mcp_lab.exchanges.view import exchange_lines, exchanges_html
 from mcp_lab.flow.record import FlowRecord, RoundRecord, flow_record, round_record
 from mcp_lab.flow.record import flow_summary as _flow_summary
 from mcp_lab.flow.record import token_brief as _token_brief
+from mcp_lab.json_types import JsonObject
 from mcp_lab.markup import code, e, tone, wrap
 from mcp_lab.records.base import Clipped, clipped_text
 
@@ -95,7 +96,7 @@ def _round_row(rnd: RoundRecord) -> str:
     return row
 
 
-def _arguments(arguments: dict[str, Any]) -> str:
+def _arguments(arguments: JsonObject) -> str:
     shown = ", ".join(
         f"{k}={clipped_text(v) if isinstance(v, str | Clipped) else json.dumps(v, ensure_ascii=False)}"
         for k, v in _parsed(arguments).items()
@@ -122,12 +123,12 @@ def flow_html(flow: FlowRecord) -> str:
     )
 
 
-def flow_bundle(flow: Flow) -> dict[str, Any]:
+def flow_bundle(flow: Flow) -> JsonObject:
     record = flow_record(flow)
     return record.bundle(flow_text(record), flow_html(record))
 
 
-def round_bundle(rnd: Round) -> dict[str, Any]:
+def round_bundle(rnd: Round) -> JsonObject:
     record = round_record(rnd)
     return {
         "text/plain": "\n".join(_round_lines(record)).strip(),

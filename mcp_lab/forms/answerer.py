@@ -5,7 +5,7 @@ Spec: 2026-07-28 multi round-trip requests -- the flow engine hands every `input
 round, and returns what the person sent. `%load_ext mcp_lab` registers it as the flows' fallback, after
 any scripted answers, in a kernel only: a plain script has no one to ask and stops with "no answer for".
 
-Waiting (jupyter-notes §4, sdk-notes §6.2). On ipykernel >= 7.4 widget messages are dispatched while an
+Waiting. On ipykernel >= 7.4 widget messages are dispatched while an
 async cell awaits, so `flow = await mcp_lab.call(...)` simply awaits the form's future ("live" mode). A
 kernel that cannot do that (ipykernel < 7.4 with no comm subshells in use) would deadlock, so there the
 answerer switches to "deferred" mode, announced in one line: the flow stops, the cell returns, and when the
@@ -33,6 +33,7 @@ import mcp.types as T
 from mcp_lab.background import background
 from mcp_lab.flow.answers import AnswerContext, InputResponse, Unanswered
 from mcp_lab.forms.board import board
+from mcp_lab.json_types import JsonObject
 
 if TYPE_CHECKING:  # imported when the first form is shown: `%load_ext` only creates the answerer
     from mcp_lab.forms.base import Form
@@ -63,7 +64,7 @@ def recent() -> list[Panel]:
     return list(board.recent_panels)
 
 
-def _kernel() -> Any:
+def _kernel() -> object:
     try:
         from IPython import get_ipython
     except ImportError:  # pragma: no cover - IPython is a dependency
@@ -140,7 +141,7 @@ class FormAnswerer:
 
     label = "form"
 
-    def __init__(self, *, timeout: float | None = None, model: Any = None, mode: str | None = None) -> None:
+    def __init__(self, *, timeout: float | None = None, model: object = None, mode: str | None = None) -> None:
         self.timeout = timeout if timeout is not None else _env_timeout()
         """Seconds to wait for a person; then the form ends as a cancel. None waits as long as it takes."""
         self.model = model
@@ -149,7 +150,7 @@ class FormAnswerer:
         """`live` / `deferred`, or None to detect per question."""
         self._panels: dict[tuple[str, int], Panel] = {}
         self._deferred: dict[tuple[str, int, str], Form] = {}
-        self._sinks: dict[str, Any] = {}
+        self._sinks: JsonObject = {}
 
     def __repr__(self) -> str:
         return f"FormAnswerer(timeout={self.timeout}, model={getattr(self.model, '__name__', self.model)})"
@@ -177,7 +178,7 @@ class FormAnswerer:
         return form.outcome()
 
     # ---- showing -----------------------------------------------------------------------------------------
-    def _show(self, form: Form, context: AnswerContext, sink: Any) -> Panel:
+    def _show(self, form: Form, context: AnswerContext, sink: object) -> Panel:
         flow = context.flow
         owner = flow.id if flow is not None else f"{context.server}|{context.method}|{context.target}"
         slot = (owner, context.round_index)
@@ -226,7 +227,7 @@ class FormAnswerer:
             panel.handle = display(panel, display_id=True)
 
     # ---- deferred mode -------------------------------------------------------------------------------------
-    def _sink(self, flow: Any) -> Any:
+    def _sink(self, flow: Any) -> object:
         sink = self._sinks.get(flow.id)
         if sink is None:
             import ipywidgets as W

@@ -30,6 +30,7 @@ import mcp.types as T
 from mcp_lab.errors import LabError
 from mcp_lab.forms.base import Form
 from mcp_lab.forms.board import board
+from mcp_lab.json_types import JsonValue
 
 __all__ = ["UNATTENDED", "apply", "clear_prearranged", "prearrange", "prearranged", "take", "unattended"]
 
@@ -39,7 +40,7 @@ UNATTENDED = "MCP_LAB_UNATTENDED"
 _NOTHING = object()
 
 
-def prearrange(*in_order: Any, keyed: Mapping[str, Any] | None = None, **by_name: Any) -> None:
+def prearrange(*in_order: object, keyed: Mapping[str, JsonValue] | None = None, **by_name: object) -> None:
     """Queue answers for forms not shown yet: by key (or bare resolver name), or in order of appearance."""
     if keyed is not None and not isinstance(keyed, Mapping):
         raise LabError(f"keyed= is a dict of form key (or resolver name) -> answer, not {type(keyed).__name__}")
@@ -50,7 +51,7 @@ def prearrange(*in_order: Any, keyed: Mapping[str, Any] | None = None, **by_name
     board.prearranged_in_order.extend(in_order)
 
 
-def unattended(*in_order: Any, keyed: Mapping[str, Any] | None = None, **by_name: Any) -> None:
+def unattended(*in_order: object, keyed: Mapping[str, JsonValue] | None = None, **by_name: object) -> None:
     """`prearrange(...)` only when the notebook runs unattended (MCP_LAB_UNATTENDED=1).
 
     A tutorial says what its reader would answer, so the test suite can run it; in JupyterLab the same cell
@@ -60,7 +61,7 @@ def unattended(*in_order: Any, keyed: Mapping[str, Any] | None = None, **by_name
         prearrange(*in_order, keyed=keyed, **by_name)
 
 
-def prearranged() -> dict[str, Any]:
+def prearranged() -> dict[str, object]:
     """What is still queued (keyed answers and the in-order ones)."""
     return {
         "keyed": {k: list(v) for k, v in board.prearranged_keyed.items() if v},
@@ -72,7 +73,7 @@ def clear_prearranged() -> None:
     board.clear_prearranged()
 
 
-def take(form: Form) -> Any:
+def take(form: Form) -> object:
     """The queued answer for this form (removed from the queue), or `_NOTHING`."""
     for name in (form.key, form.name):
         queue = board.prearranged_keyed.get(name)

@@ -9,7 +9,8 @@ serve a browser (its Submit message carries every value at once) and a headless 
 Why the future is resolved with `loop.call_soon_threadsafe` on the loop captured when the form is shown:
 on ipykernel >= 7.4 a button's message is handled on the main thread while the cell awaits, but under
 JupyterLab's comms-over-subshells (ipykernel 7.0-7.3) it arrives on a subshell thread, and a plain
-`future.set_result` from there would not wake the kernel's loop (jupyter-notes §4). Nothing here blocks.
+`future.set_result` from there would not wake the kernel's loop (it sleeps in
+`select` until its self-pipe is written). Nothing here blocks.
 """
 
 from __future__ import annotations
@@ -18,14 +19,16 @@ import asyncio
 import html
 import threading
 from collections.abc import Callable, Mapping
-from typing import Any, ClassVar, Literal, NoReturn
+from typing import ClassVar, Literal, NoReturn
 
 import mcp.types as T
 
 from mcp_lab.bounded_json import check_text, lone_surrogate
 from mcp_lab.errors import LabError
 from mcp_lab.flow.answers import AnswerContext, CallbackRefused, InputResponse
+from mcp_lab.json_types import JsonObject, JsonValue
 from mcp_lab.listeners import Listeners
+from mcp_lab.markup import MimeBundle
 
 __all__ = ["TRUST_NOTE", "Form", "State", "bare_name"]
 
@@ -69,7 +72,7 @@ class Form:
         self.state: State = "open"
         self.errors: dict[str, str] = {}
         """One message per field that must be fixed before the answer can be sent ("" = the whole form)."""
-        self.values: dict[str, Any] = self.initial_values()
+        self.values: JsonObject = self.initial_values()
         """What each field holds now: the person's last Submit (or draft), or a headless `fill()`."""
         self.values_version = 0
         """Bumped when the kernel sets `values` (defaults, `fill()`): the front end re-applies them only then."""
@@ -97,16 +100,16 @@ class Form:
         return self.state == "open"
 
     # ---- what subclasses describe ------------------------------------------------------------------------
-    def initial_values(self) -> dict[str, Any]:
+    def initial_values(self) -> JsonObject:
         return {}
 
-    def fields(self) -> list[dict[str, Any]]:
+    def fields(self) -> list[JsonObject]:
         """The FieldRecords the front end draws."""
         return []
 
     @property
     def field_names(self) -> list[str]:
-        return [f["name"] for f in self.fields()]
+        return [str(f["name"]) for f in self.fields()]
 
     def intro(self) -> str:
         return ""
@@ -114,7 +117,7 @@ class Form:
     def message(self) -> str:
         return str(getattr(self.request.params, "message", "") or "")
 
-    def details(self) -> list[dict[str, Any]]:
+    def details(self) -> list[JsonObject]:
         return []
 
     def link(self) -> dict[str, str] | None:
@@ -123,11 +126,11 @@ class Form:
     def notes(self) -> list[str]:
         return []
 
-    def display_values(self) -> dict[str, Any]:
+    def display_values(self) -> JsonObject:
         """`values` as the front end shows them (JSON values)."""
         return dict(self.values)
 
-    def check(self, values: Mapping[str, Any]) -> tuple[InputResponse | None, dict[str, str]]:
+    def check(self, values: Mapping[str, JsonValue]) -> tuple[InputResponse | None, dict[str, str]]:
         """Read and validate `values`: the response to send, or one message per field to fix."""
         raise NotImplementedError
 
@@ -136,7 +139,7 @@ class Form:
         if not self.open:
             raise LabError(f"form {self.key!r} was already {_STATE_WORDS[self.state]}; it takes no more input")
 
-    def fill(self, **values: Any) -> Form:
+    def fill(self, **values: JsonValue) -> Form:
         """Set field values as a person would type them; nothing is validated or sent yet."""
         self._check_open()
         names = self.field_names
@@ -153,7 +156,7 @@ class Form:
         self._changed()
         return self
 
-    def submit(self, values: Mapping[str, Any] | None = None) -> bool:
+    def submit(self, values: Mapping[str, JsonValue] | None = None) -> bool:
         """Validate and send; False (with `errors`, shown inline) if something must be fixed.
 
         `values` is what the browser sent with Submit: every field at once (see widget.py for why).
@@ -174,7 +177,7 @@ class Form:
     def cancel(self) -> bool:
         return self.settle("cancelled")
 
-    def keep_draft(self, values: Mapping[str, Any]) -> None:
+    def keep_draft(self, values: Mapping[str, JsonValue]) -> None:
         """What the person has typed so far (not sent): shown again if the page reloads.
 
         An error shown since the last Submit goes away as soon as the draft makes that field valid (and
@@ -192,7 +195,7 @@ class Form:
                 self.errors = still
                 self._changed()
 
-    def take(self, values: Mapping[str, Any], what: str) -> dict[str, str]:
+    def take(self, values: Mapping[str, JsonValue], what: str) -> dict[str, str]:
         """Keep the values a front end sent for this form's fields -- except text no message (nor the widget's
         own update) can carry, a lone surrogate pasted in a browser: those fields keep their value and get
         an inline message, returned."""
@@ -289,7 +292,7 @@ class Form:
         reason = f" ({self.failure})" if self.state == "failed" and self.failure is not None else ""
         return f"{head}: {_STATE_WORDS[self.state]}{reason}" + (f" {detail}" if detail else "")
 
-    def record(self) -> dict[str, Any]:
+    def record(self) -> JsonObject:
         """The FormRecord the front end draws (labextension/src/forms/types.ts)."""
         submit, decline, cancel = self.button_labels
         return {
@@ -319,5 +322,5 @@ class Form:
     def __repr__(self) -> str:
         return f"<{self.summary()}>"
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+    def _repr_mimebundle_(self, include: object = None, exclude: object = None) -> MimeBundle:
         return {"text/plain": self.summary(), "text/html": self.record_html()}

@@ -26,7 +26,7 @@ same values, as typed, in one message.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import mcp.types as T
 
@@ -34,6 +34,7 @@ from mcp_lab.flow.answers import AnswerContext, InputResponse
 from mcp_lab.forms.base import Form
 from mcp_lab.forms.fields import default_value, display_value, field_record, read_field
 from mcp_lab.forms.schema import MISSING, FieldSpec, FormSpec, check_content, parse_schema
+from mcp_lab.json_types import JsonObject, JsonValue
 
 __all__ = ["WHOLE", "ElicitForm"]
 
@@ -59,19 +60,19 @@ class ElicitForm(Form):
             return [FieldSpec(name=WHOLE, kind="json", title="Answer (JSON object)", schema={}, required=True)]
         return list(self.spec.fields)
 
-    def initial_values(self) -> dict[str, Any]:
+    def initial_values(self) -> JsonObject:
         return {s.name: value for s in self.specs if (value := default_value(s)) is not MISSING}
 
-    def fields(self) -> list[dict[str, Any]]:
+    def fields(self) -> list[JsonObject]:
         return [field_record(s) for s in self.specs]
 
     def notes(self) -> list[str]:
         return [f"Outside the elicitation subset: {note}" for note in self.spec.notes]
 
-    def display_values(self) -> dict[str, Any]:
+    def display_values(self) -> JsonObject:
         return {s.name: display_value(s, self.values[s.name]) for s in self.specs if s.name in self.values}
 
-    def fill(self, **values: Any) -> ElicitForm:
+    def fill(self, **values: JsonValue) -> ElicitForm:
         """Set fields by property name (a value no input could show is still validated on submit)."""
         if self.spec.whole_json and set(values) - {WHOLE}:
             self._check_open()
@@ -79,12 +80,12 @@ class ElicitForm(Form):
         super().fill(**values)
         return self
 
-    def check(self, values: Mapping[str, Any]) -> tuple[InputResponse | None, dict[str, str]]:
+    def check(self, values: Mapping[str, JsonValue]) -> tuple[InputResponse | None, dict[str, str]]:
         read = {s.name: read_field(s, values.get(s.name, MISSING)) for s in self.specs}
         content, errors = check_content(self.spec, read)
         if errors:
             return None, errors
-        return T.ElicitResult(action="accept", content=content), {}
+        return T.ElicitResult.model_validate({"action": "accept", "content": content}), {}
 
     def answer_text(self) -> str:
         response = self.response

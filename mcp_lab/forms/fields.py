@@ -21,6 +21,7 @@ import json
 from typing import Any
 
 from mcp_lab.forms.schema import MISSING, FieldSpec, Invalid, parse_number
+from mcp_lab.json_types import JsonObject
 
 __all__ = ["default_value", "display_value", "field_record", "placeholder", "read_field"]
 
@@ -60,7 +61,7 @@ def _front_kind(spec: FieldSpec) -> str:
     return spec.kind
 
 
-def field_record(spec: FieldSpec) -> dict[str, Any]:
+def field_record(spec: FieldSpec) -> JsonObject:
     """What the front end needs to draw the field (the FieldRecord of the forms protocol)."""
     return {
         "name": spec.name,
@@ -88,7 +89,7 @@ def default_value(spec: FieldSpec) -> Any:
     return default
 
 
-def display_value(spec: FieldSpec, value: Any) -> Any:
+def display_value(spec: FieldSpec, value: object) -> Any:
     """`value` (typed by a person or given headless) as the front end shows it (a JSON value)."""
     kind = spec.kind
     if value is MISSING or value is None:
@@ -109,7 +110,7 @@ def display_value(spec: FieldSpec, value: Any) -> Any:
     return str(value)
 
 
-def read_field(spec: FieldSpec, value: Any) -> Any:
+def read_field(spec: FieldSpec, value: object) -> Any:
     """The answer for this field: a JSON value, MISSING (left empty) or Invalid (unreadable).
 
     `value` is what the front end sent (strings for typed fields) or what a headless `fill()` gave (any

@@ -21,8 +21,9 @@ from typing import Any
 from mcp_lab.errors import LabError
 from mcp_lab.flow.history import history
 from mcp_lab.forms.base import Form
+from mcp_lab.json_types import JsonObject, JsonValue
 from mcp_lab.listeners import Listeners
-from mcp_lab.markup import WIDGET_VIEW_MIME, widget_view
+from mcp_lab.markup import WIDGET_VIEW_MIME, MimeBundle, widget_view
 
 __all__ = ["ROUND_MIME", "Panel"]
 
@@ -33,7 +34,7 @@ ROUND_MIME = "application/vnd.mcp-lab.round+json"
 class Panel:
     """The forms of one round of one flow."""
 
-    def __init__(self, server: str, round_index: int, flow: Any = None) -> None:
+    def __init__(self, server: str, round_index: int, flow: object = None) -> None:
         self.server = server
         self.round_index = round_index
         self.flow = flow
@@ -59,7 +60,7 @@ class Panel:
         self.refresh()
         return form
 
-    def bind_loop(self, loop: Any) -> None:
+    def bind_loop(self, loop: object) -> None:
         """The kernel's loop: messages from another thread (comm subshells) are handled there."""
         self._loop, self._thread = loop, threading.get_ident()
 
@@ -83,7 +84,7 @@ class Panel:
     def flow_id(self) -> str | None:
         return getattr(self.flow, "id", None)
 
-    def record(self) -> dict[str, Any]:
+    def record(self) -> JsonObject:
         """The RoundRecord the front end draws (labextension/src/forms/types.ts)."""
         flow = self.flow
         return {
@@ -102,7 +103,7 @@ class Panel:
         }
 
     # ---- messages from the front end (the widget, or the side panel) --------------------------------------
-    def receive(self, content: Any) -> None:
+    def receive(self, content: object) -> None:
         """One message from a front end; handled on the kernel's loop, whatever thread it arrived on."""
         loop = self._loop
         if loop is not None and threading.get_ident() != self._thread and not loop.is_closed():
@@ -110,7 +111,7 @@ class Panel:
         else:
             self.handle_event(content)
 
-    def handle_event(self, content: Any) -> None:
+    def handle_event(self, content: object) -> None:
         if not isinstance(content, Mapping):
             return
         event, key = content.get("event"), content.get("key")
@@ -174,7 +175,7 @@ class Panel:
             raise LabError(f"this round has {len(waiting)} open forms ({keys}); pick one: panel[NAME]")
         return waiting[0]
 
-    def fill(self, **values: Any) -> Form:
+    def fill(self, **values: JsonValue) -> Form:
         return self._only().fill(**values)
 
     def submit(self) -> bool:
@@ -186,7 +187,7 @@ class Panel:
     def cancel(self) -> bool:
         return self._only().cancel()
 
-    def submit_all(self, values: Mapping[str, Any] | None = None) -> bool:
+    def submit_all(self, values: Mapping[str, JsonValue] | None = None) -> bool:
         """Submit every open form, but only if all of them are valid (else none is sent).
 
         `values` (from the browser) maps each form's key to all its field values.
@@ -222,14 +223,14 @@ class Panel:
         title = f"Round {self.round_index + 1} from <b>{html.escape(self.server)}</b>"
         return f"<div class='mcp-lab-round-record'><div>{title}</div>{rows}</div>"
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
-        bundle: dict[str, Any] = {"text/plain": self.summary(), "text/html": self.record_html()}
+    def _repr_mimebundle_(self, include: object = None, exclude: object = None) -> MimeBundle:
+        bundle: JsonObject = {"text/plain": self.summary(), "text/html": self.record_html()}
         if not self.settled:
             bundle[WIDGET_VIEW_MIME] = widget_view(self.widget)
             bundle[ROUND_MIME] = self.saved_record()
         return bundle
 
-    def saved_record(self) -> dict[str, Any]:
+    def saved_record(self) -> JsonObject:
         """The round as a saved notebook keeps it beside the live widget: the questions, nothing typed.
 
         A notebook saved while the round waits holds a widget view whose model dies with the kernel; the
@@ -237,6 +238,4 @@ class Panel:
         and that it was not answered. Values and errors are left out -- a draft is the person's, not the
         notebook's.
         """
-        record = self.record()
-        record["forms"] = [{**form, "values": {}, "errors": {}} for form in record["forms"]]
-        return record
+        return {**self.record(), "forms": [{**form.record(), "values": {}, "errors": {}} for form in self.forms]}

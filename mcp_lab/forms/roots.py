@@ -23,7 +23,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import mcp.types as T
 from pydantic import ValidationError
@@ -31,6 +31,7 @@ from pydantic import ValidationError
 from mcp_lab.errors import LabError
 from mcp_lab.flow.answers import InputResponse
 from mcp_lab.forms.base import Form
+from mcp_lab.json_types import JsonObject, JsonValue
 
 __all__ = ["REFUSED", "RootsForm", "default_roots"]
 
@@ -43,7 +44,7 @@ def default_roots() -> list[tuple[str, str]]:
     return [(here.as_uri(), here.name or str(here))]
 
 
-def _row(item: Any) -> tuple[str, str]:
+def _row(item: object) -> tuple[str, str]:
     if isinstance(item, Path):
         return item.resolve().as_uri(), item.name
     if isinstance(item, str):
@@ -62,15 +63,16 @@ class RootsForm(Form):
     record_kind: ClassVar[str] = "roots"
     button_labels: ClassVar[tuple[str, str | None, str | None]] = ("Send", "Refuse", None)
 
-    def initial_values(self) -> dict[str, Any]:
+    def initial_values(self) -> JsonObject:
         return {"roots": [{"uri": uri, "name": name} for uri, name in default_roots()]}
 
     @property
     def rows(self) -> list[tuple[str, str]]:
         """(uri, name) per row, as the editor holds them now."""
-        return [_row(item) for item in self.values.get("roots") or []]
+        roots = self.values.get("roots")
+        return [_row(item) for item in roots] if isinstance(roots, list) else []
 
-    def fields(self) -> list[dict[str, Any]]:
+    def fields(self) -> list[JsonObject]:
         return [
             {
                 "name": "roots",
@@ -92,7 +94,7 @@ class RootsForm(Form):
     def message(self) -> str:
         return ""
 
-    def fill(self, **values: Any) -> RootsForm:
+    def fill(self, **values: JsonValue) -> RootsForm:
         """`roots=[...]`: replaces every row (file:// URI strings, Paths, dicts with uri and name)."""
         self._check_open()
         if set(values) - {"roots"}:
@@ -105,7 +107,7 @@ class RootsForm(Form):
             super().fill(roots=[{"uri": uri, "name": name} for uri, name in rows])
         return self
 
-    def check(self, values: Mapping[str, Any]) -> tuple[InputResponse | None, dict[str, str]]:
+    def check(self, values: Mapping[str, JsonValue]) -> tuple[InputResponse | None, dict[str, str]]:
         items = values.get("roots") or []
         if not isinstance(items, list):
             return None, {"roots": "a list of roots"}

@@ -32,6 +32,7 @@ import mcp.types as T
 from mcp_lab.errors import LabError
 from mcp_lab.flow.answers import InputResponse
 from mcp_lab.forms.base import Form
+from mcp_lab.json_types import JsonObject, JsonValue
 
 __all__ = ["REJECTED", "SamplingForm", "echo_model", "model_reply"]
 
@@ -39,7 +40,7 @@ REJECTED = "User rejected sampling request"
 STOP_REASONS = ("endTurn", "stopSequence", "maxTokens")
 
 
-def _block_text(block: Any) -> str:
+def _block_text(block: object) -> str:
     if isinstance(block, T.TextContent):
         return block.text
     if isinstance(block, T.ImageContent | T.AudioContent):
@@ -84,10 +85,10 @@ class SamplingForm(Form):
         assert isinstance(self.request, T.CreateMessageRequest)
         return self.request.params
 
-    def initial_values(self) -> dict[str, Any]:
+    def initial_values(self) -> JsonObject:
         return {"reply": "", "model": "human", "stop_reason": "endTurn"}
 
-    def fields(self) -> list[dict[str, Any]]:
+    def fields(self) -> list[JsonObject]:
         reasons = list(STOP_REASONS)
         chosen = self.values.get("stop_reason")
         if isinstance(chosen, str) and chosen not in reasons:
@@ -120,9 +121,9 @@ class SamplingForm(Form):
     def message(self) -> str:
         return ""
 
-    def details(self) -> list[dict[str, Any]]:
+    def details(self) -> list[JsonObject]:
         p = self.params
-        rows: list[dict[str, Any]] = []
+        rows: list[JsonObject] = []
         if p.system_prompt:
             rows.append({"label": "system", "text": p.system_prompt, "pre": True})
         for m in p.messages:
@@ -151,7 +152,7 @@ class SamplingForm(Form):
         rows.append({"label": "asked", "text": " · ".join(facts), "pre": False})
         return rows
 
-    def fill(self, **values: Any) -> SamplingForm:
+    def fill(self, **values: JsonValue) -> SamplingForm:
         """`reply=`, `model=`, `stop_reason=` (any stop reason string the protocol allows)."""
         self._check_open()
         unknown = set(values) - {"reply", "model", "stop_reason"}
@@ -160,7 +161,7 @@ class SamplingForm(Form):
         super().fill(**{k: str(v) for k, v in values.items()})
         return self
 
-    def check(self, values: Mapping[str, Any]) -> tuple[InputResponse | None, dict[str, str]]:
+    def check(self, values: Mapping[str, JsonValue]) -> tuple[InputResponse | None, dict[str, str]]:
         reply, model = str(values.get("reply") or ""), str(values.get("model") or "").strip()
         stop = str(values.get("stop_reason") or "endTurn")
         errors = {}

@@ -20,6 +20,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeGuard
 
+from mcp_lab.json_types import JsonObject, JsonValue
+
 __all__ = [
     "MISSING",
     "FieldSpec",
@@ -34,7 +36,7 @@ __all__ = [
 
 Kind = Literal["text", "email", "uri", "date", "date-time", "integer", "number", "boolean", "choice", "choices", "json"]
 
-SUBSET_FORMATS = ("email", "uri", "date", "date-time")
+SUBSET_FORMATS: tuple[Kind, ...] = ("email", "uri", "date", "date-time")
 FORMAT_HINTS = {
     "email": "not a valid email address",
     "uri": "not a valid URI (e.g. https://example.com/page)",
@@ -68,7 +70,7 @@ class FieldSpec:
     kind: Kind
     title: str
     """The property's title, or its name when there is none (also the widget's description)."""
-    schema: dict[str, Any]
+    schema: JsonObject
     required: bool = False
     description: str | None = None
     default: Any = MISSING
@@ -88,11 +90,11 @@ class FormSpec:
     """The schema is not a flat object: the person types the whole content as one JSON object."""
 
 
-def _str_list(value: Any) -> TypeGuard[list[str]]:
+def _str_list(value: object) -> TypeGuard[list[str]]:
     return isinstance(value, list) and bool(value) and all(isinstance(v, str) for v in value)
 
 
-def _titled(options: Any) -> tuple[tuple[str, str], ...] | None:
+def _titled(options: object) -> tuple[tuple[str, str], ...] | None:
     if not isinstance(options, list) or not options:
         return None
     pairs = []
@@ -104,7 +106,7 @@ def _titled(options: Any) -> tuple[tuple[str, str], ...] | None:
     return tuple(pairs)
 
 
-def _classify(prop: Mapping[str, Any]) -> tuple[Kind, tuple[tuple[str, str], ...], str | None]:
+def _classify(prop: Mapping[str, JsonValue]) -> tuple[Kind, tuple[tuple[str, str], ...], str | None]:
     """(kind, options, note) for one property schema."""
     kind = prop.get("type")
     if kind == "string":
@@ -118,8 +120,9 @@ def _classify(prop: Mapping[str, Any]) -> tuple[Kind, tuple[tuple[str, str], ...
             titled = _titled(prop["oneOf"])
             return ("choice", titled, None) if titled else ("json", (), "its oneOf is not a list of const+title")
         fmt = prop.get("format")
-        if fmt in SUBSET_FORMATS:
-            return fmt, (), None
+        subset = next((f for f in SUBSET_FORMATS if f == fmt), None)
+        if subset is not None:
+            return subset, (), None
         note = f"format {fmt!r} is not in the elicitation subset; entered as plain text" if fmt else None
         return "text", (), note
     if kind in ("integer", "number"):
@@ -129,8 +132,9 @@ def _classify(prop: Mapping[str, Any]) -> tuple[Kind, tuple[tuple[str, str], ...
     if kind == "array":
         items = prop.get("items")
         if isinstance(items, Mapping):
-            if _str_list(items.get("enum")):
-                return "choices", tuple((v, v) for v in items["enum"]), None
+            enum = items.get("enum")
+            if _str_list(enum):
+                return "choices", tuple((v, v) for v in enum), None
             titled = _titled(items.get("anyOf"))
             if titled:
                 return "choices", titled, None
@@ -140,7 +144,7 @@ def _classify(prop: Mapping[str, Any]) -> tuple[Kind, tuple[tuple[str, str], ...
     return "json", (), f"type {kind!r} is outside the elicitation subset" if kind else "it has no single type"
 
 
-def parse_schema(schema: Any) -> FormSpec:
+def parse_schema(schema: object) -> FormSpec:
     """Turn `requested_schema` into field specs; never raises, whatever the server sent."""
     if not isinstance(schema, Mapping) or not isinstance(schema.get("properties", {}), Mapping):
         return FormSpec(
@@ -178,7 +182,7 @@ def parse_schema(schema: Any) -> FormSpec:
 _INTEGER = re.compile(r"^[+-]?\d+$")
 
 
-def parse_number(text: str, integer: bool) -> Any:
+def parse_number(text: str, integer: bool) -> object:
     """A typed number: int, float, MISSING (empty) or Invalid. Integers refuse decimals."""
     text = text.strip()
     if not text:
@@ -197,7 +201,7 @@ def parse_number(text: str, integer: bool) -> Any:
 
 
 @functools.cache
-def format_checker() -> Any:
+def format_checker() -> object:
     """jsonschema's FormatChecker, with the four subset formats guaranteed present.
 
     jsonschema checks `uri` and `date-time` only when rfc3986-validator / rfc3339-validator are installed
@@ -257,7 +261,7 @@ def _is_datetime(value: object) -> bool:
         return False
 
 
-def _plural(n: Any, word: str) -> str:
+def _plural(n: object, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
 
@@ -291,7 +295,7 @@ def _message(error: Any, spec: FieldSpec) -> str:
     return str(error.message).splitlines()[0]
 
 
-def _check_value(spec: FieldSpec, value: Any) -> str | None:
+def _check_value(spec: FieldSpec, value: object) -> str | None:
     from jsonschema import SchemaError, validators
     from jsonschema.exceptions import best_match
 
@@ -305,7 +309,7 @@ def _check_value(spec: FieldSpec, value: Any) -> str | None:
     return None if error is None else _message(error, spec)
 
 
-def check_content(spec: FormSpec, values: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+def check_content(spec: FormSpec, values: Mapping[str, JsonValue]) -> tuple[JsonObject, dict[str, str]]:
     """(content, errors): the values to send, and one message per field that must be fixed first.
 
     `values` maps field names to what was read from the form: a value, MISSING or Invalid.
@@ -313,7 +317,7 @@ def check_content(spec: FormSpec, values: Mapping[str, Any]) -> tuple[dict[str, 
     import mcp.types as T
     from pydantic import ValidationError
 
-    content: dict[str, Any] = {}
+    content: JsonObject = {}
     errors: dict[str, str] = {}
     for field_spec in spec.fields:
         value = values.get(field_spec.name, MISSING)
@@ -338,7 +342,7 @@ def check_content(spec: FormSpec, values: Mapping[str, Any]) -> tuple[dict[str, 
             content = dict(raw)
     if not errors:
         try:
-            T.ElicitResult(action="accept", content=content)
+            T.ElicitResult.model_validate({"action": "accept", "content": content})
         except ValidationError as exc:
             for detail in exc.errors():
                 loc = detail.get("loc", ())

@@ -24,13 +24,14 @@ Headless: `form.submit()` (I've finished), `form.decline()`, `form.cancel()`.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import ClassVar
 from urllib.parse import urlsplit
 
 import mcp.types as T
 
 from mcp_lab.flow.answers import InputResponse
 from mcp_lab.forms.base import Form
+from mcp_lab.json_types import JsonValue
 
 __all__ = ["UrlForm", "link_facts"]
 
@@ -68,7 +69,7 @@ class UrlForm(Form):
     def link_is_web(self) -> bool:
         return bool(link_facts(self.url)["host"])
 
-    def check(self, values: Mapping[str, Any]) -> tuple[InputResponse | None, dict[str, str]]:
+    def check(self, values: Mapping[str, JsonValue]) -> tuple[InputResponse | None, dict[str, str]]:
         return T.ElicitResult(action="accept"), {}
 
     def finish(self) -> bool:

@@ -7,7 +7,7 @@ side panel (labextension/src/plugin.ts) therefore opens a comm with target `mcp_
 connects to a kernel: the kernel sends `{rounds: [RoundRecord...]}` now and after every change, and takes
 the same messages the round's widget sends (with `flow` and `round` added), plus `{event: "cancel_all"}`.
 
-Why a comm: ipykernel >= 7.4 dispatches comm messages while an async cell awaits (jupyter-notes §4), so the
+Why a comm: ipykernel >= 7.4 dispatches comm messages while an async cell awaits, so the
 panel reaches the kernel exactly when it is needed -- during the wait. JupyterLab may route the comm to a
 subshell thread; everything is handed to the kernel's loop with `call_soon_threadsafe`.
 """
@@ -20,13 +20,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from mcp_lab.forms.board import board
+from mcp_lab.json_types import JsonObject
 
 __all__ = ["TARGET", "cancel_all", "register", "snapshot", "unregister"]
 
 TARGET = "mcp_lab.waiting"
 
 
-def snapshot() -> dict[str, Any]:
+def snapshot() -> JsonObject:
     """What the side panel draws: every waiting round, oldest first."""
     return {"rounds": [panel.record() for panel in board.waiting]}
 
@@ -47,7 +48,7 @@ def cancel_all(reason: str = "stopped (cancel every waiting flow)") -> int:
     return ended
 
 
-def _handle(data: Any) -> None:
+def _handle(data: object) -> None:
     if not isinstance(data, Mapping):
         return
     if data.get("event") == "cancel_all":

@@ -2,7 +2,7 @@
 
 Spec: 2026-07-28 multi round-trip requests -- one `InputRequiredResult` may ask several questions, and all
 their answers travel together in the retry. Why one custom widget instead of an ipywidget per field
-(jupyter-notes §4, "Found later"): ipykernel 7.4 dispatches comm messages that arrive while an async cell
+(found by experiment): ipykernel 7.4 dispatches comm messages that arrive while an async cell
 awaits without publishing busy/idle for them, and an ipywidgets front end holds back every further `update`
 of a model until it sees that idle. A person typing "eu-west-1" into a Text widget therefore sent only "e".
 Here the kernel -> front end direction carries the round as one plain record (`round`, state updates are
@@ -15,11 +15,13 @@ The front end is labextension/src/forms/ (TypeScript), bundled by the packaging 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 import anywidget
 import traitlets
+
+from mcp_lab.json_types import JsonObject
 
 __all__ = ["STATIC", "RoundWidget", "built"]
 
@@ -45,5 +47,7 @@ class RoundWidget(anywidget.AnyWidget):  # type: ignore[misc]
     round = traitlets.Dict().tag(sync=True)
 
     def __repr__(self) -> str:
-        record: dict[str, Any] = self.round or {}
-        return f"<RoundWidget round {record.get('round')} of flow {record.get('flow', {}).get('id')}>"
+        record: JsonObject = self.round or {}
+        flow = record.get("flow")
+        flow_id = flow.get("id") if isinstance(flow, Mapping) else None
+        return f"<RoundWidget round {record.get('round')} of flow {flow_id}>"

@@ -21,6 +21,8 @@ from typing import Any
 from mcp.shared.inbound import MCP_PARAM_HEADER_PREFIX, X_MCP_HEADER_KEY, find_invalid_x_mcp_header
 
 from mcp_lab.headers.record import HeaderTableRecord, ToolHeadersRecord
+from mcp_lab.json_types import JsonObject, JsonValue
+from mcp_lab.markup import MimeBundle
 from mcp_lab.protocol.header_values import encoding_of, header_value, nested_schema
 from mcp_lab.records.base import fitted
 
@@ -69,7 +71,7 @@ class HeaderRow:
     """Dotted `properties` path ("?" when the mark is not reachable through plain properties)."""
     header: str
     json_type: str
-    samples: list[dict[str, Any]] = field(default_factory=list)
+    samples: list[JsonObject] = field(default_factory=list)
     """`{"value", "header_value", "encoding"}` for a few sample values (what a client would send)."""
     valid: bool = True
     reason: str | None = None
@@ -105,16 +107,16 @@ class HeaderTable:
             tools=[fitted(ToolHeadersRecord, asdict(t)) for t in self.tools],
         )
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JsonObject:
         return self.record().dump()
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+    def _repr_mimebundle_(self, include: object = None, exclude: object = None) -> MimeBundle:
         from mcp_lab.headers.view import header_table_bundle
 
         return header_table_bundle(self.record())
 
 
-def _samples(token: str, json_type: str, prop: Mapping[str, Any]) -> list[dict[str, Any]]:
+def _samples(token: str, json_type: str, prop: Mapping[str, JsonValue]) -> list[JsonObject]:
     default = prop.get("default")
     enum = prop.get("enum")
     if isinstance(enum, list) and enum:
@@ -135,11 +137,11 @@ def _samples(token: str, json_type: str, prop: Mapping[str, Any]) -> list[dict[s
     return samples
 
 
-def header_rows(tool: str, schema: Any) -> ToolHeaders:
+def header_rows(tool: str, schema: object) -> ToolHeaders:
     """The header parameters of one tool's input schema, each judged by the SDK."""
     verdict = find_invalid_x_mcp_header(schema)
     result = ToolHeaders(name=tool, dropped=verdict is not None, reason=verdict)
-    seen: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {}
+    seen: dict[str, tuple[tuple[str, ...], JsonObject]] = {}
     for path, prop in _marks(schema):
         token = prop.get(X_MCP_HEADER_KEY)
         json_type = prop.get("type") if isinstance(prop.get("type"), str) else ("anyOf" if "anyOf" in prop else "?")
@@ -163,7 +165,7 @@ def header_rows(tool: str, schema: Any) -> ToolHeaders:
     return result
 
 
-def header_table_from_tools(server: str, tools: Sequence[Mapping[str, Any]], kind: str = "") -> HeaderTable:
+def header_table_from_tools(server: str, tools: Sequence[Mapping[str, JsonValue]], kind: str = "") -> HeaderTable:
     """A `HeaderTable` from raw tool listings (`{"name", "inputSchema"}` dicts, wire form)."""
     table = HeaderTable(server=server, kind=kind)
     for tool in tools:

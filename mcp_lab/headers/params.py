@@ -12,12 +12,13 @@ line: a name that is not an RFC 9110 token, a float, an Optional without the exp
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from mcp.shared.inbound import X_MCP_HEADER_KEY, find_invalid_x_mcp_header
 
 from mcp_lab.errors import LabError
 from mcp_lab.headers.analysis import HeaderTable, header_table_from_tools
+from mcp_lab.json_types import JsonObject
 from mcp_lab.servers.listing import raw_tool_listing
 
 if TYPE_CHECKING:
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
 __all__ = ["HeaderParam", "header", "header_table"]
 
 
-def _reason(prop: dict[str, Any]) -> str | None:
+def _reason(prop: JsonObject) -> str | None:
     reason = find_invalid_x_mcp_header({"type": "object", "properties": {"arg": prop}})
     return reason.replace("property 'arg': ", "") if reason is not None else None
 
@@ -43,7 +44,7 @@ class HeaderParam:
         extra = ", optional=True" if self.optional else ""
         return f"mcp_lab.header({self.name!r}{extra})"
 
-    def __get_pydantic_json_schema__(self, core_schema: CoreSchema, handler: GetJsonSchemaHandler) -> dict[str, Any]:
+    def __get_pydantic_json_schema__(self, core_schema: CoreSchema, handler: GetJsonSchemaHandler) -> JsonObject:
         schema = dict(handler(core_schema))
         if "$ref" in schema:  # an Enum or alias: inline it, a $ref carries no `type` of its own
             schema = dict(handler.resolve_ref_schema(schema))
@@ -83,7 +84,7 @@ def header(name: str, *, optional: bool = False) -> HeaderParam:
     return HeaderParam(name, optional)
 
 
-async def header_table(server: Any) -> HeaderTable:
+async def header_table(server: object) -> HeaderTable:
     """Every tool's header parameters: header name, JSON type, how sample values are encoded, and the
     SDK's verdict on invalid marks (2026-07-28 clients drop such a tool whole). `await` it."""
     name, kind, tools = await raw_tool_listing(server)

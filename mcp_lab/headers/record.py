@@ -1,8 +1,8 @@
-"""Header-parameter records: a server's header table and the three header labs' results.
+"""Header-parameter records: a server's header table and the three header experiments' results.
 
 Spec context: 2026-07-28 header parameters. A tool argument marked `x-mcp-header: Name` travels in an
 `Mcp-Param-Name` header on every `tools/call`; only string, integer and boolean properties may carry the
-mark, and a tool whose schema breaks a rule is dropped whole by 2026-07-28 clients. The labs show what the
+mark, and a tool whose schema breaks a rule is dropped whole by 2026-07-28 clients. The experiments show what the
 server answers to raw POSTs (match, mismatch, missing ...: HTTP 400 / -32020), what a client that never
 listed tools goes through, and how often a lowlevel server runs its list handler to find a schema.
 """
@@ -64,7 +64,7 @@ class HeaderTableRecord(Record):
 
 
 class ProbeRecord(Model):
-    """One raw POST of the mismatch lab and the server's verdict."""
+    """One raw POST of the mismatch experiment and the server's verdict."""
 
     case: str
     description: str

@@ -8,11 +8,11 @@ actually send, and did the server agree?". `text/plain` is stable for nbval (no 
 
 from __future__ import annotations
 
-from typing import Any
-
 from mcp_lab.exchanges.view import value_text
 from mcp_lab.headers.record import HeaderRowRecord, HeaderTableRecord
+from mcp_lab.json_types import JsonObject
 from mcp_lab.markup import code, e, tone, wrap
+from mcp_lab.markup import table as html_table
 
 __all__ = ["HEADERS_MIME", "header_table_bundle"]
 
@@ -71,12 +71,14 @@ def header_table_html(table: HeaderTableRecord) -> str:
         for i, row in enumerate(tool.rows):
             body.append(_row_html(row, i == 0, len(tool.rows), name))
     return wrap(
-        f"<table><caption>{e(_title(table))}</caption>"
-        "<thead><tr><th>tool</th><th>argument</th><th>HTTP header</th><th>JSON type</th>"
-        f"<th>sample value &rarr; header value (encoding)</th></tr></thead><tbody>{''.join(body)}</tbody></table>",
+        html_table(
+            ["tool", "argument", "HTTP header", "JSON type", "sample value &rarr; header value (encoding)"],
+            body,
+            caption=e(_title(table)),
+        ),
         "mcp-lab-headers",
     )
 
 
-def header_table_bundle(table: HeaderTableRecord) -> dict[str, Any]:
+def header_table_bundle(table: HeaderTableRecord) -> JsonObject:
     return table.bundle(header_table_text(table), header_table_html(table))

@@ -2,14 +2,12 @@
 
 Spec context: the 2026-07-28 rules for multi round-trip requests and header parameters, checked against a
 sandbox server or connection by repeating this kernel's recorded calls for it (or a saved collection's).
-Magic functions cannot await (sdk-notes §6.1): the audit runs as a task and the magic returns a `Pending` --
+Magic functions are synchronous and cannot await: the audit runs as a task and the magic returns a `Pending` --
 `report = await %mcp_audit shop` waits for the report; a bare `%mcp_audit shop` shows "auditing..." and then
 the report, in place.
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 from IPython.core.error import UsageError
 from IPython.core.magic import Magics, line_magic, magics_class, no_var_expand
@@ -41,13 +39,13 @@ class AuditMagics(Magics):
     @argument("--lifetime", type=float, help="seconds the server's requestState plausibly lives")
     @argument("--max-wait", type=float, default=30.0, help="the longest the lifetime check waits (default 30 s)")
     @line_magic
-    def mcp_audit(self, line: str) -> Any:
+    def mcp_audit(self, line: str) -> object:
         """Audit a server against the 2026-07-28 rules by repeating the calls recorded for it.
 
         %mcp_audit NAME [COLLECTION] [--only CHECK,...] [--skip CHECK,...] [--lifetime S] [--max-wait S]
                    [--header "NAME: VALUE"]... [--header-file FILE]...
         """
-        from mcp_lab.audit.lab import audit, select
+        from mcp_lab.audit.runner import audit, select
         from mcp_lab.servers.credentials import header_arguments, redact
         from mcp_lab.servers.sandbox import sandbox
 

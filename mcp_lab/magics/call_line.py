@@ -19,6 +19,7 @@ import mcp_lab.bounded_json as bounded_json
 from mcp_lab.bounded_json import check_depth, check_text, json_extent
 from mcp_lab.errors import LabError
 from mcp_lab.flow.answers import Answerer, ScriptedAnswerer
+from mcp_lab.json_types import JsonObject, JsonValue
 from mcp_lab.magics.magic_line import read_word
 from mcp_lab.protocol.limits import DEFAULT_MAX_ROUNDS, check_max_rounds, check_timeout
 
@@ -65,14 +66,14 @@ def split_line(line: str) -> list[str]:
     return words
 
 
-def parse_arguments(words: list[str]) -> dict[str, Any]:
+def parse_arguments(words: list[str]) -> JsonObject:
     """`{"a": 1}` (JSON) or `a=1 b=text` (each value JSON if it parses, else a string)."""
     if not words:
         return {}
     text = " ".join(words)
     if text.lstrip().startswith("{"):
         return _json_object(text, "arguments are", "JSON arguments must be an object")
-    arguments: dict[str, Any] = {}
+    arguments: JsonObject = {}
     for word in words:
         key, sep, raw = word.partition("=")
         if not sep or not key:
@@ -93,8 +94,8 @@ class CallLine:
 
     server: str
     target: str
-    arguments: dict[str, Any]
-    answers: Any = None
+    arguments: JsonObject
+    answers: Mapping[str, JsonValue] | Answerer | None = None
     step: bool = False
     legacy: bool = False
     timeout: float | None = None
@@ -146,7 +147,7 @@ def parse_call_line(line: str, usage: str, has_args: bool, namespace: Mapping[st
     return call
 
 
-def answers_from(text: str | None, namespace: Mapping[str, Any]) -> Any:
+def answers_from(text: str | None, namespace: Mapping[str, JsonValue]) -> Any:
     """`--answers`: a JSON object, or the name of a variable holding a dict (or an Answerer)."""
     if text is None or text.startswith("--"):
         raise LabError("--answers needs a JSON object or a variable name")
@@ -166,7 +167,7 @@ def answers_from(text: str | None, namespace: Mapping[str, Any]) -> Any:
     return answers
 
 
-def _json_object(text: str, what: str, not_an_object: str) -> dict[str, Any]:
+def _json_object(text: str, what: str, not_an_object: str) -> JsonObject:
     try:
         value = bounded_json.loads(text, what)
     except json.JSONDecodeError as exc:

@@ -1,7 +1,7 @@
 """`%mcp_connect` and `%mcp_disconnect`: parse, then delegate to connect.py. Nothing else lives here.
 
 Spec context: any MCP server reached over Streamable HTTP or stdio, joined to the lab's sandbox so every call
-magic works with it. Magic functions cannot await (sdk-notes §6.1): the connection registers at once and
+magic works with it. Magic functions are synchronous and cannot await: the connection registers at once and
 connects as a task, and the magic returns a `Pending` -- `c = await %mcp_connect ...` waits for it (errors are
 one line), a bare `%mcp_connect ...` shows "connecting..." and then the connection, in place.
 """
@@ -46,7 +46,7 @@ class Pending(ShownTask[Any]):
             return
         self._handle = _show(f"{self.label}...", display_id=True)
 
-    def _outcome(self) -> Any:
+    def _outcome(self) -> object:
         ending, value = self.ending()  # also marks a failure as retrieved when nobody awaits it
         if ending == "cancelled":
             return f"{self.label}: cancelled"
@@ -64,7 +64,7 @@ class Pending(ShownTask[Any]):
                 self._handle.update(outcome)
 
 
-def _show(value: Any, display_id: bool = False) -> Any:
+def _show(value: object, display_id: bool = False) -> object:
     """Strings as plain text (not their repr, with quotes); objects through their own bundle."""
     if isinstance(value, str):
         return display({"text/plain": value}, raw=True, display_id=display_id)
@@ -106,7 +106,7 @@ class ConnectMagics(Magics):
         "variable (quoted text is sent as typed; the value is never shown or recorded)",
     )
     @line_magic
-    def mcp_connect(self, line: str) -> Any:
+    def mcp_connect(self, line: str) -> object:
         """Connect to a server the kernel did not start; it joins `%mcp_server list` and every call magic.
 
         %mcp_connect NAME URL [--legacy]
@@ -140,7 +140,7 @@ class ConnectMagics(Magics):
 
     @no_var_expand
     @line_magic
-    def mcp_disconnect(self, line: str) -> Any:
+    def mcp_disconnect(self, line: str) -> object:
         """%mcp_disconnect NAME -- close a connection (a stdio server process is stopped and reaped)."""
         words = shell_words(expand_for(self.shell, line))
         if len(words) != 1:

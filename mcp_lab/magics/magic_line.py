@@ -30,6 +30,7 @@ from IPython.core.interactiveshell import InteractiveShell
 
 from mcp_lab.bounded_json import json_extent
 from mcp_lab.errors import LabError
+from mcp_lab.json_types import JsonObject, JsonValue
 
 __all__ = ["as_word", "caller_namespace", "expand", "expand_for", "magic_args", "read_word", "shell_words"]
 
@@ -61,7 +62,7 @@ class _Next:
         return self.found
 
 
-def as_word(value: Any) -> str:
+def as_word(value: object) -> str:
     """A value as one shell word: a string as it is, anything else as JSON when it has a JSON form."""
     if isinstance(value, str):
         text = value
@@ -84,7 +85,7 @@ def _compiled(source: str) -> Any:
         return None
 
 
-def _value(code: Any, shown: str, user_ns: dict[str, Any], local_ns: Mapping[str, Any] | None) -> str:
+def _value(code: Any, shown: str, user_ns: JsonObject, local_ns: Mapping[str, JsonValue] | None) -> str:
     try:
         return as_word(eval(code, user_ns, local_ns))
     except Exception as exc:
@@ -107,7 +108,7 @@ def _quoted_end(line: str, start: int) -> int:
         pos = match.end() + 1  # a backslash: the character after it is part of the text
 
 
-def expand(line: str, user_ns: dict[str, Any], local_ns: Mapping[str, Any] | None = None) -> str:
+def expand(line: str, user_ns: JsonObject, local_ns: Mapping[str, JsonValue] | None = None) -> str:
     """The line with `{expr}` / `$name` expanded outside quotes and JSON and its trailing `# comment` dropped."""
     out: list[str] = []
     closing, opening = _Next(line, "}"), _Next(line, "{")
@@ -173,8 +174,8 @@ def _brace(
     out: list[str],
     closing: _Next,
     opening: _Next,
-    user_ns: dict[str, Any],
-    local_ns: Mapping[str, Any] | None,
+    user_ns: JsonObject,
+    local_ns: Mapping[str, JsonValue] | None,
 ) -> int:
     """`{{`, a JSON object, or `{expression}` at `i`; returns where the scan goes on."""
     if line.startswith("{{", i):
@@ -248,10 +249,10 @@ def shell_words(line: str, keep_quotes: bool = False) -> list[str]:
 _MAGIC_RUNNERS = (InteractiveShell.run_line_magic.__code__, InteractiveShell.run_cell_magic.__code__)
 
 
-def caller_namespace(shell: Any) -> tuple[dict[str, Any], Mapping[str, Any] | None]:
+def caller_namespace(shell: Any) -> tuple[JsonObject, Mapping[str, JsonValue] | None]:
     """The user's namespace, and the local one of the code that ran the magic when that is a function
     (`def f(): %mcp_call ...`), as IPython's own expansion sees them."""
-    user_ns: dict[str, Any] = shell.user_ns if shell is not None else {}
+    user_ns: JsonObject = shell.user_ns if shell is not None else {}
     frame = sys._getframe(1)
     for _ in range(40):
         if frame.f_code in _MAGIC_RUNNERS:
@@ -265,7 +266,7 @@ def caller_namespace(shell: Any) -> tuple[dict[str, Any], Mapping[str, Any] | No
     return user_ns, None
 
 
-def expand_for(shell: Any, line: str) -> str:
+def expand_for(shell: object, line: str) -> str:
     """`expand` with the namespaces of the cell (or function) that ran the magic."""
     user_ns, local_ns = caller_namespace(shell)
     return expand(line, user_ns, local_ns)

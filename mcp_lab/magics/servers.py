@@ -2,7 +2,7 @@
 
 Spec context: the magics start 2026-07-28 servers in the kernel (`%%mcp_server`) and drive multi round-trip
 calls against them (`%mcp_call`, `%mcp_prompt`, `%mcp_read`). Magic functions are synchronous and cannot
-await (sdk-notes §6.1), so a call magic starts the flow as a task and returns a `FlowRun`: awaited
+await, so a call magic starts the flow as a task and returns a `FlowRun`: awaited
 (`flow = await %mcp_call ...`, or a bare `%mcp_call ...` line, made possible by a small input transformer)
 the cell waits for it -- and a live form can be answered meanwhile; assigned without `await`
 (`run = %mcp_call ...`) it runs in the background and its view updates in place as the rounds arrive.
@@ -10,6 +10,7 @@ the cell waits for it -- and a live form can be answered meanwhile; assigned wit
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import math
 from typing import Any
@@ -23,6 +24,7 @@ from mcp_lab.errors import LabError
 from mcp_lab.flow import calls as api
 from mcp_lab.flow.flow import Flow
 from mcp_lab.flow.live import FlowRun
+from mcp_lab.json_types import JsonObject
 from mcp_lab.magics.await_line import await_magic_transformer
 from mcp_lab.magics.call_line import parse_arguments, parse_call_line
 from mcp_lab.magics.magic_line import expand_for, magic_args, shell_words
@@ -82,7 +84,7 @@ class LabMagics(Magics):
         "--lab-keys", action="store_true", help="with --from: the lab takes over the server's request_state key ring"
     )
     @line_cell_magic
-    def mcp_server(self, line: str, cell: str | None = None) -> Any:
+    def mcp_server(self, line: str, cell: str | None = None) -> object:
         """Define a server (cell magic: the body gets `mcp`, an MCPServer) or manage servers (line magic).
 
         Served over HTTP (`--http`, `serve`), a server requires its own bearer secret (`%mcp_server url NAME`
@@ -92,7 +94,8 @@ class LabMagics(Magics):
         if args.source is not None:
             if cell is not None and cell.strip():
                 raise LabError("%mcp_server NAME --from MODULE:ATTRIBUTE is a line magic: it takes no cell body")
-            return self._adopt(args)
+            self._adopt(args)
+            return None
         if args.lab_keys:
             raise LabError("--lab-keys goes with --from MODULE:ATTRIBUTE (a %%mcp_server cell's server is the lab's)")
         if cell is None:
@@ -137,7 +140,7 @@ class LabMagics(Magics):
             self._serve(args.name, args.port, rules)
         return None
 
-    def _own_server(self, name: str, ns: dict[str, Any], made: Any, before: set[int]) -> Any:
+    def _own_server(self, name: str, ns: JsonObject, made: object, before: set[int]) -> Any:
         """The server a %%mcp_server cell built for itself (`mcp = build_server()`), else None; a one-line
         warning when the cell left the lab's `mcp` empty or rebound it to something else."""
         bound = ns.get("mcp")
@@ -157,7 +160,7 @@ class LabMagics(Magics):
             )
         return None
 
-    def _adopt(self, args: Any) -> None:
+    def _adopt(self, args: argparse.Namespace) -> None:
         """%mcp_server NAME --from MODULE:ATTRIBUTE [--lab-keys] [--keys VAR] [--http ...]"""
         if args.target or args.lowlevel or args.seal:
             raise LabError(
@@ -176,7 +179,7 @@ class LabMagics(Magics):
         if args.http or args.port is not None:
             self._serve(args.name, args.port, rules)
 
-    def _access(self, args: Any) -> dict[str, Any]:
+    def _access(self, args: argparse.Namespace) -> JsonObject:
         """--no-auth / --allow-origin, checked before anything runs."""
         from mcp_lab.servers.access import check_origin
 
@@ -254,7 +257,7 @@ class LabMagics(Magics):
         except LabError as exc:
             raise LabError(f"--keys: {exc}") from None
 
-    def _manage(self, args: Any) -> Any:
+    def _manage(self, args: argparse.Namespace) -> object:
         command, target = args.name, args.target
         if command == "list":
             from mcp_lab.servers.view import ServerList
@@ -347,7 +350,7 @@ class LabMagics(Magics):
 
     @no_var_expand
     @line_magic
-    def mcp_describe(self, line: str) -> Any:
+    def mcp_describe(self, line: str) -> object:
         """%mcp_describe NAME
 
         What server NAME (started, adopted or connected) says about itself: server info, capabilities, the

@@ -8,7 +8,7 @@ anything shorter than 32 bytes is `malformed`. This module mirrors those rules t
 
 Formats are told apart by their structure, not by a prefix alone: the TypeScript SDK's signed-only tokens
 also begin with `v1.` (`protocol.structure` reads them, and JWS/JWE, plain JSON and opaque tokens). Lab codecs
-(`mcp_lab.tokens.lab_codecs`) register their own prefixes here, so a keyless look also recognises a sign-only
+(`mcp_lab.tokens.example_codecs`) register their own prefixes here, so a keyless look also recognises a sign-only
 token (whose claims anyone can read) or an envelope-encrypted one. Every anatomy carries what anyone can read
 in the token (`protocol.readable`), the same answer the audit's token probes use.
 """

@@ -64,12 +64,12 @@ MAX_KEYS = 64
 _EXAMPLE = "e.g. keys=[secrets.token_bytes(32)]"
 
 
-def checked_keys(keys: Any) -> list[bytes]:
+def checked_keys(keys: object) -> list[bytes]:
     """The keys of a ring, checked (see `_checked`)."""
     return _checked(keys)[0]
 
 
-def _checked(keys: Any) -> tuple[list[bytes], list[str]]:
+def _checked(keys: object) -> tuple[list[bytes], list[str]]:
     """The keys of a ring, checked: a list or tuple of 1..MAX_KEYS distinct keys of MIN_KEY_BYTES..MAX_KEY_BYTES
     bytes, none all zero. Anything else is one `LabError` saying why. A key is bytes (or a str, taken as its
     UTF-8 as the SDK does: its own hint is `secrets.token_hex(32)`).
@@ -112,7 +112,7 @@ def _checked(keys: Any) -> tuple[list[bytes], list[str]]:
     return material, list(seen)
 
 
-def checked_key(key: Any, label: str) -> bytes:
+def checked_key(key: object, label: str) -> bytes:
     """One key (`RotationStepper(old=, new=)`, `rotated(new)`), checked as a ring's keys are; `label` names it."""
     if isinstance(key, list | tuple):
         raise LabError(f"{label} is one key (bytes), not a {type(key).__name__} of them")
@@ -122,7 +122,7 @@ def checked_key(key: Any, label: str) -> bytes:
         raise LabError(str(exc).replace("keys[0]", label, 1)) from None
 
 
-def checked_ttl(ttl: Any, what: str = "ttl") -> float:
+def checked_ttl(ttl: object, what: str = "ttl") -> float:
     """A request_state lifetime: a positive, finite number of seconds (True is not a number here)."""
     if isinstance(ttl, bool) or not isinstance(ttl, int | float) or not math.isfinite(ttl) or ttl <= 0:
         raise LabError(f"{what} must be a positive number of seconds, not {ttl!r}")
@@ -188,7 +188,7 @@ class KeyRing:
         raise TypeError("a KeyRing holds secrets and cannot be pickled or saved")
 
 
-def codec_key_ids(codec: Any) -> list[str]:
+def codec_key_ids(codec: object) -> list[str]:
     """The key ids (public 4-byte fingerprints, hex) of an SDK AES-GCM codec's ring, slot 0 first; [] else."""
     if isinstance(codec, AESGCMRequestStateCodec):
         return [kid.hex() for kid in codec._ring]  # private, pinned to mcp==2.3.0

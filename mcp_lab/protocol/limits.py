@@ -14,7 +14,7 @@ back from a file (a saved flow with more is refused at once, before any of it is
 from __future__ import annotations
 
 import math
-from typing import Any
+from collections.abc import Mapping
 
 from mcp_lab.errors import LabError
 
@@ -24,6 +24,7 @@ __all__ = [
     "MAX_INPUT_REQUESTS",
     "MAX_SAVED_QUESTIONS",
     "check_max_rounds",
+    "check_saved_size",
     "check_timeout",
     "too_many_questions",
 ]
@@ -42,7 +43,7 @@ MAX_SAVED_QUESTIONS = MAX_FLOW_ROUNDS * MAX_INPUT_REQUESTS
 """The most questions a saved flow may hold in all (each is parsed when the file is read)."""
 
 
-def check_timeout(timeout: Any, what: str = "timeout") -> float | None:
+def check_timeout(timeout: object, what: str = "timeout") -> float | None:
     """None (no limit) or a positive, finite number of seconds."""
     if timeout is None:
         return None
@@ -53,7 +54,7 @@ def check_timeout(timeout: Any, what: str = "timeout") -> float | None:
     return float(timeout)
 
 
-def check_max_rounds(max_rounds: Any, what: str = "max_rounds") -> int:
+def check_max_rounds(max_rounds: object, what: str = "max_rounds") -> int:
     """How many times the server may ask for input: a whole number >= 0."""
     if isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or not 0 <= max_rounds <= MAX_FLOW_ROUNDS:
         raise LabError(
@@ -68,3 +69,27 @@ def too_many_questions(round_number: int, asked: int) -> str:
         f"round {round_number}: the server asked {asked} questions at once, more than a round may ask "
         f"({MAX_INPUT_REQUESTS}); nothing was shown or answered"
     )
+
+
+def check_saved_size(data: Mapping[str, object]) -> None:
+    """A saved flow is an object naming its request, and within the bounds -- checked before any of it is
+    validated, so a hostile file cannot keep the kernel busy."""
+    if not isinstance(data, Mapping):
+        raise LabError(f"not a saved flow: expected an object, not {_kind(data)}")
+    missing = [k for k in ("server", "method", "target") if k not in data]
+    if missing:
+        raise LabError(f"not a saved flow: it has no {', '.join(missing)}")
+    rounds = data.get("rounds", [])
+    if not isinstance(rounds, list):
+        raise LabError(f"flow: 'rounds' must be a list, not {_kind(rounds)}")
+    if len(rounds) > MAX_FLOW_ROUNDS:
+        raise LabError(f"flow: it has {len(rounds)} rounds, more than a flow may hold ({MAX_FLOW_ROUNDS})")
+    asked = sum(len(r["input_requests"]) for r in rounds if isinstance(r, dict) and isinstance(r.get("input_requests"), dict))
+    if asked > MAX_SAVED_QUESTIONS:
+        raise LabError(
+            f"flow: its rounds ask {asked} questions in all, more than a flow may hold ({MAX_SAVED_QUESTIONS})"
+        )
+
+
+def _kind(value: object) -> str:
+    return "null" if value is None else type(value).__name__

@@ -16,7 +16,6 @@ import binascii
 import json
 import re
 from dataclasses import dataclass
-from typing import Any
 
 __all__ = ["SHOWN", "Readable", "decode_segment", "encode_segment", "find_readable", "segment_spans"]
 
@@ -60,7 +59,7 @@ class Readable:
     """`plain JSON`, `plain text`, `base64url JSON (segment k of n)`, ..."""
     text: str
     """The readable content (clipped)."""
-    value: Any = None
+    value: object = None
     """The parsed JSON value, when it is JSON."""
     start: int = 0
     end: int = 0

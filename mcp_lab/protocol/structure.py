@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any
 
+from mcp_lab.json_types import JsonObject
 from mcp_lab.protocol.readable import decode_segment, find_readable, segment_spans, text_of
 from mcp_lab.protocol.token_parts import Anatomy, Segment, b64u_decode_explained
 
@@ -40,7 +40,7 @@ NOT_THE_PYTHON_ENVELOPE = (
 )
 
 
-def _json_object(segment: str) -> tuple[dict[str, Any], bytes] | None:
+def _json_object(segment: str) -> tuple[JsonObject, bytes] | None:
     decoded = decode_segment(segment) if segment else None
     text = text_of(decoded[0]) if decoded is not None else None
     if text is None or decoded is None:
@@ -52,7 +52,7 @@ def _json_object(segment: str) -> tuple[dict[str, Any], bytes] | None:
     return (value, decoded[0]) if isinstance(value, dict) else None
 
 
-def _when(value: Any, now: float) -> str:
+def _when(value: object, now: float) -> str:
     if isinstance(value, bool) or not isinstance(value, int | float):
         return f"{value!r} (not a number of seconds)"
     stamp = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(value))
@@ -62,7 +62,7 @@ def _when(value: Any, now: float) -> str:
     return f"{shown} = {stamp} ({rel})"
 
 
-def _carries(claims: dict[str, Any], now: float) -> list[str]:
+def _carries(claims: JsonObject, now: float) -> list[str]:
     """The claims a readable payload carries, named for what they do."""
     out: list[str] = []
     if "exp" in claims:

@@ -12,7 +12,6 @@ import base64
 import binascii
 import string
 from dataclasses import dataclass, field
-from typing import Any
 
 from mcp_lab.protocol.readable import Readable
 
@@ -57,7 +56,7 @@ class Anatomy:
     """The unverified payload of a sign-only token (never set for encrypted formats)."""
     readable: Readable | None = field(default=None, repr=False)
     """What anyone holding the token reads in it, and where (None: nothing readable)."""
-    claims: Any = field(default=None, repr=False)
+    claims: object = field(default=None, repr=False)
     """The decoded JSON payload of a readable foreign format (signed-v1, JWS, plain JSON)."""
     carries: list[str] = field(default_factory=list)
     """What a readable payload carries, plainly: `expiry: exp ...`, `binding: b ...`, `the state itself: p`."""

@@ -98,7 +98,7 @@ def clipped_text(value: str | Clipped | None) -> str:
     return value if isinstance(value, str) else value.describe()
 
 
-def clip_json(value: Any, depth: int = 0) -> Any:
+def clip_json(value: object, depth: int = 0) -> Any:
     """A JSON-safe copy of `value` for embedding: long strings clipped (as `Clipped` dicts), non-finite
     floats spelled as strings, dataclasses as dicts, odd objects as their repr, nesting bounded."""
     if value is None or isinstance(value, bool | int):
@@ -142,7 +142,7 @@ def _fit_fields(model: type[BaseModel], data: Mapping[str, Any]) -> dict[str, An
     return {k: (_fit(fields[k].annotation, v) if k in fields else v) for k, v in data.items()}
 
 
-def _fit(annotation: Any, value: Any) -> Any:
+def _fit(annotation: object, value: object) -> Any:
     if annotation is Any:
         return clip_json(value)
     if value is None or isinstance(value, bool | int | float):

@@ -30,6 +30,7 @@ from mcp_lab.bounded_json import RECORD_DEPTH
 from mcp_lab.errors import LabError
 from mcp_lab.flow.flow import Flow
 from mcp_lab.given import check_path, json_safe, shown
+from mcp_lab.json_types import JsonObject, JsonValue
 from mcp_lab.replay.diff import header_map
 
 __all__ = [
@@ -39,13 +40,14 @@ __all__ = [
     "Collection",
     "called_tools",
     "collection_dict",
+    "flow_label",
     "load_collection",
     "load_flows",
     "save_flows",
     "scrub_flow",
 ]
 
-ToolListing = dict[str, dict[str, dict[str, Any]]]
+ToolListing = dict[str, dict[str, JsonObject]]
 """server name -> tool name -> {"inputSchema": ..., "headers": {argument path: header name}}."""
 
 FORMAT = "mcp-lab/flows"
@@ -62,7 +64,7 @@ def _marker(token: str) -> str:
     return SEALED_MARKER if token.startswith("v1.") else TOKEN_MARKER
 
 
-def scrub_flow(flow: Flow) -> dict[str, Any]:
+def scrub_flow(flow: Flow) -> JsonObject:
     """The flow as plain data without its tokens or HTTP exchanges."""
     data = flow.to_dict()
     tokens: set[str] = set()
@@ -77,7 +79,7 @@ def scrub_flow(flow: Flow) -> dict[str, Any]:
     for token in sorted(tokens, key=len, reverse=True):
         if len(token) >= _MIN_TOKEN_LEN:
             text = text.replace(json.dumps(token)[1:-1], _marker(token))
-    scrubbed: dict[str, Any] = json.loads(text)
+    scrubbed: JsonObject = json.loads(text)
     return scrubbed
 
 
@@ -94,7 +96,7 @@ def _flows(flows: Flow | Iterable[Flow]) -> list[Flow]:
     return items
 
 
-def tool_entry(schema: Any) -> dict[str, Any]:
+def tool_entry(schema: Any) -> JsonObject:
     return {"inputSchema": schema, "headers": header_map(schema)}
 
 
@@ -106,13 +108,13 @@ def called_tools(flows: Iterable[Flow]) -> ToolListing:
     found: ToolListing = {}
     for flow in flows:
         connection = sandbox.servers.get(flow.server)
-        schemas: Mapping[str, Any] = getattr(connection, "tool_schemas", None) or {}
+        schemas: Mapping[str, JsonValue] = getattr(connection, "tool_schemas", None) or {}
         if flow.method == "tools/call" and flow.target in schemas:
             found.setdefault(flow.server, {})[flow.target] = tool_entry(schemas[flow.target])
     return found
 
 
-def _scrubbed(index: int, flow: Flow) -> dict[str, Any]:
+def _scrubbed(index: int, flow: Flow) -> JsonObject:
     try:
         return scrub_flow(flow)
     except (TypeError, ValueError, RecursionError) as exc:  # a Flow built by hand with values JSON cannot hold
@@ -120,7 +122,7 @@ def _scrubbed(index: int, flow: Flow) -> dict[str, Any]:
         raise LabError(f"flow {index} cannot be saved as JSON: {detail}") from None
 
 
-def collection_dict(flows: Flow | Iterable[Flow]) -> dict[str, Any]:
+def collection_dict(flows: Flow | Iterable[Flow]) -> JsonObject:
     """The JSON document `save_flows` writes."""
     items = _flows(flows)
     return {
@@ -152,7 +154,7 @@ def save_flows(path: str | Path, flows: Flow | Iterable[Flow]) -> Path:
     return target
 
 
-def collection_text(document: Mapping[str, Any]) -> bytes:
+def collection_text(document: Mapping[str, JsonValue]) -> bytes:
     """The document as strict JSON, UTF-8: NaN and infinities (which JSON has not) as null, as the SDK sends
     them; a string the UTF-8 codec refuses (a lone surrogate) escaped instead of failing."""
     try:
@@ -236,7 +238,7 @@ def read_collection_text(source: Path) -> str:
             os.close(fd)
 
 
-def _tools(document: Mapping[str, Any], source: str) -> ToolListing:
+def _tools(document: Mapping[str, JsonValue], source: str) -> ToolListing:
     listing = document.get("tools", {})
     shape = f"{source!r}: 'tools' must map server -> tool -> {{inputSchema, headers}}"
     if not isinstance(listing, dict) or not all(isinstance(v, dict) for v in listing.values()):
@@ -283,3 +285,13 @@ def load_collection(path: str | Path) -> Collection:
         except (TypeError, ValueError, LabError) as exc:
             raise LabError(f"{str(source)!r}: flow {index} is malformed: {exc}") from None
     return Collection(flows, _tools(document, str(source)), str(source))
+
+
+_LABEL_CHARS = 200
+"""A flow's label is one line of the report: its arguments are cut after this many characters."""
+
+
+def flow_label(flow: Flow) -> str:
+    args = f" {json.dumps(flow.arguments, ensure_ascii=False, sort_keys=True, default=repr)}" if flow.arguments else ""
+    label = f"{flow.method} {flow.target}{args}"
+    return label if len(label) <= _LABEL_CHARS else f"{label[: _LABEL_CHARS - 1]}…"

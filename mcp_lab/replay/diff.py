@@ -27,6 +27,8 @@ from typing import Any, Literal
 
 from mcp.shared.inbound import x_mcp_header_map
 
+from mcp_lab.json_types import JsonValue
+
 __all__ = [
     "Difference",
     "header_map",
@@ -58,8 +60,8 @@ class Difference:
     """The JSON path of what differs (`$.rounds[1].inputRequests['q2']`, `$.result.structuredContent.high`)."""
     message: str
     """One line, stable (no times, no tokens), starting with the path."""
-    recorded: Any = None
-    replayed: Any = None
+    recorded: object = None
+    replayed: object = None
 
 
 class _Absent:
@@ -79,7 +81,7 @@ def key_path(base: str, key: str | int) -> str:
     return f"{base}.{key}" if _IDENTIFIER.match(key) else f"{base}[{key!r}]"
 
 
-def show(value: Any) -> str:
+def show(value: object) -> str:
     """A value as one short line: strings quoted, the rest as JSON, long ones cut with an ellipsis."""
     if isinstance(value, _Absent):
         return ABSENT
@@ -87,7 +89,7 @@ def show(value: Any) -> str:
     return text if len(text) <= _SHOWN else text[: _SHOWN - 1] + "…"
 
 
-def strip_meta(value: Any) -> Any:
+def strip_meta(value: object) -> object:
     """`value` without any `_meta` member, at any depth; opaque ids reduced to their presence."""
     if isinstance(value, dict):
         return {k: ("<id>" if k in _OPAQUE else strip_meta(v)) for k, v in value.items() if k != "_meta"}
@@ -96,7 +98,7 @@ def strip_meta(value: Any) -> Any:
     return value
 
 
-def json_differences(recorded: Any, replayed: Any, path: str) -> list[tuple[str, Any, Any]]:
+def json_differences(recorded: object, replayed: object, path: str) -> list[tuple[str, Any, Any]]:
     """Every leaf where two JSON values differ, as (path, recorded, replayed); a missing member is `(absent)`."""
     if isinstance(recorded, dict) and isinstance(replayed, dict):
         found: list[tuple[str, Any, Any]] = []
@@ -116,7 +118,7 @@ def json_differences(recorded: Any, replayed: Any, path: str) -> list[tuple[str,
     return []
 
 
-def differences(kind: DifferenceKind, recorded: Any, replayed: Any, path: str) -> list[Difference]:
+def differences(kind: DifferenceKind, recorded: object, replayed: object, path: str) -> list[Difference]:
     """`json_differences` as `Difference`s of one kind, each message `path: recorded -> replayed`."""
     return [
         Difference(kind, where, f"{where}: {show(a)} -> {show(b)}", _plain(a), _plain(b))
@@ -124,7 +126,7 @@ def differences(kind: DifferenceKind, recorded: Any, replayed: Any, path: str) -
     ]
 
 
-def _plain(value: Any) -> Any:
+def _plain(value: object) -> object:
     return None if isinstance(value, _Absent) else value
 
 
@@ -132,18 +134,18 @@ def _plain(value: Any) -> Any:
 KINDS = {"elicitation/create": "elicitation", "sampling/createMessage": "sampling", "roots/list": "roots"}
 
 
-def question_kind(request: Mapping[str, Any]) -> str:
+def question_kind(request: Mapping[str, JsonValue]) -> str:
     return KINDS.get(str(request.get("method", "")), str(request.get("method", "?")))
 
 
-def describe(request: Mapping[str, Any]) -> str:
+def describe(request: Mapping[str, JsonValue]) -> str:
     """`elicitation 'Which region?'`, `sampling`, `roots`: what a person recognises a question by."""
     params = request.get("params")
     message = params.get("message") if isinstance(params, Mapping) else None
     return question_kind(request) + (f" {show(message)}" if message else "")
 
 
-def request_differences(recorded: Mapping[str, Any], replayed: Mapping[str, Any], path: str) -> list[Difference]:
+def request_differences(recorded: Mapping[str, JsonValue], replayed: Mapping[str, JsonValue], path: str) -> list[Difference]:
     """Differences between two wire input requests: another kind is one line, else every parameter."""
     if question_kind(recorded) != question_kind(replayed):
         message = f"{path}: {question_kind(recorded)} -> {question_kind(replayed)}"
@@ -180,7 +182,7 @@ def match_keys(recorded: Iterable[str], replayed: Iterable[str]) -> dict[str, st
 
 
 # ---- tools ------------------------------------------------------------------------------------------------
-def header_map(schema: Any) -> dict[str, str]:
+def header_map(schema: object) -> dict[str, str]:
     """Argument path (dotted) -> header name, as a 2026-07-28 client mirrors it (`{"region": "Region"}`)."""
     if not isinstance(schema, Mapping):
         return {}

@@ -27,11 +27,13 @@ from mcp_lab.flow.answers import AnswerContext, InputResponse, Unanswered, reque
 from mcp_lab.flow.flow import Connection, Flow
 from mcp_lab.flow.legs import parse_response, wire
 from mcp_lab.given import check_path, shown
+from mcp_lab.json_types import JsonValue
+from mcp_lab.markup import MimeBundle
 from mcp_lab.protocol.eras import LEGACY, MODERN
 from mcp_lab.protocol.limits import check_timeout
 from mcp_lab.protocol.results import result_texts
 from mcp_lab.records.base import fitted
-from mcp_lab.replay.collection import Collection, ToolListing, called_tools, load_collection, tool_entry
+from mcp_lab.replay.collection import Collection, ToolListing, called_tools, flow_label, load_collection, tool_entry
 from mcp_lab.replay.diff import (
     Difference,
     describe,
@@ -129,7 +131,7 @@ class ReplayReport:
     def text(self) -> str:
         return view_registry.text(self, "text")
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+    def _repr_mimebundle_(self, include: object = None, exclude: object = None) -> MimeBundle:
         return view_registry.bundle(self)
 
 
@@ -166,16 +168,6 @@ class RecordedAnswers:
             )
             raise Unanswered(key)
         return parse_response(queue.pop(0))
-
-
-_LABEL_CHARS = 200
-"""A flow's label is one line of the report: its arguments are cut after this many characters."""
-
-
-def flow_label(flow: Flow) -> str:
-    args = f" {json.dumps(flow.arguments, ensure_ascii=False, sort_keys=True, default=repr)}" if flow.arguments else ""
-    label = f"{flow.method} {flow.target}{args}"
-    return label if len(label) <= _LABEL_CHARS else f"{label[: _LABEL_CHARS - 1]}…"
 
 
 def _result_text(result: dict[str, Any]) -> str:
@@ -288,7 +280,7 @@ async def listed_tools(connection: Connection) -> dict[str, dict[str, Any]]:
     return tools
 
 
-async def compare_tool(recorded: Flow, entry: Mapping[str, Any], connection: Connection) -> list[Difference]:
+async def compare_tool(recorded: Flow, entry: Mapping[str, JsonValue], connection: Connection) -> list[Difference]:
     """The called tool's input schema and header map, as recorded vs. as the server lists it now."""
     try:
         now = await listed_tools(connection)
@@ -312,7 +304,7 @@ async def replay_flow(
     *,
     server: str | Connection | None = None,
     timeout: float | None = DEFAULT_TIMEOUT,
-    tool: Mapping[str, Any] | None = None,
+    tool: Mapping[str, JsonValue] | None = None,
 ) -> ReplayEntry:
     """Replay one recorded flow (answers from the recording only) and compare.
 
@@ -366,7 +358,7 @@ def _collection(collection: str | Path | Flow | Collection | Iterable[Flow]) -> 
         return collection
     if not isinstance(collection, Flow | Iterable) or isinstance(collection, Mapping):
         raise LabError(f"replay takes a collection path or a list of flows, not {shown(collection)}")
-    items: list[Any] = [collection] if isinstance(collection, Flow) else list(collection)
+    items: list[object] = [collection] if isinstance(collection, Flow) else list(collection)
     flows = [f for f in items if isinstance(f, Flow)]
     if len(flows) != len(items):
         raise LabError("replay takes a collection path or a list of flows (each from mcp_lab.call, %mcp_call, ...)")

@@ -7,9 +7,8 @@ No times and no tokens appear, so the text is stable for nbval and for CI logs.
 
 from __future__ import annotations
 
-from typing import Any
-
-from mcp_lab.markup import code, e, tone, wrap
+from mcp_lab.json_types import JsonObject
+from mcp_lab.markup import code, e, table, tone, wrap
 from mcp_lab.replay.record import ReplayEntryRecord, ReplayRecord
 
 __all__ = ["REPLAY_MIME", "replay_bundle", "replay_html", "replay_text"]
@@ -41,13 +40,8 @@ def replay_html(report: ReplayRecord) -> str:
             f"<td>{code(entry.label)}</td><td>{entry.recorded_rounds} &rarr; {entry.replayed_rounds}</td>"
             f"<td><ul>{diffs}</ul></td></tr>"
         )
-    return wrap(
-        f"<b>{e(report.headline)}</b><table><thead><tr><th></th>"
-        "<th>flow</th><th>rounds</th><th>differences</th></tr></thead>"
-        f"<tbody>{''.join(rows)}</tbody></table>",
-        "mcp-lab-replay",
-    )
+    return wrap(f"<b>{e(report.headline)}</b>{table(['', 'flow', 'rounds', 'differences'], rows)}", "mcp-lab-replay")
 
 
-def replay_bundle(report: ReplayRecord) -> dict[str, Any]:
+def replay_bundle(report: ReplayRecord) -> JsonObject:
     return report.bundle(replay_text(report), replay_html(report))

@@ -8,7 +8,7 @@ watch both happen with real SDK servers.
 
 The router is a request-level (layer 7) round-robin balancer *without session affinity*: every leg of a
 flow -- each retry carrying `request_state` -- goes to the next instance in turn, exactly the situation the
-seeds warn about. `pin(i)` sends every leg to one instance, for demos.
+SDK docs warn about: a token sealed on one instance must open on whichever instance gets the retry. `pin(i)` sends every leg to one instance, for demos.
 
 All instances share the server's name, hence the token audience; only their rings differ.
 """
@@ -68,7 +68,7 @@ class Fleet:
         define: Callable[[MCPServer], None] | None = None,
         *,
         instances: int = 3,
-        keys: Any = None,
+        keys: object = None,
         ttl: float = 600.0,
         router: Literal["round-robin", "pinned"] = "round-robin",
         http: bool = False,
@@ -131,14 +131,14 @@ class Fleet:
         instance = _chosen.get() or self.instances[0]
         return await instance.session(era)
 
-    def legacy_session(self, answer: AnswerFn) -> Any:
+    def legacy_session(self, answer: AnswerFn) -> object:
         return (_chosen.get() or self.route()).legacy_session(answer)
 
     async def tool_names(self, refresh: bool = False) -> set[str]:
         return await self.instances[0].tool_names(refresh)
 
     # ---- lifecycle ---------------------------------------------------------------------------------
-    def check_index(self, index: Any) -> int:
+    def check_index(self, index: object) -> int:
         if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(self.instances):
             raise LabError(f"instance {index!r} does not exist (0..{len(self.instances) - 1})")
         return index

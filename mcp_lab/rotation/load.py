@@ -17,10 +17,12 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import TypedDict
 
 from mcp_lab.errors import LabError
 from mcp_lab.flow.flow import Flow, Round
+from mcp_lab.json_types import JsonObject
+from mcp_lab.markup import MimeBundle
 from mcp_lab.rotation.fleet import PROBE_TOOL
 from mcp_lab.rotation.record import RotationLoadRecord
 from mcp_lab.rotation.stepper import PHASES, RotationStepper
@@ -40,6 +42,23 @@ _SEALS_NEW = {0: False, 1: False, 2: True, 3: True}
 _VERIFIES = {0: {"OLD"}, 1: {"OLD", "NEW"}, 2: {"OLD", "NEW"}, 3: {"NEW"}}
 
 
+class Mismatch(TypedDict):
+    """A flow whose fate the phase table did not predict."""
+
+    flow: str
+    minted_by: str | None
+    retried_on: str | None
+    ok: bool
+
+
+class LoadStep(TypedDict):
+    """One rollout step of a load run: each instance's phase before and after, and the flows it lost."""
+
+    before: list[str]
+    after: list[str]
+    lost: int
+
+
 @dataclass
 class LoadReport:
     """What happened to every flow, next to what the rings predicted."""
@@ -49,9 +68,9 @@ class LoadReport:
     finished: int = 0
     lost: int = 0
     predicted_lost: int = 0
-    mismatches: list[dict[str, Any]] = field(default_factory=list)
+    mismatches: list[Mismatch] = field(default_factory=list)
     reasons: dict[str, int] = field(default_factory=dict)
-    steps: list[dict[str, Any]] = field(default_factory=list)
+    steps: list[LoadStep] = field(default_factory=list)
     wall: float = 0.0
     legs: int = 0
 
@@ -68,7 +87,7 @@ class LoadReport:
         data.update(agrees=self.agrees, summary=self.text())
         return RotationLoadRecord.model_validate(data)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JsonObject:
         return self.record().dump()
 
     def text(self) -> str:
@@ -79,7 +98,7 @@ class LoadReport:
             f"(predicted {self.predicted_lost}; {verdict}); rejection reasons: {reasons}"
         )
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+    def _repr_mimebundle_(self, include: object = None, exclude: object = None) -> MimeBundle:
         from mcp_lab.rotation.view import load_bundle
 
         return load_bundle(self.record())
@@ -89,7 +108,7 @@ def _index(label: str | None) -> int:
     return int((label or "#0").rsplit("#", 1)[1])
 
 
-def checked_schedule(schedule: Any, instances: int) -> list[Step]:
+def checked_schedule(schedule: object, instances: int) -> list[Step]:
     """A list of (phase 0..3, instance index or None for all) steps; one clear error for anything else."""
     usage = "schedule= is a list of (phase, instance) steps, phase 0..3, instance an index or None (all)"
     if not isinstance(schedule, list | tuple):

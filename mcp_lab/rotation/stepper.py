@@ -15,13 +15,15 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Literal, Protocol, TypedDict
 
 import mcp.types as T
 from mcp import MCPError
 
 from mcp_lab.errors import LabError
 from mcp_lab.flow.flow import Connection, Flow
+from mcp_lab.json_types import JsonObject
+from mcp_lab.markup import MimeBundle
 from mcp_lab.protocol.eras import MODERN
 from mcp_lab.protocol.keys import KeyRing, checked_key
 from mcp_lab.rotation.fleet import PROBE_TOOL, add_probe_tool
@@ -53,7 +55,7 @@ class RotatingFleet(Connection, Protocol):
 
     def set_ring(self, index: int, ring: KeyRing) -> None: ...
 
-    def route(self) -> Any: ...
+    def route(self) -> object: ...
 
     async def settled(self) -> None:
         """Return once every instance runs on the ring `set_ring` last gave it."""
@@ -96,13 +98,13 @@ class RotationMatrix:
             notes=list(self.notes),
         )
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JsonObject:
         return self.record().dump()
 
     def accepted(self) -> list[list[bool]]:
         return [[c.accepted for c in row] for row in self.cells]
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+    def _repr_mimebundle_(self, include: object = None, exclude: object = None) -> MimeBundle:
         from mcp_lab.rotation.view import matrix_bundle
 
         return matrix_bundle(self.record())
@@ -138,6 +140,28 @@ async def verify_token(instance: LabServer | OutsideServer, token: str) -> Cell:
     return Cell(accepted=isinstance(result, T.CallToolResult) and not result.is_error)
 
 
+class InFlightOutcome(TypedDict):
+    """What became of one in-flight probe flow when its retry went through the router."""
+
+    flow: str
+    minted_by: str | None
+    retried_on: str | None
+    outcome: Literal["finished", "dropped"]
+    reason: str | None
+
+
+class PhaseStep(TypedDict):
+    """One step of the rollout as `history` keeps it."""
+
+    phases: list[int]
+    matrix: JsonObject
+    in_flight: list[InFlightOutcome]
+
+
+def _text(value: object) -> str | None:
+    return None if value is None else str(value)
+
+
 class RotationStepper:
     """Walks a fleet through the three rotation steps; records a matrix and the in-flight flows at each."""
 
@@ -155,7 +179,7 @@ class RotationStepper:
         for i in range(len(fleet.instances)):
             fleet.set_ring(i, phase_ring(0, self._old, self._new))
         self.in_flight: list[Flow] = []
-        self.history: list[dict[str, Any]] = []
+        self.history: list[PhaseStep] = []
 
     @property
     def done(self) -> bool:
@@ -188,10 +212,10 @@ class RotationStepper:
         self.in_flight.extend(started)
         return started
 
-    async def continue_flows(self) -> list[dict[str, Any]]:
+    async def continue_flows(self) -> list[InFlightOutcome]:
         """Send every in-flight flow's retry through the router; report which finished and which were dropped."""
         await self.fleet.settled()
-        outcomes = []
+        outcomes: list[InFlightOutcome] = []
         for flow in self.in_flight:
             if flow.status != "input_required":
                 continue
@@ -203,7 +227,7 @@ class RotationStepper:
                     "minted_by": first.served_by,
                     "retried_on": last.served_by,
                     "outcome": "finished" if last.outcome == "result" else "dropped",
-                    "reason": (last.error or {}).get("reason"),
+                    "reason": _text((last.error or {}).get("reason")),
                 }
             )
         return outcomes

@@ -6,9 +6,8 @@ tokens minted under each phase's ring; a cell is a real verification, ✔ or ✘
 
 from __future__ import annotations
 
-from typing import Any
-
-from mcp_lab.markup import e, tone, wrap
+from mcp_lab.json_types import JsonObject
+from mcp_lab.markup import e, table, table_row, tone, wrap
 from mcp_lab.rotation.record import RotationLoadRecord, RotationRecord
 
 __all__ = ["ROTATION_MIME", "load_bundle", "matrix_bundle", "matrix_text"]
@@ -27,36 +26,27 @@ def matrix_text(matrix: RotationRecord) -> str:
 
 
 def matrix_html(matrix: RotationRecord) -> str:
-    head = "".join(f"<th>{e(c)}</th>" for c in matrix.columns)
-    body = ""
-    for row, cells in zip(matrix.rows, matrix.cells, strict=True):
+    body = []
+    for name, cells in zip(matrix.rows, matrix.cells, strict=True):
         tds = "".join(f"<td>{tone('ok' if c.accepted else 'err', c.mark)}</td>" for c in cells)
-        body += f"<tr><th>{e(row)}</th>{tds}</tr>"
+        body.append(f"<tr><th>{e(name)}</th>{tds}</tr>")
     notes = "".join(f"<div>{e(n)}</div>" for n in matrix.notes)
-    return wrap(
-        f"<b>{e(matrix.title)}</b><table><thead><tr><th>instance \\ token</th>{head}</tr></thead>"
-        f"<tbody>{body}</tbody></table>{notes}",
-        "mcp-lab-rotation",
-    )
+    head = ["instance \\ token", *(e(c) for c in matrix.columns)]
+    return wrap(f"<b>{e(matrix.title)}</b>{table(head, body)}{notes}", "mcp-lab-rotation")
 
 
-def matrix_bundle(matrix: RotationRecord) -> dict[str, Any]:
+def matrix_bundle(matrix: RotationRecord) -> JsonObject:
     return matrix.bundle(matrix_text(matrix), matrix_html(matrix))
 
 
 def load_html(report: RotationLoadRecord) -> str:
-    steps = "".join(
-        f"<tr><td>{e(', '.join(s.before))}</td><td>{e(', '.join(s.after))}</td>"
-        f"<td>{tone('err' if s.lost else 'ok', s.lost)}</td></tr>"
-        for s in report.steps
-    )
+    steps = [
+        table_row(e(", ".join(s.before)), e(", ".join(s.after)), tone("err" if s.lost else "ok", s.lost)) for s in report.steps
+    ]
     verdict = tone("ok" if report.agrees else "err", ("✓ " if report.agrees else "✗ ") + report.summary)
-    return wrap(
-        f"<div>{verdict}</div><table><thead><tr><th>rings before</th><th>rings after</th><th>retries lost</th>"
-        f"</tr></thead><tbody>{steps}</tbody></table>",
-        "mcp-lab-rotation-load",
-    )
+    head = ["rings before", "rings after", "retries lost"]
+    return wrap(f"<div>{verdict}</div>{table(head, steps)}", "mcp-lab-rotation-load")
 
 
-def load_bundle(report: RotationLoadRecord) -> dict[str, Any]:
+def load_bundle(report: RotationLoadRecord) -> JsonObject:
     return report.bundle(report.summary, load_html(report))

@@ -12,7 +12,7 @@ import asyncio
 from typing import TYPE_CHECKING, Any
 
 from mcp_lab.errors import LabError
-from mcp_lab.markup import widget_view
+from mcp_lab.markup import MimeBundle, widget_view
 
 if TYPE_CHECKING:
     from mcp_lab.rotation.stepper import RotationStepper
@@ -56,7 +56,7 @@ class StepperWidget:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def next_phase(self) -> Any:
+    async def next_phase(self) -> object:
         self.button.disabled = True
         try:
             await self.stepper.start_flows(self.flows_per_step)
@@ -73,7 +73,7 @@ class StepperWidget:
             self.status.value = self._status_html()
             self.button.disabled = self.stepper.done
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+    def _repr_mimebundle_(self, include: object = None, exclude: object = None) -> MimeBundle:
         """The live widget, with a text and HTML account of the stepper for any page without it."""
         return {
             "text/plain": repr(self),

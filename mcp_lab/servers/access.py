@@ -31,11 +31,16 @@ import secrets
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
+
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from mcp_lab.errors import LabError
 from mcp_lab.given import shown
+
+if TYPE_CHECKING:
+    from mcp.server.transport_security import TransportSecuritySettings
 
 __all__ = [
     "Access",
@@ -97,7 +102,7 @@ class AccessGate:
     SDK's Host/Origin check (`TransportSecurityMiddleware`: 421, 403), then its bearer check
     (`BearerAuthBackend` + `RequireAuthMiddleware`: 401); the lifespan passes through."""
 
-    def __init__(self, app: Any, access: Access) -> None:
+    def __init__(self, app: ASGIApp, access: Access) -> None:
         from mcp.server.auth.middleware.bearer_auth import BearerAuthBackend, RequireAuthMiddleware
         from mcp.server.transport_security import TransportSecurityMiddleware
 
@@ -107,7 +112,7 @@ class AccessGate:
         # With no authenticated user in the scope it answers 401 + WWW-Authenticate, and never calls the app.
         self._refuse = RequireAuthMiddleware(app, required_scopes=[])
 
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope.get("type") != "http":
             await self.app(scope, receive, send)
             return
@@ -123,7 +128,7 @@ class AccessGate:
         await self.app(scope, receive, send)
 
 
-def check_origin(origin: Any) -> str:
+def check_origin(origin: object) -> str:
     """`scheme://host[:port]` (a port may be `*`), as browsers send it; one clear error otherwise."""
     if not isinstance(origin, str) or not origin:
         raise LabError(f"an allowed origin is text such as 'http://localhost:6274', not {origin!r}")
@@ -185,7 +190,7 @@ class Access:
         same_secret = (self.secret is None) == (other.secret is None)
         return same_secret and self.origins == other.origins and self.own_auth == other.own_auth
 
-    def transport_security(self) -> Any:
+    def transport_security(self) -> TransportSecuritySettings:
         """The SDK's settings: loopback Host names only, and only the allowed origins."""
         from mcp.server.transport_security import TransportSecuritySettings
 
@@ -193,7 +198,7 @@ class Access:
             enable_dns_rebinding_protection=True, allowed_hosts=list(LOOPBACK_HOSTS), allowed_origins=list(self.origins)
         )
 
-    def wrap(self, app: Any) -> Any:
+    def wrap(self, app: ASGIApp) -> AccessGate:
         return AccessGate(app, self)
 
     def headers(self) -> dict[str, str]:
@@ -224,7 +229,7 @@ def no_auth_warning(name: str, url: str, own_app: bool = False) -> str:
     )
 
 
-def authenticates_itself(server: Any) -> bool:
+def authenticates_itself(server: object) -> bool:
     """An MCPServer built with its own `auth=` (OAuth) or `token_verifier=` checks its callers itself."""
     return getattr(getattr(server, "settings", None), "auth", None) is not None or (
         getattr(server, "_token_verifier", None) is not None

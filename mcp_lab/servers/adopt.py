@@ -29,11 +29,11 @@ from mcp_lab.servers.sandbox import sandbox
 __all__ = ["adopt", "adoption_note", "boundary_of", "is_server", "load_server", "offers_nothing", "sealing_of"]
 
 
-def is_server(value: Any) -> bool:
+def is_server(value: object) -> bool:
     return isinstance(value, MCPServer | Server)
 
 
-def offers_nothing(server: Any) -> bool:
+def offers_nothing(server: object) -> bool:
     """An MCPServer with no tool, prompt, resource or template registered (its managers: private, mcp==2.3.0)."""
     if not isinstance(server, MCPServer):
         return False
@@ -121,7 +121,7 @@ def load_server(spec: str, name: str, *, reload: bool = False) -> Any:
                 module = importlib.import_module(module_name)
         except Exception as exc:
             raise LabError(f"--from {spec}: importing {module_name!r} raised {type(exc).__name__}: {exc}") from None
-    value: Any = module
+    value: object = module
     for part in attribute.split("."):
         if not hasattr(value, part):
             raise LabError(f"--from {spec}: {module_name!r} has no attribute {attribute!r}")

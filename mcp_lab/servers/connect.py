@@ -12,7 +12,7 @@ import asyncio
 import os
 import shlex
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from mcp_lab.errors import LabError
 from mcp_lab.exchanges.record import keep_out_of_records
@@ -114,7 +114,7 @@ def open_connection(
     return entry
 
 
-def _check_types(url: Any, stdio: Any, legacy: Any, env: Any, cwd: Any, headers: Any) -> None:
+def _check_types(url: object, stdio: object, legacy: object, env: object, cwd: object, headers: object) -> None:
     """What each argument of `connect` must be: one clear line each, before anything is registered."""
     if url is not None and not isinstance(url, str):
         raise LabError(f"the URL is text such as 'http://127.0.0.1:8000/mcp', not {shown(url)}")

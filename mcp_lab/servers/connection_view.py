@@ -9,8 +9,9 @@ request_state tokens get the keyless view only. `text/plain` carries no pids or 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from mcp_lab.json_types import JsonObject
 from mcp_lab.markup import code, e, wrap
 from mcp_lab.servers.record import ConnectionLogRecord, ConnectionRecord
 
@@ -72,7 +73,7 @@ def connection_html(record: ConnectionRecord) -> str:
     )
 
 
-def connection_bundle(entry: OutsideServer) -> dict[str, Any]:
+def connection_bundle(entry: OutsideServer) -> JsonObject:
     record = connection_record(entry)
     return record.bundle(connection_text(record), connection_html(record))
 
@@ -90,7 +91,7 @@ class ConnectionLog:
         shown = self.text if len(self.text) <= _LOG_CHARS else "…" + self.text[-_LOG_CHARS:]
         return ConnectionLogRecord(name=self.name, text=shown, source="log" if self.empty else "stderr")
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+    def _repr_mimebundle_(self, include: object = None, exclude: object = None) -> JsonObject:
         record = self.record()
         shown = record.text if record.text.strip() else (self.empty or f"({self.name!r} wrote nothing to stderr)")
         return record.bundle(shown.rstrip("\n"), wrap(f"<pre class='mcp-lab-log'>{e(shown)}</pre>", "mcp-lab-log"))

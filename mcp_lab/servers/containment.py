@@ -78,7 +78,7 @@ _MARK = "_mcp_lab_contained"
 
 
 def _contained(handler: Callable[..., Awaitable[Any]], method: str) -> Callable[..., Awaitable[Any]]:
-    async def run(ctx: Any, params: Any) -> Any:
+    async def run(ctx: object, params: object) -> object:
         try:
             return await handler(ctx, params)
         except BaseException as exc:

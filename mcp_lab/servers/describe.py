@@ -18,6 +18,7 @@ from mcp.client.session import ClientSession
 from mcp.shared.inbound import find_invalid_x_mcp_header, x_mcp_header_map
 
 from mcp_lab.errors import LabError
+from mcp_lab.json_types import JsonObject
 from mcp_lab.servers.lab_server import LabServer
 from mcp_lab.servers.listing import raw_tool_listing
 from mcp_lab.servers.record import (
@@ -52,7 +53,7 @@ class ServerDescription:
         r = self.record
         return f"<ServerDescription {r.name!r}: {len(r.tools)} tools, {len(r.prompts)} prompts, {len(r.resources)} resources>"
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+    def _repr_mimebundle_(self, include: object = None, exclude: object = None) -> JsonObject:
         from mcp_lab.servers.describe_view import description_html, description_text
 
         return self.record.bundle(description_text(self.record), description_html(self.record))
@@ -124,7 +125,7 @@ async def _pages(session: ClientSession, request: Any, result: Any, field: str) 
     return items
 
 
-def _type(schema: Any) -> str:
+def _type(schema: object) -> str:
     if not isinstance(schema, dict):
         return "?"
     kind = schema.get("type")
@@ -152,7 +153,7 @@ def signature(tool: ToolDescription) -> str:
     out = tool.output_schema
     returns = ""
     if isinstance(out, dict):
-        props_out: dict[str, Any] = out["properties"] if isinstance(out.get("properties"), dict) else {}
+        props_out: JsonObject = out["properties"] if isinstance(out.get("properties"), dict) else {}
         # MCPServer wraps a plain return type as {"result": ...}; the signature shows what the function returns.
         wrapped = set(props_out) == {"result"} and out.get("required") == ["result"]
         returns = f" -> {_type(props_out['result']) if wrapped else _type(out)}"

@@ -10,7 +10,6 @@ except the `where` line of a server served over HTTP, which carries its address.
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from mcp_lab.markup import code, e, tone, wrap
 from mcp_lab.servers.record import ResourceDescription, ServerDescriptionRecord, ToolDescription
@@ -68,7 +67,7 @@ def description_text(record: ServerDescriptionRecord) -> str:
     return "\n".join(lines)
 
 
-def _json(value: Any) -> str:
+def _json(value: object) -> str:
     return f"<pre>{e(json.dumps(value, indent=2, ensure_ascii=False))}</pre>"
 
 

@@ -6,7 +6,7 @@ servers' owner -- can later open what they sealed, and it keeps one client per s
 Serving over loopback HTTP starts, stops and restarts here, in one place (the thread is loopback.py's).
 
 Each `Client` is entered and exited by one background task (`ClientOwner`): ipykernel runs every cell in
-its own task, and an anyio cancel scope entered in one task cannot be exited in another (sdk-notes §6.1).
+its own task, and an anyio cancel scope entered in one task cannot be exited in another.
 Nothing here blocks the event loop.
 """
 
@@ -30,6 +30,7 @@ from mcp_lab.background import background
 from mcp_lab.errors import ConnectionFailed, LabError
 from mcp_lab.exchanges.record import LegCapture
 from mcp_lab.exchanges.recorder import leg_scope
+from mcp_lab.json_types import JsonObject
 from mcp_lab.protocol.keys import KeyRing, checked_ttl
 from mcp_lab.servers.containment import contain_handlers
 from mcp_lab.servers.header_files import forget_header_file, header_file
@@ -45,7 +46,7 @@ __all__ = ["MAX_NAME", "ClientOwner", "LabServer", "backchannel_callbacks", "che
 AnswerFn = Callable[[str, T.InputRequest], Awaitable[Any]]
 
 
-async def _not_expected(*_: Any) -> T.ErrorData:
+async def _not_expected(*_: object) -> T.ErrorData:
     # The modern client only declares capabilities with these; embedded requests are answered by flows.
     return T.ErrorData(code=-32603, message="mcp_lab answers input requests through flows, not client callbacks")
 
@@ -138,11 +139,11 @@ class LabServer:
     url: str | None = None
     http: HttpServing | None = field(default=None, repr=False)
     """The `HttpServing` while served over loopback HTTP (then `url` is its address)."""
-    policy: dict[str, Any] = field(default_factory=dict, repr=False)
+    policy: JsonObject = field(default_factory=dict, repr=False)
     """RequestStateSecurity options besides keys and ttl (e.g. bind_principal), kept across key swaps."""
     _owners: dict[str, ClientOwner] = field(default_factory=dict, repr=False)
     _tools: set[str] = field(default_factory=set, repr=False)
-    tool_schemas: dict[str, Any] = field(default_factory=dict, repr=False)
+    tool_schemas: JsonObject = field(default_factory=dict, repr=False)
     """Input schemas by tool from the latest listing (a saved collection keeps the called tools')."""
 
     def __post_init__(self) -> None:
@@ -214,7 +215,7 @@ class LabServer:
         return _Capturing(LegCapture(), self.name)
 
     # ---- serving over loopback HTTP ------------------------------------------------------------------
-    def serve_on(self, port: int | str | None, access: Access, app: Any = None) -> str:
+    def serve_on(self, port: int | str | None, access: Access, app: object = None) -> str:
         """Serve over Streamable HTTP on 127.0.0.1:`port` under `access`; the URL (`servers.serving.serve`)."""
         wanted = check_port(port)
         current = self.http
@@ -340,7 +341,7 @@ class _Capturing:
         leg_began(self.capture, self.name)
         return self.scope.__enter__()
 
-    def __exit__(self, *exc: Any) -> None:
+    def __exit__(self, *exc: object) -> None:
         try:
             self.scope.__exit__(*exc)
         finally:

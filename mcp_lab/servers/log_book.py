@@ -2,7 +2,7 @@
 
 Spec context: none of the protocol's -- running someone's server inside a kernel. Server code often sets up
 logging for itself: `MCPServer(...)` with its default `log_level="INFO"` calls `logging.basicConfig` on the
-root logger (sdk-notes §8.8), a script calls `logging.basicConfig(level=logging.INFO)`. In a kernel the root
+root logger, a script calls `logging.basicConfig(level=logging.INFO)`. In a kernel the root
 logger is everybody's, so each later cell would print `HTTP Request: POST ...` lines from the lab's own HTTP
 client and whatever the server logs. While the lab runs a server's code (a `%%mcp_server` cell, a `--from`
 import or factory, an adoption) it watches the root logger: handlers that code added are taken back off,

@@ -1,8 +1,7 @@
 """A server served over loopback Streamable HTTP from a background thread (`HttpServing`).
 
 Spec context: header parameters (`Mcp-Param-*`) and the routing headers (`Mcp-Method`, `Mcp-Name`) exist only
-on the Streamable HTTP transport, so the lab must really serve HTTP to show them. Settled by experiment
-(sdk-notes §5.1):
+on the Streamable HTTP transport, so the lab must really serve HTTP to show them. Settled by experiment:
 - uvicorn runs in a daemon thread with its own event loop: it installs no signal handlers there, so
   "interrupt kernel" still interrupts the cell, and the kernel's loop is never blocked.
 - The listening socket is created with `IPPROTO_TCP`: asyncio only sets TCP_NODELAY when `proto` says TCP,
@@ -82,7 +81,7 @@ def live_servings() -> list[HttpServing]:
     return servings.snapshot()
 
 
-def check_port(port: Any) -> int:
+def check_port(port: object) -> int:
     if port is None:
         return 0
     if isinstance(port, bool) or not isinstance(port, int):
@@ -183,7 +182,8 @@ class HttpServing:
         self.bound: concurrent.futures.Future[None] = concurrent.futures.Future()
         """Resolved once the socket listens (at once, or after a deferred bind)."""
         self._sock: socket.socket | None = None
-        # Unless the caller built one, a fresh app every start: an app can be served only once (sdk-notes §5.1).
+        # Unless the caller built one, a fresh app every start: an app can be served only once (its
+        # session manager runs once).
         if app is None:
             security = self.access.transport_security()
             app = server.streamable_http_app(streamable_http_path=PATH, host=HOST, transport_security=security)

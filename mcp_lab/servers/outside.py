@@ -7,7 +7,8 @@ step mode, prompts, resources, live forms and replays work with it unchanged. Wh
 the lab holds no keys for such a server, so its sealed `request_state` tokens get the keyless anatomy only
 (`ring` is None, and the views say so).
 
-Each `Client` is entered and exited by one owner task (sdk-notes §6.1). The connection registers at once
+Each `Client` is entered and exited by one owner task: an anyio cancel scope entered in one task cannot
+be exited in another, and ipykernel runs every cell in its own task. The connection registers at once
 and connects in the background, so a notebook run top to bottom can call it in the next cell: every
 session request waits for the connect. Failures become one `LabError` line, with nothing left running.
 """
@@ -39,6 +40,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 import mcp_lab.view_registry as view_registry
 from mcp_lab.errors import ConnectionFailed, LabError
 from mcp_lab.exchanges.recorder import SchemaBook
+from mcp_lab.json_types import JsonObject
 from mcp_lab.protocol.eras import LEGACY, MODERN
 from mcp_lab.servers.lab_server import backchannel_callbacks
 from mcp_lab.servers.transports import (
@@ -98,13 +100,13 @@ class OutsideServer:
     _legacy_lock: asyncio.Lock | None = field(default=None, repr=False)
     _answer: AnswerFn | None = field(default=None, repr=False)
     _tools: set[str] = field(default_factory=set, repr=False)
-    tool_schemas: dict[str, Any] = field(default_factory=dict, repr=False)
+    tool_schemas: JsonObject = field(default_factory=dict, repr=False)
     """Input schemas by tool from the latest listing (a saved collection keeps the called tools')."""
 
     @property
     def schema_book(self) -> SchemaBook:
         """The tool input schemas this connection learnt from its listings (which argument went into which
-        header): the header labs record their own probes against it."""
+        header): the header experiments record their own probes against it."""
         return self._book
 
     @property
@@ -123,7 +125,7 @@ class OutsideServer:
     def pids(self) -> list[int]:
         return [pid for owner in self._owners.values() for pid in owner.pids]
 
-    def install_ring(self, *_: Any, **__: Any) -> None:
+    def install_ring(self, *_: object, **__: object) -> None:
         raise LabError(f"{self.name!r} is not a server the lab started: it holds no keys for it")
 
     def log(self) -> str:
@@ -336,7 +338,7 @@ class OutsideServer:
         shown = " | ".join(lines[-3:])
         return f"; its stderr ends: {shown[-300:]!r} (all of it: %mcp_connect log {self.name})"
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+    def _repr_mimebundle_(self, include: object = None, exclude: object = None) -> dict[str, Any]:
         return view_registry.bundle(self)
 
 

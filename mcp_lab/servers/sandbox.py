@@ -70,13 +70,13 @@ class Sandbox:
         ring = KeyRing.fresh() if keys is None else KeyRing.coerce(keys)
         ttl = checked_ttl(ttl)
         security: RequestStateSecurity = ring.security(ttl=ttl)
-        kwargs.setdefault("log_level", "WARNING")  # INFO would configure the root logger (sdk-notes §8.8)
+        kwargs.setdefault("log_level", "WARNING")  # INFO makes MCPServer call logging.basicConfig on the root logger
         with contained(name, announce=False):  # MCPServer() calls logging.basicConfig on the root logger
             server = MCPServer(name, request_state_security=security, **kwargs)
         return LabServer(name=name, server=server, kind="mcpserver", ring=ring, ttl=ttl)
 
     def new_lowlevel(
-        self, name: str, handlers: dict[str, Any], *, seal: bool = False, keys: Any = None, ttl: float = 600.0
+        self, name: str, handlers: dict[str, Any], *, seal: bool = False, keys: object = None, ttl: float = 600.0
     ) -> LabServer:
         """A lowlevel `Server`; `seal=True` appends the RequestStateBoundary it lacks by default."""
         check_name(name)
@@ -123,7 +123,7 @@ class Sandbox:
             return
         background.keep(loop.create_task(entry.close_clients()))
 
-    def add(self, server: MCPServer | Server[Any], *, keys: Any = None, name: str | None = None) -> LabServer:
+    def add(self, server: MCPServer | Server[Any], *, keys: object = None, name: str | None = None) -> LabServer:
         """Adopt a server built in Python. MCPServers get a lab-held ring swapped in."""
         label = name or server.name
         check_name(label)

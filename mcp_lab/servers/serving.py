@@ -25,7 +25,7 @@ def serve(
     server: str | LabServer,
     port: int | str | None = None,
     *,
-    app: Any = None,
+    app: object = None,
     auth: bool | None = None,
     allow_origins: str | Iterable[str] = (),
 ) -> str:
@@ -51,7 +51,7 @@ def serve(
     return url
 
 
-def served_entry(server: Any) -> LabServer:
+def served_entry(server: object) -> LabServer:
     """The lab server `server` names (or is); a connected outside server or another object is refused."""
     if isinstance(server, str):
         return sandbox.lab_server(server)
@@ -60,21 +60,21 @@ def served_entry(server: Any) -> LabServer:
     return server
 
 
-def _served(server: Any) -> Any:
+def _served(server: object) -> Any:
     entry = served_entry(server)
     if entry.http is None or not entry.http.alive:
         raise LabError(f"{entry.name!r} is not served over HTTP; serve it first (mcp_lab.serve({entry.name!r}))")
     return entry.http
 
 
-def auth_headers(server: Any) -> dict[str, str]:
+def auth_headers(server: object) -> dict[str, str]:
     """The headers a client of a served lab server must send (`{}` when served with --no-auth): for your
     own code in this kernel (raw httpx2); never print them into a notebook you share."""
     headers: dict[str, str] = _served(server).access.headers()
     return headers
 
 
-def client_transport(server: Any) -> Any:
+def client_transport(server: object) -> Any:
     """The SDK's Streamable HTTP transport to a served lab server, its secret attached:
     `async with Client(mcp_lab.client_transport("demo")) as client: ...`."""
     return _served(server).transport()

@@ -134,7 +134,7 @@ class ConnectionOwner(ClientOwner):
         self.client = None
 
 
-async def refuse(*_: Any) -> T.ErrorData:
+async def refuse(*_: object) -> T.ErrorData:
     """Client callbacks outside a flow's leg: the lab answers input requests through flows."""
     return T.ErrorData(code=-32603, message="mcp_lab answers input requests through flows, not client callbacks")
 

@@ -10,8 +10,9 @@ connected to (connect.py) is listed with its URL or command and "not ours": the 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from mcp_lab.json_types import JsonObject
 from mcp_lab.markup import code, e, tone, wrap
 from mcp_lab.servers.record import ServerRowRecord, ServersRecord
 
@@ -67,7 +68,7 @@ class ServerList:
     def record(self) -> ServersRecord:
         return ServersRecord(servers=list(self.rows))
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+    def _repr_mimebundle_(self, include: object = None, exclude: object = None) -> JsonObject:
         record = self.record()
         return record.bundle(servers_text(record), servers_html(record))
 

@@ -23,8 +23,9 @@ from typing import Any
 
 from mcp.server.request_state import _principal_matches  # private, pinned to mcp==2.3.0
 
+from mcp_lab.json_types import JsonValue
+from mcp_lab.tokens.record import CheckRecord
 from mcp_lab.tokens.report import TokenReport
-from mcp_lab.tokens.rows import Check
 
 __all__ = [
     "FUTURE_SKEW",
@@ -37,13 +38,13 @@ FUTURE_SKEW = 60.0
 """`_FUTURE_SKEW`: how far in the future an `iat` may lie (clock skew between instances)."""
 ENVELOPE_VERSION = 1
 _NUMBER = (int, float)  # what the SDK's isinstance(x, int | float) admits (bool included)
-# Checks that read the same every time (Check is frozen, so reports share them).
-_VERSION_OK = Check("version", "pass", None, "v=1 with iat, exp and s present")
-_ISSUED_OK = Check("issued-at", "pass", None, "iat is not after now + 60 s of clock skew")
-_EXPIRY_OK = Check("expiry", "pass", None, "now < exp")
-_BINDING_OK = Check("request binding", "pass", None, "same method, target and arguments digest")
-_BINDING_UNKNOWN = Check("request binding", "unknown", None, "pass call= (the flow, or method/target/args)")
-_AUDIENCE_UNKNOWN = Check("audience", "unknown", None, "pass server= or audience=")
+# Checks that read the same every time (CheckRecord is frozen, so reports share them).
+_VERSION_OK = CheckRecord(step="version", status="pass", reason=None, detail="v=1 with iat, exp and s present")
+_ISSUED_OK = CheckRecord(step="issued-at", status="pass", reason=None, detail="iat is not after now + 60 s of clock skew")
+_EXPIRY_OK = CheckRecord(step="expiry", status="pass", reason=None, detail="now < exp")
+_BINDING_OK = CheckRecord(step="request binding", status="pass", reason=None, detail="same method, target and arguments digest")
+_BINDING_UNKNOWN = CheckRecord(step="request binding", status="unknown", reason=None, detail="pass call= (the flow, or method/target/args)")
+_AUDIENCE_UNKNOWN = CheckRecord(step="audience", status="unknown", reason=None, detail="pass server= or audience=")
 
 
 class _Unknown:
@@ -51,7 +52,7 @@ class _Unknown:
         return "UNKNOWN"
 
 
-UNKNOWN: Any = _Unknown()
+UNKNOWN: object = _Unknown()
 """Marks an input the lab does not have (an audience, a principal, the call)."""
 
 
@@ -59,7 +60,7 @@ _CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"))
 """`compact_json(args, sort_keys=True)`: the SDK's canonical form for the arguments digest."""
 
 
-def request_identity(method: str, target: str, arguments: Mapping[str, Any] | None) -> tuple[str, str]:
+def request_identity(method: str, target: str, arguments: Mapping[str, JsonValue] | None) -> tuple[str, str]:
     """(target, args digest) exactly as the SDK's private `_request_identity` computes it: SHA-256 of
     `compact_json(args, sort_keys=True)`, first 16 bytes, unpadded base64url (a test holds the two equal)."""
     args = {} if method == "resources/read" else (arguments or {})
@@ -67,12 +68,12 @@ def request_identity(method: str, target: str, arguments: Mapping[str, Any] | No
     return str(target), base64.urlsafe_b64encode(digest).decode().rstrip("=")
 
 
-def passed(step: str, detail: str) -> Check:
-    return Check(step, "pass", None, detail)
+def passed(step: str, detail: str) -> CheckRecord:
+    return CheckRecord(step=step, status="pass", reason=None, detail=detail)
 
 
 def _fail(report: TokenReport, step: str, reason: str, detail: str) -> None:
-    report.checks.append(Check(step, "fail", reason, detail))
+    report.checks.append(CheckRecord(step=step, status="fail", reason=reason, detail=detail))
 
 
 def check_claims(
@@ -80,8 +81,8 @@ def check_claims(
     payload: bytes,
     now: float,
     call: tuple[str, str, str] | None,
-    audience: Any,
-    principal: Any,
+    audience: object,
+    principal: object,
     principal_note: str,
     principal_assumed: bool = False,
 ) -> None:
@@ -147,7 +148,7 @@ def _check_principal(
         if claim is None and assumed:
             report.checks.append(passed("principal", note))
             return
-        report.checks.append(Check("principal", "unknown", None, note))
+        report.checks.append(CheckRecord(step="principal", status="unknown", reason=None, detail=note))
         report.cannot_know.append("the principal the server binds: " + note)
         return
     if (claim is None) != (principal is None):

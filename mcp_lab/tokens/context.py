@@ -22,6 +22,7 @@ from mcp_lab.servers.adopt import boundary_of
 from mcp_lab.servers.lab_server import LabServer
 from mcp_lab.servers.sandbox import sandbox
 from mcp_lab.tokens.claims import UNKNOWN, request_identity
+from mcp_lab.tokens.codec import Codec, is_codec
 from mcp_lab.tokens.principal import current_principal
 from mcp_lab.tokens.rows import question_texts
 
@@ -33,7 +34,7 @@ class _Infer:
         return "<infer>"
 
 
-INFER: Any = _Infer()
+INFER: object = _Infer()
 """Default of `principal=` and `audience=`: let the lab work it out from the server."""
 
 
@@ -68,12 +69,12 @@ class Context:
     def __init__(self) -> None:
         self.server: str | None = None
         self.opener = "keyless"
-        self.codec: Any = None
+        self.codec: Codec | None = None
         self.ring_ids: Sequence[str] = ()
         self.facts: RingFacts | None = None
         """Set with opener "ring": the ring's ids, slots and the checks they pass."""
         self.audience: Any = UNKNOWN
-        self.principal: Any = UNKNOWN
+        self.principal: object = UNKNOWN
         self.principal_note = "pass server= or principal= to check it"
         self.principal_assumed = False
         self.call: tuple[str, str, str] | None = None
@@ -137,7 +138,7 @@ def _outside(entry: Any, ctx: Context) -> None:
     ]
 
 
-def from_flow(token: Any) -> tuple[Any, Any]:
+def from_flow(token: object) -> tuple[object, Flow | None]:
     """A Flow or Round given as the token: its latest sealed token, and the flow as the call."""
     if isinstance(token, str) or token is None:
         return token, None
@@ -194,7 +195,7 @@ def _principal_from(bind: Any, ctx: Context) -> None:
         ctx.principal_note = "a custom bind_principal computes it per request; pass principal="
 
 
-def resolve_context(server: Any, ring: Any, codec: Any, call: Any, principal: Any, audience: Any) -> Context:
+def resolve_context(server: object, ring: object, codec: object, call: object, principal: object, audience: object) -> Context:
     ctx = Context()
     entry = _lab_server(server) if server is not None else None
     if entry is not None and not isinstance(entry, LabServer):
@@ -218,7 +219,7 @@ def resolve_context(server: Any, ring: Any, codec: Any, call: Any, principal: An
                 ctx.facts = _own_ring(security.codec)
                 ctx.ring_ids = ctx.facts.ids
     if codec is not None:
-        if not (callable(getattr(codec, "seal", None)) and callable(getattr(codec, "unseal", None))):
+        if not is_codec(codec):
             raise LabError("codec= needs an object with seal(bytes) -> str and unseal(str) -> bytes")
         ctx.opener, ctx.codec, ctx.ring_ids, ctx.facts = "codec", codec, (), None
     elif ring is not None:

@@ -12,17 +12,19 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Any
 
 from mcp.server.mcpserver import InvalidRequestState
 
 from mcp_lab.errors import LabError
+from mcp_lab.json_types import JsonObject
 from mcp_lab.protocol.anatomy import keyless_anatomy
 from mcp_lab.protocol.token_parts import Anatomy
 from mcp_lab.servers.sandbox import sandbox
 from mcp_lab.tokens.claims import UNKNOWN, check_claims, passed
+from mcp_lab.tokens.codec import DescribedCodec, codec_label
 from mcp_lab.tokens.context import INFER, Context, from_flow, resolve_context
-from mcp_lab.tokens.report import STEPS, Check, Status, TokenReport
+from mcp_lab.tokens.record import CheckRecord
+from mcp_lab.tokens.report import STEPS, Status, TokenReport
 
 __all__ = ["UNKNOWN", "inspect_token"]
 
@@ -34,14 +36,14 @@ DANGER = (
 
 
 def inspect_token(
-    token: Any,
+    token: object,
     *,
-    server: Any = None,
-    ring: Any = None,
-    codec: Any = None,
-    call: Any = None,
-    principal: Any = INFER,
-    audience: Any = INFER,
+    server: object = None,
+    ring: object = None,
+    codec: object = None,
+    call: object = None,
+    principal: object = INFER,
+    audience: object = INFER,
     now: float | None = None,
 ) -> TokenReport:
     """Open and check `token` as its server would. Bad arguments raise LabError; the token never does.
@@ -71,7 +73,7 @@ def inspect_token(
         return report
 
 
-def _epoch(now: Any) -> float:
+def _epoch(now: object) -> float:
     """`now=` is a point in time: epoch seconds (a finite number) or a datetime."""
     if hasattr(now, "timestamp") and callable(now.timestamp):
         return float(now.timestamp())
@@ -80,8 +82,8 @@ def _epoch(now: Any) -> float:
     return float(now)
 
 
-def _inspect(token: Any, ctx: Context, now: float, carrier: Any = None) -> TokenReport:
-    expected: dict[str, Any] = {}
+def _inspect(token: object, ctx: Context, now: float, carrier: object = None) -> TokenReport:
+    expected: JsonObject = {}
     if ctx.call is not None:
         method, target, digest = ctx.call
         expected = {"m": method, "t": target, "a": digest}
@@ -104,7 +106,7 @@ def _inspect(token: Any, ctx: Context, now: float, carrier: Any = None) -> Token
         return report
     if not isinstance(token, str):
         report.format, report.format_label = "non-string", f"a {type(token).__name__}, not a string"
-        report.checks.append(Check("codec", "fail", "non-string requestState", "the wire value must be a string"))
+        report.checks.append(CheckRecord(step="codec", status="fail", reason="non-string requestState", detail="the wire value must be a string"))
         return _finish(report)
     report.token, report.length = token, len(token)
     anatomy = keyless_anatomy(token)
@@ -112,7 +114,7 @@ def _inspect(token: Any, ctx: Context, now: float, carrier: Any = None) -> Token
     if ctx.opener == "unprotected":
         return _unprotected(report, ctx)
     payload: bytes | None = None
-    if ctx.opener in ("ring", "codec"):  # the server's own codec decides, as the boundary's would
+    if ctx.opener in ("ring", "codec") and ctx.codec is not None:  # the server's own codec decides, as the boundary's would
         _foreign_format(report, anatomy, ctx)
         try:
             opened = ctx.codec.unseal(token)
@@ -121,15 +123,15 @@ def _inspect(token: Any, ctx: Context, now: float, carrier: Any = None) -> Token
         else:
             payload = _opened(report, anatomy, ctx, opened)
     elif anatomy.problem is not None:
-        report.checks.append(Check("codec", "fail", anatomy.reason, f"{anatomy.problem} (as its codec would say)"))
+        report.checks.append(CheckRecord(step="codec", status="fail", reason=anatomy.reason, detail=f"{anatomy.problem} (as its codec would say)"))
     elif anatomy.format in FOREIGN:
         return _foreign(report, anatomy, flow_of(carrier, token))
     elif anatomy.readable_payload is not None:
         payload = anatomy.readable_payload
-        report.checks.append(Check("codec", "unknown", None, "sign-only: readable, but only the key verifies it"))
+        report.checks.append(CheckRecord(step="codec", status="unknown", reason=None, detail="sign-only: readable, but only the key verifies it"))
         report.cannot_know.append("whether these claims are authentic: the signature needs the key")
     else:
-        report.checks.append(Check("codec", "unknown", None, "encrypted: pass server= or ring= to open it"))
+        report.checks.append(CheckRecord(step="codec", status="unknown", reason=None, detail="encrypted: pass server= or ring= to open it"))
         report.cannot_know.append("the claims and the inner state: they are encrypted and no key was given")
     report.can_open = _can_open(ctx, anatomy)
     if payload is not None:
@@ -141,19 +143,19 @@ FOREIGN = ("signed-v1", "jws", "jwe", "json", "plaintext", "opaque")
 """Formats of other servers (protocol.structure): the Python SDK boundary's checks are not theirs."""
 
 
-def flow_of(call: Any, token: str) -> Any:
+def flow_of(call: object, token: str) -> object:
     """The flow that carried `token`, when the call given is one (it shows whether the server took it)."""
     return call if hasattr(call, "rounds") and any(r.request_state == token for r in call.rounds) else None
 
 
-def _foreign(report: TokenReport, anatomy: Anatomy, flow: Any) -> TokenReport:
+def _foreign(report: TokenReport, anatomy: Anatomy, flow: object) -> TokenReport:
     """Another server's format: read what anyone can, say who can read it, leave the verdict to its server."""
     # Its claims stay on the anatomy (report.anatomy.claims), said in plain words in the notes: the claim
     # rows explain the Python SDK's claims (`p` there is a principal tag, here the state itself).
     statement = anatomy.statement or "a format the lab does not know"
-    report.checks.append(Check("codec", "unknown", None, statement))
+    report.checks.append(CheckRecord(step="codec", status="unknown", reason=None, detail=statement))
     for step in STEPS[1:]:
-        report.checks.append(Check(step, "unknown", None, "another server's format: its own checks apply"))
+        report.checks.append(CheckRecord(step=step, status="unknown", reason=None, detail="another server's format: its own checks apply"))
     report.notes += [statement, *anatomy.carries]
     if anatomy.sdk_refusal:
         report.notes.append(anatomy.sdk_refusal)
@@ -168,7 +170,7 @@ def _foreign(report: TokenReport, anatomy: Anatomy, flow: Any) -> TokenReport:
     return report
 
 
-def _accepted_in(flow: Any, token: str | None) -> str | None:
+def _accepted_in(flow: object, token: str | None) -> str | None:
     rounds = list(getattr(flow, "rounds", None) or [])
     for i, rnd in enumerate(rounds):
         if rnd.request_state == token and i + 1 < len(rounds) and rounds[i + 1].sent_request_state == token:
@@ -192,11 +194,11 @@ def _copy_anatomy(report: TokenReport, anatomy: Anatomy) -> None:
 def _foreign_format(report: TokenReport, anatomy: Anatomy, ctx: Context) -> None:
     """Say so when the token is in a format the opener does not speak."""
     own = "aes-gcm-v1" if ctx.opener == "ring" else None
-    prefix = getattr(ctx.codec, "prefix", None)
-    if ctx.opener == "codec" and isinstance(prefix, str):
-        own = anatomy.format if report.token is not None and report.token.startswith(prefix) else "other"
+    described = ctx.codec if isinstance(ctx.codec, DescribedCodec) else None
+    if ctx.opener == "codec" and described is not None:
+        own = anatomy.format if report.token is not None and report.token.startswith(described.prefix) else "other"
     if own is not None and anatomy.format != own and anatomy.format not in ("plaintext", "empty"):
-        opener = "the ring's SDK codec" if ctx.opener == "ring" else getattr(ctx.codec, "label", "this codec")
+        opener = "the ring's SDK codec" if ctx.opener == "ring" else (described.label if described else "this codec")
         report.notes.append(f"this token looks like {anatomy.label}; {opener} cannot open that format")
 
 
@@ -215,17 +217,17 @@ def _refused(report: TokenReport, anatomy: Anatomy, ctx: Context, exc: Exception
             "unknown key": "the sealing key's id is in no slot of this ring (a restart, or another service)",
             "seal": "the tag does not verify: the token was altered after sealing",
         }.get(reason, f"the codec refused it: {reason}")
-        report.checks.append(Check("codec", "fail", reason, detail))
+        report.checks.append(CheckRecord(step="codec", status="fail", reason=reason, detail=detail))
         return
     # the boundary fails closed on a codec bug, logging "codec error"
-    report.checks.append(Check("codec", "fail", "codec error", f"the codec raised {type(exc).__name__}"))
+    report.checks.append(CheckRecord(step="codec", status="fail", reason="codec error", detail=f"the codec raised {type(exc).__name__}"))
 
 
-def _opened(report: TokenReport, anatomy: Anatomy, ctx: Context, payload: Any) -> bytes | None:
+def _opened(report: TokenReport, anatomy: Anatomy, ctx: Context, payload: object) -> bytes | None:
     """The checklist's codec step when the codec returned `payload`."""
     _slot(report, anatomy, ctx)
     if not isinstance(payload, bytes | bytearray):
-        report.checks.append(Check("codec", "fail", "malformed", "the codec returned no bytes"))
+        report.checks.append(CheckRecord(step="codec", status="fail", reason="malformed", detail="the codec returned no bytes"))
         return None
     report.verified = True
     where = f"ring slot {report.slot}" if report.slot is not None else "the codec"
@@ -236,11 +238,10 @@ def _opened(report: TokenReport, anatomy: Anatomy, ctx: Context, payload: Any) -
 def _can_open(ctx: Context, anatomy: Anatomy) -> str:
     if ctx.facts is not None:
         return ctx.facts.can_open
-    if ctx.opener == "codec":
-        known = getattr(ctx.codec, "can_open", None)
-        label = getattr(ctx.codec, "label", type(ctx.codec).__name__)
-        if known:
-            return f"{label}: {known}; the lab holds this codec, so it opens and verifies its own tokens"
+    if ctx.opener == "codec" and ctx.codec is not None:
+        label = codec_label(ctx.codec)
+        if isinstance(ctx.codec, DescribedCodec) and ctx.codec.can_open:
+            return f"{label}: {ctx.codec.can_open}; the lab holds this codec, so it opens and verifies its own tokens"
         return f"{label}: opaque to the lab, its unseal() decides what opens"
     if anatomy.format == "hmac-sign-only":
         return "the claims of a sign-only token are readable anyway, but not verifiable"
@@ -255,7 +256,7 @@ def _unprotected(report: TokenReport, ctx: Context) -> TokenReport:
     report.opened, report.inner_state, report.danger = True, report.token, DANGER
     report.can_open = "nothing to open: the server sends and accepts its state in plaintext"
     for step in STEPS:
-        report.checks.append(Check(step, "skipped", None, "no RequestStateBoundary on this server"))
+        report.checks.append(CheckRecord(step=step, status="skipped", reason=None, detail="no RequestStateBoundary on this server"))
     if report.format == "aes-gcm-v1":
         report.notes.append("this looks sealed, but this server hands it to its handler verbatim")
     report.verdict = "ok"
@@ -274,7 +275,7 @@ def _finish(report: TokenReport) -> TokenReport:
     if len(checks) < len(STEPS):
         status: Status = "not reached" if failed is not None else "unknown"
         detail = "" if failed is not None else "needs the claims"
-        checks += [Check(step, status, None, detail) for step in STEPS[len(checks) :]]
+        checks += [CheckRecord(step=step, status=status, reason=None, detail=detail) for step in STEPS[len(checks) :]]
         unknown_first = unknown_first or failed is None
     if failed is not None:
         report.verdict = failed.reason or "unknown"

@@ -50,7 +50,7 @@ def current_principal() -> str | None:
     return principal.name
 
 
-def lab_principal(ctx: Any) -> str | None:
+def lab_principal(ctx: object) -> str | None:
     """`bind_principal=` callback: the notebook's current lab identity."""
     return principal.name
 
@@ -64,7 +64,7 @@ def header_principal(header: str = "x-mcp-lab-user") -> Callable[[Any], str | No
         raise LabError(f"header_principal takes an HTTP header name such as 'x-mcp-lab-user', not {header!r}")
     name = header.strip().lower()
 
-    def from_header(ctx: Any) -> str | None:
+    def from_header(ctx: object) -> str | None:
         headers = getattr(getattr(ctx, "request", None), "headers", None)
         value = headers.get(name) if headers is not None else None
         return str(value) if value else None

@@ -1,4 +1,4 @@
-"""request_state records: a token report (the inspector's findings) and the tamper lab's results.
+"""request_state records: a token report (the inspector's findings) and the tamper experiment's results.
 
 Spec context: the SDK docs' "Protecting requestState" and "On verification failure". A sealed token is
 `v1.` + base64url(kid | nonce | ciphertext+tag); the boundary opens it, then checks version, issued-at,
@@ -11,6 +11,8 @@ ids and ring slots only, never key material; the token itself is embedded clippe
 from __future__ import annotations
 
 from typing import Any, Literal
+
+from pydantic import ConfigDict
 
 from mcp_lab.records.base import Clipped, Model, Record
 
@@ -41,6 +43,8 @@ class SegmentRecord(Model):
 
 class CheckRecord(Model):
     """One step of the server's boundary check."""
+
+    model_config = ConfigDict(frozen=True)  # the steps that read the same every time are shared by all reports
 
     step: str
     status: Literal["pass", "fail", "unknown", "not reached", "skipped"]

@@ -12,15 +12,17 @@ import json
 import math
 from dataclasses import asdict, dataclass, field
 from functools import cached_property
-from typing import Any, Literal
+from typing import Literal
 
+from mcp_lab.json_types import JsonObject
+from mcp_lab.markup import MimeBundle
 from mcp_lab.protocol.anatomy import keyless_anatomy
 from mcp_lab.protocol.token_parts import Anatomy, Segment
 from mcp_lab.records.base import clip, clip_json, fitted
 from mcp_lab.tokens.record import CheckRecord, ClaimRowRecord, QuestionRecord, SegmentRecord, TokenRecord
-from mcp_lab.tokens.rows import Check, ClaimRow, QuestionRow, Status, claim_rows, decode_inner, when
+from mcp_lab.tokens.rows import ClaimRow, QuestionRow, Status, claim_rows, decode_inner, when
 
-__all__ = ["REASONS", "STEPS", "Check", "ClaimRow", "QuestionRow", "Status", "TokenReport", "plain"]
+__all__ = ["REASONS", "STEPS", "ClaimRow", "QuestionRow", "Status", "TokenReport", "plain"]
 
 STEPS = ("codec", "version", "issued-at", "expiry", "request binding", "audience", "principal")
 """The boundary's checks, in the order it makes them."""
@@ -59,15 +61,15 @@ class TokenReport:
     slot: int | None = None
     opened: bool = False
     verified: bool = False
-    claims: dict[str, Any] | None = None
-    expected: dict[str, Any] = field(default_factory=dict)
+    claims: JsonObject | None = None
+    expected: JsonObject = field(default_factory=dict)
     """What the server expects of m, t, a and aud, for the ones the lab knows."""
     ttl: float | None = None
     ttl_left: float | None = None
     inner_state: str | None = None
     question_texts: dict[str, str] = field(default_factory=dict)
     """Question text by input-request key, from the flow that carried the token."""
-    checks: list[Check] = field(default_factory=list)
+    checks: list[CheckRecord] = field(default_factory=list)
     verdict: str = "unknown"
     """"ok", the reason the server logs, or "unknown" when the lab cannot tell."""
     verdict_detail: str = ""
@@ -122,7 +124,7 @@ class TokenReport:
     def expires_at(self) -> str | None:
         return when(self.claims.get("exp")) if isinstance(self.claims, dict) else None
 
-    def check(self, step: str) -> Check | None:
+    def check(self, step: str) -> CheckRecord | None:
         return next((c for c in self.checks if c.step == step), None)
 
     def record(self) -> TokenRecord:
@@ -186,7 +188,7 @@ class TokenReport:
             inner_state=clip(self.inner_state) if self.inner_state is not None else None,
             inner_kind=self.inner_kind,  # type: ignore[arg-type]
             questions=[fitted(QuestionRecord, asdict(q)) for q in self.questions],
-            checks=[CheckRecord(step=c.step, status=c.status, reason=c.reason, detail=c.detail) for c in self.checks],
+            checks=list(self.checks),
             verdict=self.verdict,
             verdict_tone=tone,
             verdict_title=titles[tone],
@@ -196,7 +198,7 @@ class TokenReport:
             danger=self.danger,
         )
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JsonObject:
         return self.record().dump()
 
     def to_json(self, indent: int | None = None) -> str:
@@ -206,13 +208,13 @@ class TokenReport:
         where = f" slot {self.slot}" if self.slot is not None else ""
         return f"<TokenReport {self.format_label}{where}: verdict {self.verdict!r}>"
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+    def _repr_mimebundle_(self, include: object = None, exclude: object = None) -> MimeBundle:
         from mcp_lab.tokens.view import token_bundle
 
         return token_bundle(self.record())
 
 
-def plain(value: Any, depth: int = 0) -> Any:
+def plain(value: object, depth: int = 0) -> object:
     """JSON-safe copy: dataclasses become dicts, non-finite floats strings, odd objects their repr."""
     if value is None or isinstance(value, str | bool | int):
         return value
@@ -242,7 +244,7 @@ PART_NAMES = {
 }
 
 
-def _short(value: Any, limit: int = 70) -> str:
+def _short(value: object, limit: int = 70) -> str:
     text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=repr)
     text = text.encode("utf-8", "backslashreplace").decode("utf-8")
     return text if len(text) <= limit else text[: limit - 1] + "…"

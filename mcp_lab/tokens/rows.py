@@ -16,9 +16,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Literal
 
+from mcp_lab.json_types import JsonObject
+
 __all__ = [
     "RESOLVER_STATE_VERSION",
-    "Check",
     "ClaimRow",
     "QuestionRow",
     "Status",
@@ -31,17 +32,6 @@ __all__ = [
 RESOLVER_STATE_VERSION = 3
 
 Status = Literal["pass", "fail", "unknown", "not reached", "skipped"]
-
-
-@dataclass(frozen=True, slots=True)
-class Check:
-    """One step of the server's boundary check."""
-
-    step: str
-    status: Status
-    reason: str | None = None
-    """The exact reason the server logs when this step fails."""
-    detail: str = ""
 
 
 @dataclass
@@ -64,14 +54,14 @@ class QuestionRow:
     """Digest of the question asked last round and still awaiting its answer."""
     answered: bool = False
     action: str | None = None
-    data: Any = None
+    data: object = None
     pinned: str | None = None
     """Digest of the exact question the recorded answer belongs to."""
     question: str | None = None
     """The question's text, when the flow that carried it is known."""
 
 
-def when(value: Any) -> str | None:
+def when(value: object) -> str | None:
     if not isinstance(value, int | float) or isinstance(value, bool) or not math.isfinite(value):
         return None
     try:
@@ -93,7 +83,7 @@ _MEANINGS = {
 }
 
 
-def claim_rows(claims: dict[str, Any], expected: dict[str, Any]) -> list[ClaimRow]:
+def claim_rows(claims: JsonObject, expected: JsonObject) -> list[ClaimRow]:
     """One row per claim: what it means and whether it fits what the server expects (`expected`)."""
     rows = []
     for name in ("v", "iat", "exp", "m", "t", "a", "aud", "p", "s"):

@@ -1,4 +1,4 @@
-"""The tamper lab: variants of a real flow's token sent to the real server, beside the inspector's prediction.
+"""The tamper experiment: variants of a real flow's token sent to the real server, beside the inspector's prediction.
 
 Spec context: the SDK docs' "On verification failure" and "What a seal binds". Every variant below is
 answered on the wire by the same frozen `-32602 Invalid or expired requestState`; the lab owns the server,
@@ -29,6 +29,8 @@ from mcp.server.mcpserver import AESGCMRequestStateCodec, RequestStateBoundary, 
 from mcp_lab.errors import LabError
 from mcp_lab.flow.flow import Flow, Round
 from mcp_lab.flow.legs import send_leg
+from mcp_lab.json_types import JsonObject, JsonValue
+from mcp_lab.markup import MimeBundle
 from mcp_lab.protocol.anatomy import AES_PREFIX
 from mcp_lab.protocol.keys import KeyRing
 from mcp_lab.protocol.token_parts import b64u, b64u_decode_explained
@@ -88,14 +90,14 @@ class TamperReport:
             notes=list(self.notes),
         )
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JsonObject:
         return self.record().dump()
 
     def __repr__(self) -> str:
         agreed = sum(c.agree for c in self.cases)
         return f"<TamperReport {self.server!r} {self.target!r}: {agreed}/{len(self.cases)} predictions agree>"
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+    def _repr_mimebundle_(self, include: object = None, exclude: object = None) -> MimeBundle:
         from mcp_lab.tokens.tamper_view import tamper_bundle
 
         return tamper_bundle(self.record())
@@ -114,7 +116,7 @@ def flip_byte(token: str) -> str:
     return token[:i] + swap + token[i + 1 :]
 
 
-def _other_arguments(arguments: Mapping[str, Any]) -> dict[str, Any]:
+def _other_arguments(arguments: Mapping[str, JsonValue]) -> JsonObject:
     changed = dict(arguments)
     if not changed:
         return {"tampered": True}
@@ -146,7 +148,7 @@ def _scratch(
     audience (a configured `audience=` included); it stamps and expects its own name.
     """
 
-    async def ask(ctx: Any, params: Any) -> T.InputRequiredResult:
+    async def ask(ctx: object, params: object) -> T.InputRequiredResult:
         return T.InputRequiredResult(request_state=inner)
 
     server: Server[Any] = Server(name, on_call_tool=ask, on_get_prompt=ask, on_read_resource=ask)
@@ -168,7 +170,7 @@ class _Bench:
         self.flow, self.entry = flow, entry
         self.report = TamperReport(server=entry.name, method=flow.method, target=flow.target)
 
-    async def send(self, conn: LabServer, target: str, arguments: Mapping[str, Any], token: str | None) -> Round:
+    async def send(self, conn: LabServer, target: str, arguments: Mapping[str, JsonValue], token: str | None) -> Round:
         probe = Flow(server=conn.name, method=self.flow.method, target=target, arguments=dict(arguments))
         probe.bind(conn)
         rnd = Round(index=0, sent_request_state=token)
@@ -184,7 +186,7 @@ class _Bench:
         *,
         conn: LabServer | None = None,
         target: str | None = None,
-        arguments: Mapping[str, Any] | None = None,
+        arguments: Mapping[str, JsonValue] | None = None,
         note: str = "",
     ) -> TamperCase:
         conn = conn or self.entry
@@ -207,7 +209,7 @@ class _Bench:
         return row
 
 
-def _as_sent(method: str, arguments: Mapping[str, Any]) -> dict[str, Any]:
+def _as_sent(method: str, arguments: Mapping[str, JsonValue]) -> JsonObject:
     # The flow engine sends prompt arguments as strings; the binding digests what was sent.
     return {k: str(v) for k, v in arguments.items()} if method == "prompts/get" else dict(arguments)
 

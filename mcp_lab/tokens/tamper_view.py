@@ -1,4 +1,4 @@
-"""The tamper lab as a table: what changed, the frozen wire answer, the server's real reason, the prediction.
+"""The tamper experiment as a table: what changed, the frozen wire answer, the server's real reason, the prediction.
 
 Spec context: the SDK docs' "On verification failure" -- one frozen `-32602` for every failed check, the
 real reason in the server log only. Putting the two side by side, with `inspect_token`'s prediction and
@@ -7,9 +7,8 @@ whether it agreed, is the lesson. `text/plain` holds no tokens or times (the row
 
 from __future__ import annotations
 
-from typing import Any
-
-from mcp_lab.markup import code, e, tone, wrap
+from mcp_lab.json_types import JsonObject
+from mcp_lab.markup import code, e, table, tone, wrap
 from mcp_lab.tokens.record import TamperRecord
 
 __all__ = ["TAMPER_MIME", "tamper_bundle", "tamper_html", "tamper_text"]
@@ -41,17 +40,14 @@ def tamper_html(report: TamperRecord) -> str:
         f"<td>{tone('ok' if c.agree else 'err', '✓ agree' if c.agree else '✗ differ')}</td><td>{e(c.note)}</td></tr>"
         for c in report.cases
     )
-    head = (
-        "<tr><th>case</th><th>what changed</th><th>wire answer</th><th>server logged</th>"
-        "<th>inspector predicted</th><th>agree</th><th></th></tr>"
-    )
+    head = ["case", "what changed", "wire answer", "server logged", "inspector predicted", "agree", ""]
     notes = "".join(f"<div>note: {e(n)}</div>" for n in report.notes)
     summary = f"{report.agreed}/{len(report.cases)} predictions agree with the server"
     return wrap(
-        f"<b>{e(_title(report))}</b> — {e(summary)}<table><thead>{head}</thead><tbody>{rows}</tbody></table>{notes}",
+        f"<b>{e(_title(report))}</b> — {e(summary)}{table(head, [rows])}{notes}",
         "mcp-lab-tamper",
     )
 
 
-def tamper_bundle(report: TamperRecord) -> dict[str, Any]:
+def tamper_bundle(report: TamperRecord) -> JsonObject:
     return report.bundle(tamper_text(report), tamper_html(report))

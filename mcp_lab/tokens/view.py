@@ -10,9 +10,9 @@ No rendering ever holds key material: reports have none to give.
 from __future__ import annotations
 
 import json
-from typing import Any
 
-from mcp_lab.markup import code, e, tone, wrap
+from mcp_lab.json_types import JsonObject
+from mcp_lab.markup import code, e, table, tone, wrap
 from mcp_lab.records.base import clipped_text
 from mcp_lab.tokens.record import OWNER_NOTE, CheckRecord, QuestionRecord, TokenRecord
 
@@ -28,7 +28,7 @@ _PART_CLASS = {"kid": "warn", "sealed": "ok", "payload": "ok", "body": "err"}
 """Token parts in colour (the legend names them too): the key id, the sealed bytes, an unreadable body."""
 
 
-def _short(value: Any, limit: int = 70) -> str:
+def _short(value: object, limit: int = 70) -> str:
     text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=repr)
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
@@ -118,13 +118,12 @@ def _banner(report: TokenRecord) -> str:
     )
 
 
-def _table(rows: list[tuple[str, Any]]) -> str:
-    body = "".join(f"<tr><th>{e(k)}</th><td>{e(v)}</td></tr>" for k, v in rows)
-    return f"<table>{body}</table>"
+def _table(rows: list[tuple[str, object]]) -> str:
+    return table([], [f"<tr><th>{e(k)}</th><td>{e(v)}</td></tr>" for k, v in rows])
 
 
 def _header_table(report: TokenRecord) -> str:
-    rows: list[tuple[str, Any]] = [("format", report.format_label), ("length", f"{report.length} chars")]
+    rows: list[tuple[str, object]] = [("format", report.format_label), ("length", f"{report.length} chars")]
     if report.key_id:
         slot = f" (ring slot {report.slot})" if report.slot is not None else ""
         rows.append(("key id", report.key_id + slot))
@@ -159,7 +158,7 @@ def _claims_table(report: TokenRecord) -> str:
         if report.ttl is not None and report.ttl_left is not None
         else ""
     )
-    return f"<h4>Payload (claims)</h4><table>{''.join(rows)}</table>{ttl}"
+    return f"<h4>Payload (claims)</h4>{table([], rows)}{ttl}"
 
 
 def _questions_table(report: TokenRecord) -> str:
@@ -171,8 +170,8 @@ def _questions_table(report: TokenRecord) -> str:
         f"<td>{code(q.pinned or q.asked or '')}</td></tr>"
         for q in report.questions
     )
-    head = "<tr><th>key</th><th>question</th><th>answer</th><th>data</th><th>question digest</th></tr>"
-    return f"<h4>Inner state: resolver questions</h4><table>{head}{rows}</table>"
+    head = ["key", "question", "answer", "data", "question digest"]
+    return f"<h4>Inner state: resolver questions</h4>{table(head, [rows])}"
 
 
 def token_html(report: TokenRecord) -> str:
@@ -199,5 +198,5 @@ def token_html(report: TokenRecord) -> str:
     )
 
 
-def token_bundle(report: TokenRecord) -> dict[str, Any]:
+def token_bundle(report: TokenRecord) -> JsonObject:
     return report.bundle(token_text(report), token_html(report))

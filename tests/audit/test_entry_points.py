@@ -9,7 +9,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from mcp_lab.audit.lab import CHECKS
+from mcp_lab.audit.runner import CHECKS
 
 
 def _run(*args: str) -> str:

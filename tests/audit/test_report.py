@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 import mcp_lab
-from mcp_lab.audit.lab import CHECKS, select
 from mcp_lab.audit.rules import RULES
+from mcp_lab.audit.runner import CHECKS, select
 from mcp_lab.errors import LabError
 from mcp_lab.flow.flow import Flow
 from mcp_lab.lab import lab

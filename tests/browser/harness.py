@@ -1,7 +1,7 @@
 """A real JupyterLab on 127.0.0.1 driven by the system's Chromium through Python Playwright.
 
 Why: the labextension's renderers and the live forms only exist in a browser; the lab's promise is that a
-learner sees them in JupyterLab, so the tests look at them there (jupyter-notes §3). Lab starts on a port
+learner sees them in JupyterLab, so the tests look at them there. Lab starts on a port
 chosen once and pinned (`port_retries=0`, so it never silently moves), with no token, an isolated
 config/data/runtime dir, `expose_app_in_browser` (the tests drive Lab's own commands) and `?reset` URLs
 (no restored workspace). Chromium is Debian's `/usr/bin/chromium`: Playwright never downloads a browser.
@@ -80,8 +80,8 @@ def extension_override(home: Path) -> Path | None:
     return data
 
 
-# jsonschema imports rfc3987_syntax when installed, whose grammar takes seconds to build (sdk-notes §3,
-# §7) and only adds "iri" formats the server never checks: Lab starts without it, as the kernel does.
+# jsonschema imports rfc3987_syntax when installed, whose grammar takes seconds to build (measured)
+# and only adds "iri" formats the server never checks: Lab starts without it, as the kernel does.
 _LAB_MAIN = "import sys; sys.modules['rfc3987_syntax'] = None; from jupyterlab.labapp import main; sys.exit(main())"
 
 

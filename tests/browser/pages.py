@@ -1,7 +1,7 @@
 """Driving a notebook in the real JupyterLab page: open, wait for the kernel, run, wait for the cells.
 
 Why these waits: the kernel status in Lab's toolbar can read "idle" while an async cell still awaits
-(subshell and control messages publish status, jupyter-notes §4), so a cell counts as finished only when
+(subshell and control messages publish status too), so a cell counts as finished only when
 its prompt shows `[n]`, never `[*]` or `[ ]`. Lab's commands are called through `window.jupyterapp`
 (`expose_app_in_browser`); a command is fired inside a `() => { ...; }` wrapper so Playwright does not
 wait on the returned promise (run-all would otherwise wait for every cell, including an awaiting one).

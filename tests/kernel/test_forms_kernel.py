@@ -1,4 +1,4 @@
-"""A real ipykernel, driven over the kernel protocol by a test playing the browser (jupyter-notes §4).
+"""A real ipykernel, driven over the kernel protocol by a test playing the browser.
 
 A cell awaits `mcp_lab.call(...)` while the form is live; the test reads the round's widget model from iopub
 (comm_open) and sends what the form's front end sends (labextension/src/forms/render.ts) -- one custom

@@ -33,7 +33,7 @@ def seen(x: object = None) -> str:
     return _json.dumps(x)
 """,
     """import os, tempfile, mcp.server.mcpserver as _sdk
-from mcp_lab.audit.lab import CHECKS
+from mcp_lab.audit.runner import CHECKS
 from mcp_lab.protocol.keys import KeyRing
 workdir = tempfile.mkdtemp()
 all_checks = ",".join(CHECKS)

@@ -15,8 +15,8 @@ from mcp_lab.protocol.rejections import rejection_reason
 from mcp_lab.protocol.results import result_texts
 
 PROTOCOL = Path(mcp_lab.__file__).parent / "protocol"
-BELOW = {"mcp_lab.errors", "mcp_lab.lab"}
-"""What protocol/ may import besides itself: errors, and -- until each feature owns its state -- the Lab."""
+BELOW = {"mcp_lab.errors", "mcp_lab.json_types"}
+"""What protocol/ may import besides itself: the error types and the JSON type names."""
 
 
 def test_protocol_imports_no_feature() -> None:

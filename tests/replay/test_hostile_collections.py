@@ -130,7 +130,7 @@ def test_a_collection_nested_past_any_record_is_one_line_not_a_recursion_error(t
 
 
 def test_audit_skipping_every_check_exits_2_instead_of_claiming_nothing_broke(tmp_path: Path) -> None:
-    from mcp_lab.audit.lab import CHECKS
+    from mcp_lab.audit.runner import CHECKS
 
     path = mcp_lab.save_flows(tmp_path / "empty.json", [])
     result = cli("audit", str(path), "--stdio", shlex.join(command("A")), "--skip", ",".join(CHECKS))

@@ -1,6 +1,6 @@
 """A real uvicorn server on 127.0.0.1 in a thread, for tests of connections over Streamable HTTP.
 
-The socket is created with IPPROTO_TCP so asyncio sets TCP_NODELAY (sdk-notes §5.1: +45 ms a request
+The socket is created with IPPROTO_TCP so asyncio sets TCP_NODELAY (measured: +45 ms a request
 otherwise). Start and stop are awaited with short sleeps, so a test's event loop is never blocked.
 """
 

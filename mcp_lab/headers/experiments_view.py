@@ -1,4 +1,4 @@
-"""Renderings of the header-parameter labs: the server's verdict per raw POST, the POSTs each client
+"""Renderings of the header-parameter experiments: the server's verdict per raw POST, the POSTs each client
 needed when it had never listed tools, and how often a lowlevel server ran its list handler.
 
 Spec context: 2026-07-28 header parameters. `text/plain` carries no ports, times or ids (stable for nbval);
@@ -7,29 +7,28 @@ Spec context: 2026-07-28 header parameters. `text/plain` carries no ports, times
 
 from __future__ import annotations
 
-from typing import Any
-
 from mcp_lab.exchanges.view import exchange_head, exchange_html, shown_header
 from mcp_lab.headers.record import ListFirstRecord, MismatchRecord, SchemaLookupRecord
-from mcp_lab.markup import code, e, tone, wrap
+from mcp_lab.json_types import JsonObject
+from mcp_lab.markup import code, e, table, tone, wrap
 
 __all__ = ["list_first_bundle", "mismatch_bundle", "schema_lookup_bundle"]
 
 
-def mismatch_text(lab: MismatchRecord) -> str:
+def mismatch_text(record: MismatchRecord) -> str:
     lines = [
-        f"Header mismatch lab: tools/call {lab.tool!r} on {lab.server!r}, argument {lab.argument!r} -> {lab.header}"
+        f"Header mismatch lab: tools/call {record.tool!r} on {record.server!r}, argument {record.argument!r} -> {record.header}"
     ]
-    for probe in lab.probes:
+    for probe in record.probes:
         lines.append(f"  {probe.case}: {probe.description} -> {probe.verdict}")
         lines.append("      sent " + " | ".join(shown_header(k, v) for k, v in probe.sent_headers))
-    lines += [f"  note: {n}" for n in lab.notes]
+    lines += [f"  note: {n}" for n in record.notes]
     return "\n".join(lines)
 
 
-def mismatch_html(lab: MismatchRecord) -> str:
+def mismatch_html(record: MismatchRecord) -> str:
     rows = []
-    for probe in lab.probes:
+    for probe in record.probes:
         sent = "<br>".join(code(shown_header(k, v)) for k, v in probe.sent_headers)
         mark = "✓ " if probe.accepted else "✗ "
         rows.append(
@@ -37,73 +36,74 @@ def mismatch_html(lab: MismatchRecord) -> str:
             f"<td class='mcp-lab-mcp'>{sent}</td><td>{tone('ok' if probe.accepted else 'err', mark + probe.verdict)}</td></tr>"
             f"<tr><td></td><td colspan='2'>{exchange_html(probe.exchange)}</td></tr>"
         )
-    caption = e(f"tools/call {lab.tool!r} on {lab.server!r}: argument {lab.argument!r} travels in {lab.header}")
-    notes = "".join(f"<div><i>{e(n)}</i></div>" for n in lab.notes)
+    caption = e(f"tools/call {record.tool!r} on {record.server!r}: argument {record.argument!r} travels in {record.header}")
+    notes = "".join(f"<div><i>{e(n)}</i></div>" for n in record.notes)
     return wrap(
-        f"<table><caption>{caption}</caption><thead><tr><th>case</th>"
-        f"<th>Mcp-* headers sent</th><th>server answered</th></tr></thead><tbody>{''.join(rows)}</tbody></table>{notes}",
+        table(["case", "Mcp-* headers sent", "server answered"], rows, caption=caption) + notes,
         "mcp-lab-mismatch",
     )
 
 
-def mismatch_bundle(lab: MismatchRecord) -> dict[str, Any]:
-    return lab.bundle(mismatch_text(lab), mismatch_html(lab))
+def mismatch_bundle(record: MismatchRecord) -> JsonObject:
+    return record.bundle(mismatch_text(record), mismatch_html(record))
 
 
-def list_first_text(lab: ListFirstRecord) -> str:
-    lines = [f"List-before-call lab: tools/call {lab.tool!r} on {lab.server!r}"]
-    for scenario in lab.scenarios:
+def list_first_text(record: ListFirstRecord) -> str:
+    lines = [f"List-before-call lab: tools/call {record.tool!r} on {record.server!r}"]
+    for scenario in record.scenarios:
         relisted = " (leg marked relisted)" if scenario.relisted else ""
         lines.append(f"  {scenario.description}: {scenario.posts} POST(s){relisted}")
         lines += [f"     {exchange_head(x)}" for x in scenario.exchanges]
         lines.append(f"     => {scenario.outcome}")
-    lines += [f"  note: {n}" for n in lab.notes]
+    lines += [f"  note: {n}" for n in record.notes]
     return "\n".join(lines)
 
 
-def list_first_html(lab: ListFirstRecord) -> str:
+def list_first_html(record: ListFirstRecord) -> str:
     parts = []
-    for scenario in lab.scenarios:
+    for scenario in record.scenarios:
         relisted = " &mdash; leg marked <code>relisted</code>" if scenario.relisted else ""
         exchanges = "".join(exchange_html(x) for x in scenario.exchanges)
         parts.append(
             f"<div><b>{e(scenario.description)}</b>: {scenario.posts} POST(s){relisted}"
             f"<div style='margin-left:1.5em'>{exchanges}<div>&rArr; {e(scenario.outcome)}</div></div></div>"
         )
-    notes = "".join(f"<div><i>{e(n)}</i></div>" for n in lab.notes)
-    title = e(f"A client that never listed tools: tools/call {lab.tool!r} on {lab.server!r}")
+    notes = "".join(f"<div><i>{e(n)}</i></div>" for n in record.notes)
+    title = e(f"A client that never listed tools: tools/call {record.tool!r} on {record.server!r}")
     return wrap(f"<h4>{title}</h4>{''.join(parts)}{notes}", "mcp-lab-list-first")
 
 
-def list_first_bundle(lab: ListFirstRecord) -> dict[str, Any]:
-    return lab.bundle(list_first_text(lab), list_first_html(lab))
+def list_first_bundle(record: ListFirstRecord) -> JsonObject:
+    return record.bundle(list_first_text(record), list_first_html(record))
 
 
 def _times(n: int) -> str:
     return "1 time" if n == 1 else f"{n} times"
 
 
-def schema_lookup_text(lab: SchemaLookupRecord) -> str:
-    lines = [f"get_tool_input_schema lab: lowlevel Bookshop, 1 list_tools() + {lab.calls} call_tool({lab.tool!r})"]
-    for run in lab.runs:
+def schema_lookup_text(record: SchemaLookupRecord) -> str:
+    lines = [f"get_tool_input_schema record: lowlevel Bookshop, 1 list_tools() + {record.calls} call_tool({record.tool!r})"]
+    for run in record.runs:
         label = "with" if run.get_tool_input_schema else "without"
         lines.append(f"  {label} get_tool_input_schema: on_list_tools ran {_times(run.on_list_tools)}")
     return "\n".join(lines)
 
 
-def schema_lookup_html(lab: SchemaLookupRecord) -> str:
+def schema_lookup_html(record: SchemaLookupRecord) -> str:
     rows = "".join(
         f"<tr><td>{'with' if r.get_tool_input_schema else 'without'} <code>get_tool_input_schema</code></td>"
         f"<td>{r.list_calls}</td><td>{r.tool_calls}</td><td><b>{r.on_list_tools}</b></td></tr>"
-        for r in lab.runs
+        for r in record.runs
     )
     return wrap(
-        "<table><caption>lowlevel Bookshop: how often <code>on_list_tools</code> ran"
-        "</caption><thead><tr><th>server</th><th>list_tools()</th><th>call_tool()</th><th>on_list_tools ran</th>"
-        f"</tr></thead><tbody>{rows}</tbody></table>",
+        table(
+            ["server", "list_tools()", "call_tool()", "on_list_tools ran"],
+            [rows],
+            caption="lowlevel Bookshop: how often <code>on_list_tools</code> ran",
+        ),
         "mcp-lab-schema-lookups",
     )
 
 
-def schema_lookup_bundle(lab: SchemaLookupRecord) -> dict[str, Any]:
-    return lab.bundle(schema_lookup_text(lab), schema_lookup_html(lab))
+def schema_lookup_bundle(record: SchemaLookupRecord) -> JsonObject:
+    return record.bundle(schema_lookup_text(record), schema_lookup_html(record))

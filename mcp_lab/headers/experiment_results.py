@@ -1,14 +1,14 @@
-"""The results of the header-parameter labs as plain data (what was sent, what came back).
+"""The results of the header-parameter experiments as plain data (what was sent, what came back).
 
 Spec context: 2026-07-28 header parameters -- the server's -32020 checks, a client that never listed
-tools, and a lowlevel server's schema lookups (see `mcp_lab.headers.labs`, which runs the experiments).
-Nothing here performs I/O; the views in `mcp_lab.headers.labs_view` render these objects.
+tools, and a lowlevel server's schema lookups (see `mcp_lab.headers.experiments`, which runs the experiments).
+Nothing here performs I/O; the views in `mcp_lab.headers.experiments_view` render these objects.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypedDict
 
 from mcp_lab.exchanges.record import HttpExchange
 from mcp_lab.headers.record import (
@@ -19,12 +19,14 @@ from mcp_lab.headers.record import (
     SchemaLookupRecord,
     SchemaLookupRun,
 )
+from mcp_lab.json_types import JsonObject
+from mcp_lab.markup import MimeBundle
 from mcp_lab.records.base import clip_json
 
-__all__ = ["ListFirstLab", "MismatchLab", "Probe", "Scenario", "SchemaLookupLab", "rpc_error"]
+__all__ = ["ListFirstExperiment", "MismatchExperiment", "Probe", "Scenario", "SchemaLookupExperiment", "rpc_error"]
 
 
-def rpc_error(exchange: dict[str, Any]) -> dict[str, Any] | None:
+def rpc_error(exchange: JsonObject) -> JsonObject | None:
     """The JSON-RPC error in a recorded exchange's response (JSON or an SSE stream), if any."""
     error = HttpExchange.model_validate(exchange).rpc_error
     return error.model_dump() if error is not None else None
@@ -32,14 +34,14 @@ def rpc_error(exchange: dict[str, Any]) -> dict[str, Any] | None:
 
 @dataclass
 class Probe:
-    """One raw POST of the mismatch lab."""
+    """One raw POST of the mismatch experiment."""
 
     case: str
     description: str
     status: int | None
     code: int | None
     message: str | None
-    exchange: dict[str, Any] = field(repr=False)
+    exchange: JsonObject = field(repr=False)
 
     @property
     def accepted(self) -> bool:
@@ -54,25 +56,26 @@ class Probe:
         return f"{status}{code} {self.message or ''}".rstrip()
 
     @classmethod
-    def from_exchange(cls, case: str, description: str, exchange: dict[str, Any]) -> Probe:
-        error = rpc_error(exchange) or {}
+    def from_exchange(cls, case: str, description: str, exchange: JsonObject) -> Probe:
+        recorded = HttpExchange.model_validate(exchange)
+        error = recorded.rpc_error
         return cls(
             case=case,
             description=description,
-            status=((exchange.get("response") or {}).get("status")),
-            code=error.get("code"),
-            message=error.get("message"),
+            status=recorded.response.status if recorded.response is not None else None,
+            code=error.code if error is not None else None,
+            message=error.message if error is not None else None,
             exchange=exchange,
         )
 
 
 @dataclass
-class MismatchLab:
+class MismatchExperiment:
     server: str
     tool: str
     argument: str
     header: str
-    arguments: dict[str, Any]
+    arguments: JsonObject
     probes: list[Probe] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
@@ -106,11 +109,11 @@ class MismatchLab:
             notes=list(self.notes),
         )
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JsonObject:
         return self.record().dump()
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
-        from mcp_lab.headers.labs_view import mismatch_bundle
+    def _repr_mimebundle_(self, include: object = None, exclude: object = None) -> MimeBundle:
+        from mcp_lab.headers.experiments_view import mismatch_bundle
 
         return mismatch_bundle(self.record())
 
@@ -121,10 +124,10 @@ class Scenario:
 
     name: str
     description: str
-    exchanges: list[dict[str, Any]] = field(default_factory=list)
+    exchanges: list[JsonObject] = field(default_factory=list)
     """The call's HTTP exchanges (connection setup is in `connect`)."""
     outcome: str = ""
-    connect: list[dict[str, Any]] = field(default_factory=list)
+    connect: list[JsonObject] = field(default_factory=list)
     relisted: bool = False
     """The lab's flow engine marked its leg as re-listed after -32020."""
 
@@ -134,10 +137,10 @@ class Scenario:
 
 
 @dataclass
-class ListFirstLab:
+class ListFirstExperiment:
     server: str
     tool: str
-    arguments: dict[str, Any]
+    arguments: JsonObject
     scenarios: list[Scenario] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
@@ -164,34 +167,43 @@ class ListFirstLab:
             notes=list(self.notes),
         )
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JsonObject:
         return self.record().dump()
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
-        from mcp_lab.headers.labs_view import list_first_bundle
+    def _repr_mimebundle_(self, include: object = None, exclude: object = None) -> MimeBundle:
+        from mcp_lab.headers.experiments_view import list_first_bundle
 
         return list_first_bundle(self.record())
 
 
+class LookupRun(TypedDict):
+    """One server of the schema-lookup experiment."""
+
+    get_tool_input_schema: bool
+    list_calls: int
+    tool_calls: int
+    on_list_tools: int
+
+
 @dataclass
-class SchemaLookupLab:
+class SchemaLookupExperiment:
     calls: int
     tool: str
-    runs: list[dict[str, Any]] = field(default_factory=list)
-    """`{"get_tool_input_schema": bool, "list_calls", "tool_calls", "on_list_tools": count}` per server."""
+    runs: list[LookupRun] = field(default_factory=list)
+    """One per server: with or without `get_tool_input_schema`, and how often each handler ran."""
 
     def count(self, with_lookup: bool) -> int:
-        return int(next(r["on_list_tools"] for r in self.runs if r["get_tool_input_schema"] is with_lookup))
+        return next(r["on_list_tools"] for r in self.runs if r["get_tool_input_schema"] is with_lookup)
 
     def record(self) -> SchemaLookupRecord:
         return SchemaLookupRecord(
             calls=self.calls, tool=self.tool, runs=[SchemaLookupRun.model_validate(r) for r in self.runs]
         )
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JsonObject:
         return self.record().dump()
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
-        from mcp_lab.headers.labs_view import schema_lookup_bundle
+    def _repr_mimebundle_(self, include: object = None, exclude: object = None) -> MimeBundle:
+        from mcp_lab.headers.experiments_view import schema_lookup_bundle
 
         return schema_lookup_bundle(self.record())

@@ -28,6 +28,7 @@ from mcp_lab.audit.rules import RULES
 from mcp_lab.errors import LabError
 from mcp_lab.flow.flow import Connection, Flow
 from mcp_lab.given import check_text_map, shown
+from mcp_lab.json_types import JsonObject
 from mcp_lab.protocol.eras import METHODS, MODERN
 
 __all__ = ["CHECKS", "DEFAULT_MAX_WAIT", "MAX_FLOWS", "audit", "select"]
@@ -117,7 +118,7 @@ def _recorded(flows: Any, server: str, notes: list[str]) -> list[Flow]:
 
 async def _listing(ctx: Context) -> None:
     """The raw tool listing, every page (what a client sees before it drops a tool with an invalid mark)."""
-    tools: list[dict[str, Any]] = []
+    tools: list[JsonObject] = []
     cursor: str | None = None
     for _ in range(LISTING_PAGES):
         rnd = await ctx.replayer.send(RequestSpec("tools/list", {"cursor": cursor} if cursor else {}))

@@ -28,9 +28,16 @@ from mcp.server.mcpserver import InvalidRequestState, RequestStateBoundary, Requ
 
 from mcp_lab.errors import LabError
 from mcp_lab.given import shown
-from mcp_lab.protocol.anatomy import TAG_LEN, register_format
+from mcp_lab.protocol.anatomy import (
+    TAG_LEN,
+    Anatomy,
+    Segment,
+    b64u,
+    b64u_decode_explained,
+    register_format,
+)
 from mcp_lab.protocol.keys import checked_ttl
-from mcp_lab.protocol.token_parts import Anatomy, Segment, b64u, b64u_decode_explained
+from mcp_lab.tokens.codec import is_codec
 
 __all__ = ["EnvelopeCodec", "HMACSignOnlyCodec", "use_codec"]
 
@@ -50,7 +57,7 @@ def _secret(key: bytes | bytearray | str, what: str) -> bytes:
     return material
 
 
-def _prefix(prefix: Any, what: str) -> str:
+def _prefix(prefix: object, what: str) -> str:
     """A token prefix such as `hs1.`: short printable text, so a token stays one recognisable word."""
     if not isinstance(prefix, str) or not prefix or len(prefix) > 16 or not prefix.isprintable() or " " in prefix:
         raise LabError(f"{what}: prefix= is a short word such as 'hs1.' (1 to 16 printable characters), not {shown(prefix)}")
@@ -233,7 +240,7 @@ def use_codec(entry: Any, codec: Any, *, ttl: float | None = None, **policy: Any
         entry = sandbox.lab_server(entry)
     if not isinstance(entry, LabServer):
         raise LabError(f"use_codec takes a server the lab started (its name or entry), not {type(entry).__name__}")
-    if not (callable(getattr(codec, "seal", None)) and callable(getattr(codec, "unseal", None))):
+    if not is_codec(codec):
         raise LabError("a request-state codec needs seal(bytes) -> str and unseal(str) -> bytes")
     if ttl is not None:
         entry.ttl = checked_ttl(ttl)

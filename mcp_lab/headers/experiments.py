@@ -2,15 +2,15 @@
 
 Spec context: 2026-07-28 header parameters (the SDK page "Header parameters"):
 - `mismatch_lab`: the server rejects a `tools/call` whose `Mcp-Param-*` header disagrees with the body or
-  is missing (HTTP 400, JSON-RPC -32020), and the other routing-header checks beside it (sdk-notes §5.3):
+  is missing (HTTP 400, JSON-RPC -32020), and the other routing-header checks the SDK makes beside it:
   `Mcp-Name`, and `MCP-Protocol-Version` against the body's `_meta` (-32020) or unsupported (-32022). A
   header naming 2025-11-25 is no check at all: the SDK routes it to the session transport (-32600).
   Raw POSTs with a proper `_meta` envelope, sent with httpx2 and recorded from both ends.
 - `list_first_lab`: a client that never listed tools has never seen the marks, so it sends no header and
   is rejected. The SDK's `Client.call_tool` re-lists and resends (three POSTs), `session.call_tool` raises,
-  and the lab's flow engine re-lists and resends once (`Round.relisted`), like `Client` (sdk-notes §5.4).
+  and the lab's flow engine re-lists and resends once (`Round.relisted`), like `Client`.
 - `schema_lookup_lab`: a lowlevel server needs each tool's input schema to check the headers; without
-  `get_tool_input_schema` it runs its `on_list_tools` handler for every call with arguments (§5.6).
+  `get_tool_input_schema` it runs its `on_list_tools` handler for every call with arguments.
 """
 
 from __future__ import annotations
@@ -30,7 +30,14 @@ from mcp_lab.exchanges.record import LegCapture
 from mcp_lab.exchanges.recorder import SchemaBook, http_hooks, leg_scope
 from mcp_lab.flow.answers import AnswerContext, ScriptedAnswerer
 from mcp_lab.flow.flow import Flow
-from mcp_lab.headers.lab_results import ListFirstLab, MismatchLab, Probe, Scenario, SchemaLookupLab
+from mcp_lab.headers.experiment_results import (
+    ListFirstExperiment,
+    MismatchExperiment,
+    Probe,
+    Scenario,
+    SchemaLookupExperiment,
+)
+from mcp_lab.json_types import JsonValue
 from mcp_lab.protocol.eras import LEGACY, MODERN
 from mcp_lab.protocol.header_values import header_text, other_value
 from mcp_lab.servers.lab_server import LabServer, backchannel_callbacks
@@ -42,7 +49,7 @@ from mcp_lab.servers.transports import http_transport
 
 __all__ = ["list_first_lab", "mismatch_lab", "schema_lookup_lab"]
 
-_SAMPLES: dict[str, Any] = {"string": "eu-west", "integer": 7, "boolean": True}
+_SAMPLES: dict[str, JsonValue] = {"string": "eu-west", "integer": 7, "boolean": True}
 _UNKNOWN = "2099-01-01"
 """A protocol version no server speaks: the version header's own checks, not the routing of a known one."""
 
@@ -57,11 +64,11 @@ def _entry(server: str | LabServer | OutsideServer) -> LabServer | OutsideServer
 
 @dataclass
 class _Http:
-    """Where the labs send their requests: the lab's own serving, or a connected server's URL."""
+    """Where the experiments send their requests: the lab's own serving, or a connected server's URL."""
 
     url: str
     headers: dict[str, str]
-    """The server's bearer secret (the lab's serving) or the connection's own headers: the labs are its client."""
+    """The server's bearer secret (the lab's serving) or the connection's own headers: the experiments are its client."""
     book: SchemaBook
     transport: Callable[[], Any]
     """A fresh SDK client transport that records each exchange."""
@@ -104,7 +111,8 @@ async def _marked_tool(entry: LabServer | OutsideServer, tool: str | None) -> tu
     if not marked:
         where = f"tool {tool!r}" if tool else f"server {entry.name!r}"
         raise LabError(f"{where} has no argument marked x-mcp-header; mark one with mcp_lab.header('Name')")
-    schema = marked[0].get("inputSchema") or {}
+    found = marked[0].get("inputSchema")
+    schema: dict[str, Any] = dict(found) if isinstance(found, Mapping) else {}
     reason = find_invalid_x_mcp_header(schema)
     if reason is not None:
         raise LabError(
@@ -138,8 +146,8 @@ def _envelope(version: str = MODERN) -> dict[str, Any]:
 
 
 async def mismatch_lab(
-    server: str | LabServer | OutsideServer, tool: str | None = None, arguments: Mapping[str, Any] | None = None
-) -> MismatchLab:
+    server: str | LabServer | OutsideServer, tool: str | None = None, arguments: Mapping[str, JsonValue] | None = None
+) -> MismatchExperiment:
     """Raw `tools/call` POSTs whose routing headers agree, disagree or are missing; what the server says.
 
     Works on the lab's servers and on a server connected over Streamable HTTP (the probes are its client)."""
@@ -152,7 +160,7 @@ async def mismatch_lab(
     args = _arguments(schema, arguments)
     path, token = next(iter(x_mcp_header_map(schema).items()))
     argument = ".".join(path)
-    value: Any = args
+    value: object = args
     for key in path:
         value = value.get(key) if isinstance(value, Mapping) else None
     if value is None:
@@ -195,7 +203,7 @@ async def mismatch_lab(
     ]
     if optional:
         cases.append(("extra", f"{header} sent, {argument!r} absent from the body", {}, _envelope(), without_arg))
-    lab = MismatchLab(server=entry.name, tool=name, argument=argument, header=header, arguments=args, notes=notes)
+    experiment = MismatchExperiment(server=entry.name, tool=name, argument=argument, header=header, arguments=args, notes=notes)
     await _ready(entry)
     hooks = http_hooks(target.book, tag=target.tag)
     async with httpx2.AsyncClient(event_hooks=hooks, timeout=30.0, headers=target.headers) as client:
@@ -216,11 +224,11 @@ async def mismatch_lab(
             body = {"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": params}
             with leg_scope(LegCapture()) as capture:
                 await client.post(target.url, json=body, headers=headers)
-            lab.probes.append(Probe.from_exchange(case, description, capture.http[-1]))
-    return lab
+            experiment.probes.append(Probe.from_exchange(case, description, capture.http[-1]))
+    return experiment
 
 
-def _answer_fn(entry: LabServer | OutsideServer, tool: str, answers: Mapping[str, Any] | None) -> dict[str, Any]:
+def _answer_fn(entry: LabServer | OutsideServer, tool: str, answers: Mapping[str, JsonValue] | None) -> dict[str, Any]:
     if not answers:
         return {}
     scripted = ScriptedAnswerer(answers)
@@ -250,7 +258,7 @@ async def _sdk_scenario(
                 if how == "listed":
                     await client.list_tools()
                 if how == "session":
-                    result: Any = await client.session.call_tool(tool, args)
+                    result = await client.session.call_tool(tool, args)
                 else:
                     result = await client.call_tool(tool, args)
                 scenario.outcome = "result: " + " ".join(c.text for c in result.content if isinstance(c, T.TextContent))
@@ -265,10 +273,10 @@ async def _sdk_scenario(
 async def list_first_lab(
     server: str | LabServer | OutsideServer,
     tool: str | None = None,
-    arguments: Mapping[str, Any] | None = None,
+    arguments: Mapping[str, JsonValue] | None = None,
     *,
-    answers: Mapping[str, Any] | None = None,
-) -> ListFirstLab:
+    answers: Mapping[str, JsonValue] | None = None,
+) -> ListFirstExperiment:
     """What a client that never listed tools goes through: SDK Client, bare session, the lab's flow engine."""
     entry = _entry(server)
     notes: list[str] = []
@@ -276,9 +284,9 @@ async def list_first_lab(
     name, schema = await _marked_tool(entry, tool)
     args = _arguments(schema, arguments)
     callbacks = _answer_fn(entry, name, answers)
-    lab = ListFirstLab(server=entry.name, tool=name, arguments=args, notes=notes)
+    experiment = ListFirstExperiment(server=entry.name, tool=name, arguments=args, notes=notes)
     for how in ("client", "session"):
-        lab.scenarios.append(await _sdk_scenario(target, name, args, callbacks, how))
+        experiment.scenarios.append(await _sdk_scenario(target, name, args, callbacks, how))
     # The lab's engine on a fresh connection that has not listed either (mcp_lab.call lists first; this skips it).
     await entry.close_clients()
     with leg_scope(LegCapture()) as connect:
@@ -287,7 +295,7 @@ async def list_first_lab(
     flow = Flow(server=entry.name, method="tools/call", target=name, arguments=args).bind(entry, answerer)
     await flow.run()
     first = flow.rounds[0] if flow.rounds else None
-    lab.scenarios.append(
+    experiment.scenarios.append(
         Scenario(
             name="flow",
             description="mcp_lab flow engine, tools never listed",
@@ -297,8 +305,8 @@ async def list_first_lab(
             connect=connect.http,
         )
     )
-    lab.scenarios.append(await _sdk_scenario(target, name, args, callbacks, "listed"))
-    return lab
+    experiment.scenarios.append(await _sdk_scenario(target, name, args, callbacks, "listed"))
+    return experiment
 
 
 _BOOK_TOOL = T.Tool(
@@ -312,21 +320,21 @@ _BOOK_TOOL = T.Tool(
 )
 
 
-async def schema_lookup_lab(calls: int = 10) -> SchemaLookupLab:
+async def schema_lookup_lab(calls: int = 10) -> SchemaLookupExperiment:
     """The seed's lowlevel Bookshop, served twice: without and with `get_tool_input_schema`. Each gets one
     `list_tools()` and `calls` calls; the lab counts how often `on_list_tools` ran."""
     if not isinstance(calls, int) or isinstance(calls, bool) or not 1 <= calls <= 1000:
         raise LabError("calls must be a whole number from 1 to 1000")
-    lab = SchemaLookupLab(calls=calls, tool=_BOOK_TOOL.name)
+    experiment = SchemaLookupExperiment(calls=calls, tool=_BOOK_TOOL.name)
     for with_lookup in (False, True):
         count = 0
 
-        async def on_list_tools(ctx: Any, params: Any) -> T.ListToolsResult:
+        async def on_list_tools(ctx: object, params: object) -> T.ListToolsResult:
             nonlocal count
             count += 1
             return T.ListToolsResult(tools=[_BOOK_TOOL])
 
-        async def on_call_tool(ctx: Any, params: T.CallToolRequestParams) -> T.CallToolResult:
+        async def on_call_tool(ctx: object, params: T.CallToolRequestParams) -> T.CallToolResult:
             args = params.arguments or {}
             text = f"{args.get('title')}: 3 copies in {args.get('region')}."
             return T.CallToolResult(content=[T.TextContent(type="text", text=text)])
@@ -349,7 +357,7 @@ async def schema_lookup_lab(calls: int = 10) -> SchemaLookupLab:
             stopped = entry.stop_http()
             if stopped is not None:
                 await stopped
-        lab.runs.append(
+        experiment.runs.append(
             {"get_tool_input_schema": with_lookup, "list_calls": 1, "tool_calls": calls, "on_list_tools": count}
         )
-    return lab
+    return experiment
