@@ -6,7 +6,8 @@ servers it starts would otherwise share with its neighbours goes into folders of
 process configures and removed when it ends:
 
 - `TMPDIR` (and `tempfile`'s cached folder): the fleets' `mcp_lab-fleet-*` folders, whose start clears out
-  any left by a process that died, and the tests that look for leftovers there, see this process's only.
+  any left by a process that died, and the tests that look for leftovers there, see this process's only
+  (not under nbval: see below).
 - `JUPYTER_RUNTIME_DIR`: kernels' connection files and the lab's header files (`%mcp_server url NAME`
   writes `<runtime>/mcp_lab/NAME.header`; stopping a server of that name deletes it).
 - `JUPYTER_DATA_DIR` and `IPYTHONDIR`: the notebook-signature and IPython-history databases (SQLite, which
@@ -45,13 +46,23 @@ def pytest_configure(config: pytest.Config) -> None:
     # Short on purpose: a Unix socket's path holds at most 107 bytes, and a kernel's are
     # `<runtime>/kernel-<36-character id>-ipc-N` under Lab.
     root = Path(tempfile.mkdtemp(prefix="mlt-"))
-    before = {name: os.environ.get(name) for name in _FOLDERS}
-    for name, sub in _FOLDERS.items():
+    folders = dict(_FOLDERS)
+    if _nbval(config):
+        # The tutorials' saved outputs show the system's temp folder (a cell's file, a fleet's Caddyfile), as
+        # the reader's do, and nbval compares them (notebooks/sanitize.cfg): their temp folder stays the same.
+        del folders["TMPDIR"]
+    before = {name: os.environ.get(name) for name in folders}
+    for name, sub in folders.items():
         (root / sub).mkdir()
         os.environ[name] = str(root / sub)
     config.stash[_SAVED] = (root, before, tempfile.tempdir)
-    tempfile.tempdir = str(root / "t")
+    if "TMPDIR" in folders:
+        tempfile.tempdir = str(root / "t")
     _kernels_over_ipc()
+
+
+def _nbval(config: pytest.Config) -> bool:
+    return bool(config.getoption("nbval", False) or config.getoption("nbval_lax", False))
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
