@@ -24,13 +24,14 @@ from tests.isolation import pytest_configure, pytest_unconfigure  # noqa: F401 -
 #   run, and a module's tests see each other's effects as they do there. Files start heaviest first (HEAVY),
 #   so that no long file is left to run alone at the end. tests/isolation.py gives each process its own temp,
 #   Jupyter and IPython folders and starts its kernels over Unix sockets.
-# - "serial": SERIAL alone, with no other test of the suite beside them: tests/classroom stops a real hub
-#   and then asks the whole machine whether any of its ports still listens, which a neighbour binding a
-#   freed port would falsely fail; tests/servers/test_connect_stdio.py lost one of its two server
-#   processes between tests with other workers beside it (seen on an earlier attempt, not understood yet).
+# - "serial": SERIAL alone, with no other test of the suite beside them: tests/classroom/test_hub.py stops a
+#   real hub and then asks the whole machine whether any of its ports still listens, which a neighbour binding
+#   a freed port would falsely fail; tests/servers/test_connect_stdio.py lost one of its two server processes
+#   between tests with other workers beside it (seen on an earlier attempt, not understood yet).
+#   (tests/classroom/test_grading.py runs in parallel: its nbgrader kernels use Unix sockets too.)
 # Unset (a plain `pytest`): everything, in collection order.
-SERIAL = ("tests/classroom/", "tests/servers/test_connect_stdio.py")
-HEAVY = ("tests/browser/", "tests/kernel/", "tests/notebooks/", "tests/deployment/", "tests/interop/", "tests/inspector/")
+SERIAL = ("tests/classroom/test_hub.py", "tests/servers/test_connect_stdio.py")
+HEAVY = ("tests/classroom/test_grading.py", "tests/browser/", "tests/kernel/", "tests/notebooks/", "tests/deployment/", "tests/interop/", "tests/inspector/")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -43,6 +43,8 @@ PORTS = ("shell_port", "iopub_port", "stdin_port", "control_port", "hb_port")
 def pytest_configure(config: pytest.Config) -> None:
     if _SAVED in config.stash:  # loaded twice (conftest and -p): once is enough
         return
+    if not hasattr(config, "workerinput") and config.getoption("numprocesses", None):
+        return  # pytest-xdist's controller runs no test; each of its workers makes its own folders
     # Short on purpose: a Unix socket's path holds at most 107 bytes, and a kernel's are
     # `<runtime>/kernel-<36-character id>-ipc-N` under Lab.
     root = Path(tempfile.mkdtemp(prefix="mlt-"))
