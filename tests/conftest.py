@@ -31,7 +31,23 @@ from tests.isolation import pytest_configure, pytest_unconfigure  # noqa: F401 -
 #   (tests/classroom/test_grading.py runs in parallel: its nbgrader kernels use Unix sockets too.)
 # Unset (a plain `pytest`): everything, in collection order.
 SERIAL = ("tests/classroom/test_hub.py", "tests/servers/test_connect_stdio.py")
-HEAVY = ("tests/classroom/test_grading.py", "tests/browser/", "tests/kernel/", "tests/notebooks/", "tests/deployment/", "tests/interop/", "tests/inspector/")
+# The longest files first (measured in one run of `./dev test`), so none of them is left to run alone at the end;
+# a file not named here runs after these, in collection order. Order only: correctness never depends on it.
+HEAVY = (
+    "tests/interop/test_conformance.py",
+    "tests/browser/test_live_form.py",
+    "tests/notebooks/test_tutorials.py",
+    "tests/classroom/test_grading.py",
+    "tests/browser/",
+    "tests/audit/test_cli.py",
+    "tests/inspector/",
+    "tests/audit/test_servers.py",
+    "tests/replay/test_own_cli.py",
+    "tests/deployment/",
+    "tests/replay/test_hostile_collections.py",
+    "tests/kernel/",
+    "tests/interop/",
+)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
