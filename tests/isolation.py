@@ -25,6 +25,7 @@ Loaded by tests/conftest.py and, for the tutorials' nbval run, by `./dev test` w
 
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
 import tempfile
@@ -58,6 +59,9 @@ def pytest_configure(config: pytest.Config) -> None:
         (root / sub).mkdir()
         os.environ[name] = str(root / sub)
     config.stash[_SAVED] = (root, before, tempfile.tempdir)
+    # Removed at interpreter exit, not at unconfigure: an IPython shell made in this process writes its
+    # history there from its own exit hook (registered later, so run earlier).
+    atexit.register(shutil.rmtree, root, ignore_errors=True)
     if "TMPDIR" in folders:
         tempfile.tempdir = str(root / "t")
     _kernels_over_ipc()
@@ -71,14 +75,13 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     saved = config.stash.get(_SAVED, None)
     if saved is None:
         return
-    root, before, tempdir = saved
+    _root, before, tempdir = saved
     for name, value in before.items():
         if value is None:
             os.environ.pop(name, None)
         else:
             os.environ[name] = value
     tempfile.tempdir = tempdir
-    shutil.rmtree(root, ignore_errors=True)
 
 
 def _kernels_over_ipc() -> None:
