@@ -7,8 +7,9 @@ lazy. A model never imports the view that reads it; it asks the registry, which 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from mcp_lab.markup import MimeBundle
 from mcp_lab.view_registry import register_bundle, register_text
 
 if TYPE_CHECKING:
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
 __all__ = ["register_views"]
 
 
-def _flow(flow: Flow) -> dict[str, Any]:
+def _flow(flow: Flow) -> MimeBundle:
     from mcp_lab.flow.view import flow_bundle
 
     return flow_bundle(flow)
@@ -34,13 +35,13 @@ def _flow_summary(flow: Flow) -> str:
     return flow_summary(flow)
 
 
-def _round(rnd: Round) -> dict[str, Any]:
+def _round(rnd: Round) -> MimeBundle:
     from mcp_lab.flow.view import round_bundle
 
     return round_bundle(rnd)
 
 
-def _connection(server: OutsideServer) -> dict[str, Any]:
+def _connection(server: OutsideServer) -> MimeBundle:
     from mcp_lab.servers.connection_view import connection_bundle
 
     return connection_bundle(server)
@@ -52,13 +53,13 @@ def _deployment_html(report: DeploymentReport) -> str:
     return report_html(report)
 
 
-def _fleet(fleet: ProcessFleet) -> dict[str, Any]:
+def _fleet(fleet: ProcessFleet) -> MimeBundle:
     from mcp_lab.deployment.view import fleet_bundle
 
     return fleet_bundle(fleet)
 
 
-def _replay(report: ReplayReport) -> dict[str, Any]:
+def _replay(report: ReplayReport) -> MimeBundle:
     from mcp_lab.replay.view import replay_bundle
 
     return replay_bundle(report.record())

@@ -10,9 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from mcp_lab.json_types import JsonValue
+
 __all__ = ["bundle", "register_bundle", "register_text", "registered", "text"]
 
-_BUNDLES: dict[str, Callable[[Any], dict[str, Any]]] = {}
+_BUNDLES: dict[str, Callable[[Any], dict[str, JsonValue]]] = {}
 _TEXTS: dict[tuple[str, str], Callable[[Any], str]] = {}
 """Process-wide by nature: which function draws which class, the same for every Lab and every kernel reset."""
 
@@ -21,7 +23,7 @@ def _names(obj: object) -> list[str]:
     return [f"{cls.__module__}.{cls.__qualname__}" for cls in type(obj).__mro__]
 
 
-def register_bundle(model: str, view: Callable[[Any], dict[str, Any]]) -> None:
+def register_bundle(model: str, view: Callable[[Any], dict[str, JsonValue]]) -> None:
     """`view(obj)` draws instances of the class named `model` ("package.module.Class") as a MIME bundle."""
     _BUNDLES[model] = view
 
@@ -36,7 +38,7 @@ def registered() -> set[str]:
     return set(_BUNDLES) | {model for model, _ in _TEXTS}
 
 
-def bundle(obj: object) -> dict[str, Any]:
+def bundle(obj: object) -> dict[str, JsonValue]:
     for name in _names(obj):
         if name in _BUNDLES:
             return _BUNDLES[name](obj)

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from mcp_lab.markup import code, e, wrap
+from mcp_lab.markup import MimeBundle, code, e, wrap
 
 __all__ = ["ConfigFile"]
 
@@ -24,6 +23,6 @@ class ConfigFile:
     def __repr__(self) -> str:
         return f"# {self.path.name} (written by mcp_lab at {self.path})\n{self.text}"
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+    def _repr_mimebundle_(self, include: object = None, exclude: object = None) -> MimeBundle:
         html = f"<div>{code(self.path.name)} <small>{e(str(self.path))}</small></div><pre>{e(self.text)}</pre>"
         return {"text/plain": repr(self), "text/html": wrap(html, "mcp-lab-config")}

@@ -43,6 +43,7 @@ from mcp_lab.flow.stepping import (
 )
 from mcp_lab.given import json_safe
 from mcp_lab.listeners import Listeners
+from mcp_lab.markup import MimeBundle
 from mcp_lab.protocol.eras import METHODS, MODERN
 from mcp_lab.protocol.limits import DEFAULT_MAX_ROUNDS
 from mcp_lab.protocol.results import result_texts
@@ -368,6 +369,6 @@ class Flow:
     def _notify(self) -> None:
         self._listeners.notify(self)
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+    def _repr_mimebundle_(self, include: object = None, exclude: object = None) -> MimeBundle:
         self.displays += 1  # a failure shown in the notebook needs no second line (live.say_if_failed)
         return view_registry.bundle(self)

@@ -21,10 +21,12 @@ from mcp.shared.inbound import (
     x_mcp_header_map,
 )
 
+from mcp_lab.json_types import JsonObject, JsonValue
+
 __all__ = ["encoding_of", "header_text", "header_value", "nested_schema", "other_value", "param_header_usage"]
 
 
-def encoding_of(value: Any, header_value: str | None) -> str:
+def encoding_of(value: object, header_value: str | None) -> str:
     """How a body value appears in its header: plain, base64 sentinel, or a JSON boolean word."""
     if header_value is None:
         return "not sent"
@@ -35,11 +37,11 @@ def encoding_of(value: Any, header_value: str | None) -> str:
     return "plain"
 
 
-def header_value(token: str, value: Any) -> str | None:
+def header_value(token: str, value: object) -> str | None:
     return mcp_param_headers({("value",): token}, {"value": value}).get(f"{MCP_PARAM_HEADER_PREFIX}{token}")
 
 
-def nested_schema(path: Sequence[str], leaf: Any) -> dict[str, Any]:
+def nested_schema(path: Sequence[str], leaf: object) -> dict[str, Any]:
     """A schema holding only `leaf` at `path`, so the SDK's checks speak about that one property."""
     node: Any = leaf
     for key in reversed(path):
@@ -47,8 +49,8 @@ def nested_schema(path: Sequence[str], leaf: Any) -> dict[str, Any]:
     return dict(node)
 
 
-def _value_at(arguments: Mapping[str, Any], path: Sequence[str]) -> Any:
-    node: Any = arguments
+def _value_at(arguments: Mapping[str, JsonValue], path: Sequence[str]) -> JsonValue:
+    node: JsonValue = arguments
     for key in path:
         if not isinstance(node, Mapping):
             return None
@@ -56,14 +58,15 @@ def _value_at(arguments: Mapping[str, Any], path: Sequence[str]) -> Any:
     return node
 
 
-def _leaf(schema: Mapping[str, Any], path: Sequence[str]) -> Any:
-    node: Any = schema
+def _leaf(schema: Mapping[str, JsonValue], path: Sequence[str]) -> JsonValue:
+    node: JsonValue = schema
     for key in path:
-        node = (node.get("properties") or {}).get(key) if isinstance(node, Mapping) else None
+        properties = node.get("properties") if isinstance(node, Mapping) else None
+        node = properties.get(key) if isinstance(properties, Mapping) else None
     return node
 
 
-def _verdict(message: str | None, raw: str | None, value: Any) -> str:
+def _verdict(message: str | None, raw: str | None, value: object) -> str:
     if message is None:
         return "absent" if raw is None and value is None else "ok"
     for needle, verdict in (
@@ -78,8 +81,8 @@ def _verdict(message: str | None, raw: str | None, value: Any) -> str:
 
 
 def param_header_usage(
-    schema: Any, arguments: Mapping[str, Any], headers: Sequence[tuple[str, str]] | Sequence[list[str]]
-) -> list[dict[str, Any]]:
+    schema: object, arguments: Mapping[str, JsonValue], headers: Sequence[tuple[str, str]] | Sequence[list[str]]
+) -> list[JsonObject]:
     """For one `tools/call`: each marked argument, the header it should travel in, and what was sent.
 
     `verdict` is `ok`, `absent` (no value, no header: fine), `missing`, `mismatch`, `unexpected`,
@@ -90,7 +93,7 @@ def param_header_usage(
         return []
     sent = {str(k): str(v) for k, v in headers}
     folded = {k.lower(): v for k, v in sent.items()}
-    usage = []
+    usage: list[JsonObject] = []
     for path, token in x_mcp_header_map(schema).items():
         name = f"{MCP_PARAM_HEADER_PREFIX}{token}"
         raw = folded.get(name.lower())
@@ -114,7 +117,7 @@ def param_header_usage(
     return usage
 
 
-def other_value(value: Any) -> Any:
+def other_value(value: object) -> JsonValue:
     """A value of the same JSON type that differs from `value` (what a header that disagrees carries)."""
     if isinstance(value, bool):
         return not value
@@ -123,6 +126,6 @@ def other_value(value: Any) -> Any:
     return f"{value}-other"
 
 
-def header_text(value: Any) -> str:
+def header_text(value: object) -> str:
     """`value` as a plain header parameter spells it (JSON booleans lower-case)."""
     return ("true" if value else "false") if isinstance(value, bool) else str(value)
