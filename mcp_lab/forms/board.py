@@ -66,10 +66,11 @@ class FormBoard:
         self.waiting_changed.notify()
 
     def _round_changed(self, panel: Panel) -> None:
+        # Told while the round is still listed: a settled round reaches the side panel once, as its record
+        # ("what was just sent"), before it leaves the list.
+        self.waiting_changed.notify()
         if panel.settled:
             self.round_closed(panel)
-        else:
-            self.waiting_changed.notify()
 
     def on_waiting_changed(self, listener: Callable[[], object]) -> Callable[[], None]:
         """Call `listener()` whenever a round starts waiting, changes or ends; returns the unsubscriber."""

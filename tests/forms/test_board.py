@@ -41,3 +41,18 @@ async def test_reset_forgets_waiting_rounds_and_stops_listening(probe: Probe) ->
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
+
+
+async def test_a_settled_round_reaches_the_side_panel_once_as_its_record_before_it_leaves(probe: Probe) -> None:
+    task, panel = await ask_with_form(NAME)
+    states: list[list[str]] = []
+    unsubscribe = board.on_waiting_changed(lambda: states.append([r["state"] for r in snapshot()["rounds"]]))
+    try:
+        board.round_opened(panel)
+        assert panel[0].submit({"name": "Ada"})
+        await task
+    finally:
+        unsubscribe()
+    # The panel draws "what was just sent" from the last snapshot holding the round: it must say settled.
+    assert ["settled"] in states and states[-1] == []
+    assert states.index(["settled"]) < len(states) - 1
