@@ -66,7 +66,7 @@ def parse(text: str) -> list[nbformat.NotebookNode]:
     names: list[str | None] = []
 
     def flush() -> None:
-        if kind is None:
+        if kind is None or kind == "korean":
             return
         body = "\n".join(lines).strip("\n")
         if kind == "markdown":
@@ -83,7 +83,9 @@ def parse(text: str) -> list[nbformat.NotebookNode]:
     for line in text.splitlines():
         if line.startswith("# %%"):
             flush()
-            kind, lines = ("markdown" if "[markdown]" in line else "code"), []
+            # A `[markdown ko]` cell is the Korean rendering of the markdown cell before it: not part of this edition.
+            kind = "korean" if "[markdown ko]" in line else "markdown" if "[markdown]" in line else "code"
+            lines = []
             # "# %% nbval-ignore-output" tags the cell for nbval (a comment would break a leading %%magic).
             tags = [word for word in line.split()[2:] if word.startswith("nbval-") or word in EXERCISE_TAGS]
             name = next((word[3:] for word in line.split()[2:] if word.startswith("id=")), None)
