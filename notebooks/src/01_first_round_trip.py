@@ -192,7 +192,7 @@ print("on_call_tool returns", " | ".join(t.__name__ for t in typing.get_args(ret
 #
 # **직접 답해 보세요**: *region* 필드에 리전(예: `eu-west-1`)을 입력하고 **제출**(Submit)을 누르거나
 # Enter를 누릅니다. 잘못된 답은 서버에 닿기 전에 양식에서 거부됩니다. 마음이 바뀌었다면 **흐름
-# 중지**(Stop flow)를 누르거나 노트북의 인터럽트(■)를 쓰면 기다림이 끝납니다. 흐름은 `mcp_lab.last()`에
+# 중지**(Stop flow)를 누르거나 노트북의 커널 중지(■, Interrupt)를 쓰면 기다림이 끝납니다. 흐름은 `mcp_lab.last()`에
 # 남아 있습니다.
 #
 # 테스트 스위트는 키보드 앞에 아무도 없는 상태로 이 노트북을 실행합니다. 그 경우에만 다음 셀이 답을 미리
