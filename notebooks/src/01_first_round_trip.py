@@ -19,6 +19,27 @@
 #
 # About 15 minutes. Every leg you will see is an ordinary client-to-server request.
 
+# %% [markdown ko]
+# # 1 · 첫 번째 왕복
+#
+# 도구가 한 번의 요청으로 끝나지 않을 때가 있습니다. 선택, 확인, 자격 증명처럼 사용자만 가진 무언가가
+# 필요한 경우입니다. 프로토콜 버전 2026-07-28 이전에는 서버가 *역방향 호출*로 이를 얻었습니다.
+# `tools/call`을 처리하는 도중에 자체 `elicitation/create` 요청을 클라이언트에게 여는 방식입니다.
+# 2026-07-28 사양은 이 백채널을 폐지합니다. **대신 서버는 반환합니다.** 서버는 `tools/call`에 아직
+# 필요한 것을 밝힌 `InputRequiredResult`로 응답하고, 클라이언트는 이에 답한 뒤 같은 도구를 다시
+# 호출합니다. 그제야 서버는 평소의 `CallToolResult`를 반환합니다.
+#
+# 이 노트북에서는 다음을 해 봅니다.
+#
+# 1. SDK 문서의 예제를 그대로 실행합니다. 새 데이터베이스를 어느 리전에 둘지 묻는 도구를 가진
+#    *Provisioner*라는 저수준 `Server`입니다.
+# 2. 그 질문에 **라이브 양식**으로, 이어서 **스크립트**로, 마지막으로 **SDK 방식의 콜백**으로 답합니다.
+# 3. 모든 구간을 살펴봅니다. 서버가 무엇을 물었는지, 어떤 토큰을 내주었는지, 무엇이 돌아왔는지 확인합니다.
+# 4. SDK의 `Client.call_tool`이 같은 루프를 대신 돌린다는 것을 확인합니다. 라운드 상한과, 서버를
+#    재촉하지 않는 백오프도 함께 봅니다.
+#
+# 약 15분 걸립니다. 여기서 보게 될 구간은 모두 클라이언트가 서버로 보내는 평범한 요청입니다.
+
 # %%
 %load_ext mcp_lab
 import mcp_lab
@@ -36,6 +57,21 @@ import mcp_lab
 #   Without it, a live form asks you in the cell.
 # - **`%mcp_call?`** in a cell lists every option of the magic (`--step`, `--answers`, `--max-rounds`, ...).
 
+# %% [markdown ko]
+# ## 앞으로 만날 네 가지 이름
+#
+# - **`Flow`**(흐름): 호출 하나와 그 호출에 일어난 모든 일입니다. 요청, 그 요청의 구간들, 그리고 어떻게
+#   끝났는지를 담습니다. `await %mcp_call SERVER TOOL key=value ...`와 `await mcp_lab.call(...)`은 둘 다
+#   `Flow`를 반환합니다.
+# - **`Round`**(라운드): 흐름의 한 구간입니다(`flow.rounds[0]`, `flow.rounds[1]`, ...). 클라이언트가 보낸
+#   것과 돌아온 것, 즉 서버의 질문(`input_requests`)과 토큰(`request_state`), 또는 결과를 담습니다.
+# - **`answers=`**: 양식 없이 질문에 어떻게 답할지 정합니다. 질문을 키로 하는 dict
+#   (`{"region": {"region": "eu-west-1"}}`, 값은 양식의 필드들입니다)이거나, 답을 내는 객체
+#   (`mcp_lab.CallbackAnswerer(elicitation_callback=...)`, SDK의 콜백 형태 그대로)입니다.
+#   지정하지 않으면 셀 안에 라이브 양식이 나타나 직접 묻습니다.
+# - **`%mcp_call?`**: 셀에서 실행하면 이 매직의 모든 옵션(`--step`, `--answers`, `--max-rounds`, ...)이
+#   나열됩니다.
+
 # %% id=four-names
 print("Flow: ", mcp_lab.Flow.__doc__)
 print("Round:", mcp_lab.Round.__doc__)
@@ -52,6 +88,19 @@ print("Round:", mcp_lab.Round.__doc__)
 #
 # Everything in it is an ordinary lowlevel server -- an explicit `input_schema`, a hand-made
 # `CallToolResult` -- except for the second return type of `on_call_tool`.
+
+# %% [markdown ko]
+# ## Provisioner 서버
+#
+# SDK 문서의 저수준 예제에서 세 군데를 바꾼 것입니다. 첫째, 핸들러 이름이 `on_list_tools`와
+# `on_call_tool`입니다(문서에서는 `list_tools`와 `call_tool`). 핸들러가 채우는 `Server` 인수의 이름이
+# 바로 이것이고, `%%mcp_server NAME --lowlevel`은 이 이름으로 핸들러를 찾습니다. 둘째, 문서의 마지막 줄
+# `server = Server("Provisioner", on_list_tools=list_tools, on_call_tool=call_tool)`은 매직이 대신
+# 실행하며, 커널 안에서 서버를 시작하는 일도 매직이 맡습니다. 셋째, 각 구간에 무엇이 들어왔는지 기록하는
+# 두 줄(`legs_seen`)을 덧붙였습니다.
+#
+# `on_call_tool`의 두 번째 반환 타입을 빼면, 명시적인 `input_schema`와 직접 만든 `CallToolResult`까지
+# 모두 평범한 저수준 서버입니다.
 
 # %% id=provisioner
 %%mcp_server Provisioner --lowlevel
@@ -111,6 +160,9 @@ async def on_call_tool(ctx: ServerRequestContext, params: CallToolRequestParams)
 # %% [markdown]
 # Returning the second type is the whole server-side API. The handler's annotation says so:
 
+# %% [markdown ko]
+# 두 번째 타입을 반환하는 것이 서버 측 API의 전부입니다. 핸들러의 애너테이션에서도 확인할 수 있습니다.
+
 # %% id=return-type
 import typing
 
@@ -132,6 +184,21 @@ print("on_call_tool returns", " | ".join(t.__name__ for t in typing.get_args(ret
 # pre-arranges the answer (through the very `fill()` / `submit()` the form's Submit calls); in JupyterLab
 # it does nothing, and the form waits for you -- also under Run All.
 
+# %% [markdown ko]
+# ## 라이브 양식으로 답하기
+#
+# 도구를 호출해 봅니다. 미리 정해 둔 답이 없으므로 mcp_lab은 서버의 질문을 **셀 안에** 양식으로 보여
+# 주고, 양식에 답할 때까지 셀은 기다립니다. 기다리는 동안에도 커널은 막히지 않습니다.
+#
+# **직접 답해 보세요**: *region* 필드에 리전(예: `eu-west-1`)을 입력하고 **제출**(Submit)을 누르거나
+# Enter를 누릅니다. 잘못된 답은 서버에 닿기 전에 양식에서 거부됩니다. 마음이 바뀌었다면 **흐름
+# 중지**(Stop flow)를 누르거나 노트북의 커널 중지(■, Interrupt)를 쓰면 기다림이 끝납니다. 흐름은 `mcp_lab.last()`에
+# 남아 있습니다.
+#
+# 테스트 스위트는 키보드 앞에 아무도 없는 상태로 이 노트북을 실행합니다. 그 경우에만 다음 셀이 답을 미리
+# 마련해 둡니다(양식의 제출 버튼이 호출하는 바로 그 `fill()` / `submit()`을 사용합니다). JupyterLab에서는
+# 이 셀이 아무 일도 하지 않으므로, 모두 실행(Run All)으로 실행하더라도 양식은 여러분의 답을 기다립니다.
+
 # %%
 mcp_lab.forms.unattended(region={"region": "eu-west-1"})
 
@@ -142,6 +209,10 @@ print(flow.text)
 # %% [markdown]
 # The call took **two legs**. `flow` is the record of both; it displays as a timeline (in JupyterLab with
 # the mcp_lab extension, as a table with the sealed-token details and timings).
+
+# %% [markdown ko]
+# 이 호출은 **두 구간**에 걸쳐 이루어졌습니다. `flow`는 두 구간의 기록이며 타임라인으로 표시됩니다
+# (mcp_lab 확장이 설치된 JupyterLab에서는 봉인된 토큰의 세부 정보와 소요 시간을 담은 표로 표시됩니다).
 
 # %%
 flow
@@ -156,6 +227,16 @@ flow
 #   `"region"`); each value is an `ElicitRequest`, a `CreateMessageRequest` or a `ListRootsRequest`;
 # - `request_state`: a token the client must send back unchanged.
 
+# %% [markdown ko]
+# ## 실제로 오간 것
+#
+# **구간 1.** 클라이언트는 평범한 `tools/call`을 보냈습니다. 서버는 `CallToolResult` 대신
+# `InputRequiredResult`로 응답했습니다. 프로토콜은 이 결과의 두 필드가 전부입니다.
+#
+# - `input_requests`: 서버에 아직 필요한 것으로, **서버가 고른** 이름(여기서는 `"region"`)을 키로 하는
+#   dict입니다. 각 값은 `ElicitRequest`, `CreateMessageRequest`, `ListRootsRequest` 중 하나입니다.
+# - `request_state`: 클라이언트가 그대로 되돌려 보내야 하는 토큰입니다.
+
 # %% id=leg-one
 first = flow.rounds[0]
 print(first.outcome)
@@ -168,6 +249,11 @@ print("request_state:", first.request_state)
 # again, adding its answers as `input_responses` -- under the same keys -- and echoing the token as
 # `request_state`. Now the server had what it lacked and returned a normal `CallToolResult`.
 
+# %% [markdown ko]
+# **구간 2.** 클라이언트는 각 요청에 답한 뒤 **같은 도구를 같은 인수로** 다시 호출했습니다. 답은 같은 키
+# 아래 `input_responses`에 담고, 토큰은 `request_state`로 그대로 되돌려 보냈습니다. 이제 서버는 부족했던
+# 것을 갖추었으므로 일반적인 `CallToolResult`를 반환했습니다.
+
 # %% id=leg-two
 second = flow.rounds[1]
 print(list(second.sent_input_responses), second.sent_input_responses["region"])
@@ -179,6 +265,12 @@ print(second.outcome, flow.result.content[0].text)
 # is `None`, so the guard fires and the handler *asks* instead of answering. On the retry the client's
 # `ElicitResult` sits under the key the server used in `input_requests`, `"region"`.
 
+# %% [markdown ko]
+# 이번에는 서버 쪽에서 봅니다. 앞서 덧붙인 `legs_seen` 줄이 기록한 내용입니다. 첫 구간에서
+# `params.input_responses`는 `None`이므로 가드가 작동하여 핸들러는 답하는 대신 *묻습니다*. 재시도에서는
+# 클라이언트가 보낸 `ElicitResult`가 서버가 `input_requests`에서 사용한 것과 같은 키 `"region"` 아래에
+# 들어 있습니다.
+
 # %% id=legs-seen
 for number, seen in enumerate(legs_seen, 1):
     print(f"leg {number}: input_responses = {seen!r}")
@@ -188,6 +280,12 @@ for number, seen in enumerate(legs_seen, 1):
 #
 # A form needs a person. A script says beforehand what to answer, keyed by the input-request key: a dict
 # is an accepted elicitation's content. The magic takes `--answers` as JSON; the Python API takes a dict.
+
+# %% [markdown ko]
+# ## 스크립트로 답하기
+#
+# 양식에는 사람이 필요합니다. 스크립트는 무엇을 답할지 입력 요청의 키별로 미리 정해 둡니다. 이때 dict는
+# 수락된 엘리시테이션의 콘텐츠입니다. 매직은 `--answers`를 JSON으로 받고, Python API는 dict로 받습니다.
 
 # %%
 flow = await %mcp_call Provisioner provision name=billing --answers '{"region": {"region": "us-east-1"}}'
@@ -202,6 +300,12 @@ print(scripted.text, "| answered by:", scripted.rounds[1].answered_by)
 #
 # Serve the Provisioner over loopback Streamable HTTP and call it again: every leg is one HTTP `POST` from
 # the client, carrying a `tools/call`. The server never opens a request of its own.
+
+# %% [markdown ko]
+# ### 반대 방향의 흐름은 없습니다
+#
+# Provisioner를 루프백 주소의 Streamable HTTP로 서비스하고 다시 호출해 봅니다. 모든 구간은 클라이언트가
+# 보내는 HTTP `POST` 하나이며, 각각 `tools/call`을 싣고 있습니다. 서버는 자체 요청을 한 번도 열지 않습니다.
 
 # %% id=over-http
 url = mcp_lab.serve("Provisioner")
@@ -220,6 +324,14 @@ await mcp_lab.sandbox.get("Provisioner").stop_http()
 # `sampling_callback`, `list_roots_callback`. Here is the docs' callback, with one line added that records
 # what it was asked. mcp_lab's `CallbackAnswerer` takes the SDK's own callbacks unchanged. The callback sees
 # the input-request key as `context.request_id`.
+
+# %% [markdown ko]
+# ## SDK 방식의 콜백으로 답하기
+#
+# 실제 클라이언트인 SDK의 `Client`는 콜백(`elicitation_callback`, `sampling_callback`,
+# `list_roots_callback`)으로 답합니다. 아래는 문서의 콜백에, 받은 질문을 기록하는 한 줄을 더한 것입니다.
+# mcp_lab의 `CallbackAnswerer`는 SDK의 콜백을 고치지 않고 그대로 받습니다. 콜백에서 입력 요청의 키는
+# `context.request_id`로 보입니다.
 
 # %% id=docs-callback
 from mcp.client import ClientRequestContext
@@ -248,6 +360,15 @@ print(asked)
 # `CallToolResult` comes back. `call_tool` returns that plain result: the intermediate legs are invisible
 # to the caller -- only the server's `legs_seen` shows there were two.
 
+# %% [markdown ko]
+# ### SDK의 `Client`가 루프를 대신 돌립니다
+#
+# SDK의 `Client`에 콜백을 등록하고 도구를 호출하기만 하면 됩니다(여기서는 매직이 `server`에 남겨 둔 서버
+# 객체에 인메모리로 연결합니다). `InputRequiredResult`가 도착하면 `Client`는 각 입력 요청을 해당 콜백으로
+# 보내고, 답과 토큰을 담아 재시도하며, `CallToolResult`가 돌아올 때까지 계속합니다. `call_tool`은 그
+# 평범한 결과를 반환합니다. 중간 구간은 호출자에게 보이지 않으며, 구간이 두 개였다는 것은 서버의
+# `legs_seen`만이 보여 줍니다.
+
 # %% id=sdk-client-loop
 from mcp import Client
 
@@ -268,6 +389,19 @@ print(type(result).__name__, "| legs the server saw:", len(legs_seen))
 # reads plain text; on the wire travels an encrypted, authenticated token (`v1.` + key id + nonce +
 # ciphertext) that only the server can read. The client just echoes it. (The lowlevel server above sent
 # `provision-v1` in plain text: it has no sealing until you add it -- notebook 7.)
+
+# %% [markdown ko]
+# ## `MCPServer`로 만든 같은 도구
+#
+# 고수준 `MCPServer`에서는 보통 *의존성*이 대신 묻게 합니다(노트북 2). 그 형태가 맞지 않을 때는
+# `@mcp.tool()` 함수가 결과를 직접 반환할 수도 있습니다. 반환 타입을 `-> str | InputRequiredResult`로
+# 선언하고, 재시도에 담긴 답은 `Context`에서 읽습니다.
+#
+# 차이 하나가 바로 드러납니다. `MCPServer`는 자신이 보내는 `request_state`를 **봉인**합니다. 핸들러는
+# 평문을 쓰고 평문을 읽지만, 전송 구간에는 서버만 읽을 수 있는 암호화되고 인증된 토큰(`v1.` + 키 ID +
+# 논스 + 암호문)이 오갑니다. 클라이언트는 이를 그대로 되돌려 보낼 뿐입니다. (위의 저수준 서버는
+# `provision-v1`을 평문으로 보냈습니다. 저수준 서버는 봉인을 직접 덧붙이기 전까지 아무것도 봉인하지
+# 않습니다. 노트북 7에서 다룹니다.)
 
 # %% id=databases
 %%mcp_server Databases
@@ -299,6 +433,13 @@ print("on the wire:", token[:3] + "...", "(a few hundred characters)" if len(tok
 # and as base64 at any of the three possible alignments. The decoded bytes are not even text. Only the key
 # holder can open the token; the lab holds this server's key ring, and inside is exactly the state the
 # handler wrote.
+
+# %% [markdown ko]
+# 혹시 토큰은 상태를 겉모습만 바꾼 것이 아닐까요? `v1.` 뒤의 문자들은 base64url이므로 이를 디코딩하고,
+# `provision-v1`이 숨어 있을 만한 곳을 모두 찾아봅니다. 토큰의 텍스트, 디코딩한 바이트, 그리고 가능한 세
+# 가지 정렬 위치 각각의 base64 표현입니다. 디코딩한 바이트는 텍스트조차 아닙니다. 토큰을 열 수 있는 것은
+# 키를 가진 쪽뿐입니다. mcp_lab은 이 서버의 키 링을 가지고 있으며, 열어 보면 안에는 핸들러가 쓴 상태가
+# 정확히 들어 있습니다.
 
 # %% id=token-opacity
 import base64
@@ -333,6 +474,15 @@ print("opened with the server's key, the state is:", repr(mcp_lab.inspect_token(
 # and one more `InputRequiredResult` makes `call_tool` raise. And a round that carries only
 # `request_state` -- no questions, just "not done yet" -- makes the client **wait** before retrying,
 # 50 ms doubling up to 250 ms, so it does not busy-poll. (Notebook 3 shows both on mcp_lab's own loop.)
+
+# %% [markdown ko]
+# ## 루프에는 한도가 있습니다
+#
+# `Client`는 끝없이 묻기만 하는 서버를 포기합니다. `input_required_max_rounds`의 기본값은 **10**이며,
+# 그다음에도 `InputRequiredResult`가 오면 `call_tool`이 예외를 일으킵니다. 또 질문 없이 `request_state`만
+# 실린 라운드, 즉 그저 "아직 끝나지 않았음"을 알리는 라운드를 받으면 클라이언트는 재시도하기 전에
+# **기다립니다**. 50 ms에서 시작해 250 ms 상한까지 두 배씩 늘어나므로 서버를 바쁘게 폴링하지 않습니다.
+# (노트북 3에서는 mcp_lab 자체 루프로 두 가지를 모두 보여 줍니다.)
 
 # %% id=limits
 %%mcp_server Limits
@@ -383,6 +533,13 @@ async with Client(limits, elicitation_callback=say_yes) as client:
 # every delay the SDK's round-trip loop passes to `anyio.sleep` (only its calls, found by the caller's
 # module), while the call runs as usual. No clock is read, so a busy machine cannot blur the schedule:
 
+# %% [markdown ko]
+# 이제 백오프를 봅니다. `warm_up`은 다섯 구간 동안 상태만 담아 응답합니다. 그런 구간 사이마다 클라이언트는
+# 기다리는데, 얼마나 기다리는지는 곧 클라이언트가 `anyio.sleep`에 *요청하는* 시간입니다. 그래서 이 셀은
+# 호출을 평소대로 실행하면서 SDK의 왕복 루프가 `anyio.sleep`에 넘기는 지연 시간을 모두 기록합니다(호출한
+# 쪽의 모듈로 가려내어 그 루프의 호출만 기록합니다). 시계를 읽지 않으므로 머신이 바빠도 일정이 흐트러져
+# 보이지 않습니다.
+
 # %% id=backoff
 import sys
 
@@ -414,6 +571,13 @@ print("doubling from 50 ms:", asked_ms[:3] == [50, 100, 200], "| capped at 250 m
 # Write your own elicitation callback, `my_callback`, that answers the Provisioner's question with the
 # region `ap-southeast-2`, and use it through `mcp_lab.CallbackAnswerer` to provision a database named
 # `ledger`. Store the flow in `mine`. The cell after it checks your flow.
+
+# %% [markdown ko]
+# ## 연습 문제
+#
+# Provisioner의 질문에 리전 `ap-southeast-2`로 답하는 엘리시테이션 콜백 `my_callback`을 직접 작성하고,
+# `mcp_lab.CallbackAnswerer`를 통해 이 콜백으로 `ledger`라는 데이터베이스를 프로비저닝하세요. 흐름은
+# `mine`에 저장합니다. 그다음 셀이 여러분의 흐름을 검사합니다.
 
 # %% solution
 # Your answer: write `my_callback` and store the flow of your call in `mine`.

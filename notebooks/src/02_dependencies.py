@@ -16,6 +16,24 @@
 #
 # About 15 minutes.
 
+# %% [markdown ko]
+# # 2 · 의존성
+#
+# 노트북 1에서는 도구가 `InputRequiredResult`를 직접 만들었습니다. `MCPServer`에서는 그럴 일이 거의
+# 없습니다. 매개변수를 **의존성**으로 선언하면, 즉 사용자에게 묻거나(`Elicit`), 클라이언트의 LLM을
+# 샘플링하거나(`Sample`), 클라이언트의 루트를 나열하는(`ListRoots`) 의존성을 선언하면 SDK가 대신
+# `InputRequiredResult`를 반환하고, 그 상태를 봉인하며, 모든 답이 모인 뒤에야 도구를 호출합니다.
+#
+# 이 노트북에서 볼 내용은 다음과 같습니다.
+#
+# 1. 세 가지 의존성과, 각 의존성이 만들어 보내는 세 가지 입력 요청
+# 2. **한 라운드에 묶이는** 독립적인 질문과, **라운드를 더하는** 의존적인 질문
+# 3. *decline*(거절)과 *cancel*(취소): 도구 오류로 끝나는 경우와, 도구가 결과를 직접 살펴보는 경우
+# 4. 도구를 등록할 때 SDK가 거부하는 시그니처(`InvalidSignature`)와, 도구가 실행될 때에야 잡을 수 있는
+#    실수 하나
+#
+# 약 15분 걸립니다.
+
 # %%
 %load_ext mcp_lab
 import mcp_lab
@@ -27,6 +45,15 @@ import mcp_lab
 # max_tokens=...)` or `ListRoots()`. A tool parameter annotated `Annotated[T, Resolve(resolver)]` receives
 # the answer. A resolver may take the tool's arguments **by name** (`city` below), a `Context`, or other
 # resolved values -- which makes it *depend* on them. Sync resolvers are fine too (they run in a thread).
+
+# %% [markdown ko]
+# ## 질문하는 여행사
+#
+# *리졸버*는 질문을 반환하는 평범한 함수입니다. `Elicit(message, Model)`, `Sample(messages, max_tokens=...)`,
+# `ListRoots()` 중 하나를 반환합니다. `Annotated[T, Resolve(resolver)]`로 애너테이션한 도구 매개변수가 그
+# 답을 받습니다. 리졸버는 도구의 인수를 **이름으로**(아래의 `city`) 받을 수도 있고, `Context`나 이미 구한
+# 다른 값을 받을 수도 있습니다. 다른 값을 받으면 리졸버는 그 값에 *의존*하게 됩니다. 동기 리졸버도
+# 괜찮습니다(스레드에서 실행됩니다).
 
 # %% id=travel
 %%mcp_server Travel
@@ -117,6 +144,10 @@ async def careful_book(city: str, ok: Annotated[ElicitationResult[Confirm], Reso
 # Resolved parameters are the server's business: they do not appear in the tools' `inputSchema`. A
 # client sees only the real arguments.
 
+# %% [markdown ko]
+# 리졸버로 채우는 매개변수는 서버 내부의 일이므로 도구의 `inputSchema`에 나타나지 않습니다. 클라이언트에게는
+# 실제 인수만 보입니다.
+
 # %% id=input-schemas
 from mcp import Client
 
@@ -136,6 +167,19 @@ async with Client(mcp) as client:
 # In JupyterLab, fill in both forms yourself (**Submit all** sends both answers together); the next cell
 # answers them only when the notebook runs unattended (the test suite).
 
+# %% [markdown ko]
+# ## 독립적인 질문은 함께 도착합니다
+#
+# `book`에는 지역과 숙박 일수가 필요합니다. 둘은 서로를 필요로 하지 않으므로 SDK는 **둘을 하나의
+# `InputRequiredResult`로** 묻습니다. 라운드 하나에 입력 요청 두 개이며, 클라이언트는 둘에 함께 답합니다
+# (mcp_lab은 이를 양식 패널 하나로 보여 주고, SDK의 `Client`는 콜백을 동시에 실행합니다).
+#
+# 키는 SDK가 정한 것으로, 리졸버의 `module:qualname`입니다. mcp_lab에서는 리졸버 이름만으로도 답할 수
+# 있습니다.
+#
+# JupyterLab에서는 두 양식을 직접 채우세요(**모두 제출**(Submit all)을 누르면 두 답이 함께 전송됩니다).
+# 다음 셀은 노트북이 사람 없이 실행될 때(테스트 스위트)에만 답을 채웁니다.
+
 # %%
 mcp_lab.forms.unattended(ask_region={"region": "Kreuzberg"}, ask_nights={"nights": 3})
 
@@ -153,6 +197,13 @@ print("legs:", len(flow.rounds), "| questions in the one round:", list(flow.roun
 #
 # `upgrade` needs a room type, and the room question needs the region first (its message even uses the
 # answer). The SDK cannot ask both at once, so a second `InputRequiredResult` follows the first: three legs.
+
+# %% [markdown ko]
+# ## 의존적인 질문은 라운드를 늘립니다
+#
+# `upgrade`에는 객실 유형이 필요한데, 객실 질문에는 먼저 지역이 필요합니다(질문 메시지에 그 답이 들어가기까지
+# 합니다). SDK는 둘을 한꺼번에 물을 수 없으므로 첫 번째 `InputRequiredResult` 뒤에 두 번째가 이어집니다.
+# 그래서 구간은 세 개입니다.
 
 # %% id=dependent
 deep = await mcp_lab.call(
@@ -172,6 +223,13 @@ for rnd in deep.rounds:
 # `CreateMessageRequest` and a `ListRootsRequest` side by side. A script answers sampling with the
 # assistant's reply (a string) and roots with a list of `file://` URIs.
 
+# %% [markdown ko]
+# ## 샘플링과 루트
+#
+# `postcard`는 `Sample`과 `ListRoots`에 의존합니다. 이번에도 둘은 독립적이므로 한 라운드에
+# `CreateMessageRequest`와 `ListRootsRequest`가 나란히 실립니다. 스크립트로 답할 때는 샘플링에 어시스턴트의
+# 응답(문자열)을, 루트에 `file://` URI 목록을 줍니다.
+
 # %% id=sample-and-roots
 card = await mcp_lab.call(
     "Travel", "postcard", {"city": "Lisbon"},
@@ -184,6 +242,10 @@ print(card.text)
 # %% [markdown]
 # A real client answers these through the SDK's `sampling_callback` and `list_roots_callback` -- the
 # same two callbacks a pre-2026 server would have called over its back channel (notebook 5).
+
+# %% [markdown ko]
+# 실제 클라이언트는 SDK의 `sampling_callback`과 `list_roots_callback`으로 이 요청들에 답합니다. 2026 이전
+# 서버라면 백채널을 통해 호출했을 바로 그 두 콜백입니다(노트북 5).
 
 # %% id=sdk-callbacks
 from mcp.client import ClientRequestContext
@@ -216,6 +278,17 @@ print(card.text, "| answered by:", sorted(set(card.rounds[1].answered_by.values(
 # - `Annotated[ElicitationResult[Confirm], Resolve(ask_confirm)]` -- the tool receives the **whole
 #   outcome** (`AcceptedElicitation`, `DeclinedElicitation` or `CancelledElicitation`) and decides.
 
+# %% [markdown ko]
+# ## 거절과 취소
+#
+# 사람은 거절할 수도 있고(*decline*) 질문을 닫아 버릴 수도 있습니다(*cancel*). 도구가 무엇을 받는지는
+# 애너테이션에 달려 있습니다.
+#
+# - `Annotated[Region, Resolve(ask_region)]`: 도구는 **콘텐츠**를 원합니다. 콘텐츠가 없으면 도구를 호출할
+#   값이 없으므로, 호출은 매개변수와 액션을 밝힌 도구 오류(`isError`)로 끝납니다.
+# - `Annotated[ElicitationResult[Confirm], Resolve(ask_confirm)]`: 도구는 **결과 전체**(`AcceptedElicitation`,
+#   `DeclinedElicitation`, `CancelledElicitation` 중 하나)를 받아 직접 판단합니다.
+
 # %% id=unwrapped-refusal
 for action in (mcp_lab.decline(), mcp_lab.cancel()):
     refused = await mcp_lab.call("Travel", "book", {"city": "Rome"}, answers={"ask_region": action, "ask_nights": {"nights": 2}})
@@ -229,6 +302,10 @@ for action in (mcp_lab.decline(), mcp_lab.cancel(), {"ok": True}):
 # %% [markdown]
 # A client that cannot answer at all -- here the SDK's `Client` with no `elicitation_callback` -- does not
 # even get a question: the server refuses the call, naming the capability the resolver needs.
+
+# %% [markdown ko]
+# 아예 답할 수 없는 클라이언트(여기서는 `elicitation_callback`이 없는 SDK의 `Client`)는 질문조차 받지
+# 못합니다. 서버는 리졸버에 필요한 기능(capability)을 밝히며 호출을 거부합니다.
 
 # %% id=missing-capability
 from mcp import MCPError
@@ -246,6 +323,13 @@ async with Client(mcp) as client:
 # Some mistakes are caught when the tool is **registered**: `@mcp.tool()` raises `InvalidSignature`. We
 # try each on a scratch server and print the error (the same error would stop a `%%mcp_server` cell, as
 # one line).
+
+# %% [markdown ko]
+# ## SDK가 거부하는 시그니처
+#
+# 어떤 실수는 도구를 **등록**할 때 잡힙니다. `@mcp.tool()`이 `InvalidSignature`를 일으킵니다. 아래에서는 각
+# 실수를 임시 서버에서 시도해 보고 오류를 출력합니다(`%%mcp_server` 셀이었다면 같은 오류가 한 줄로 표시되며
+# 셀이 멈춥니다).
 
 # %%
 from mcp.server.mcpserver import MCPServer
@@ -267,6 +351,11 @@ def try_register(label, define):
 # with `Resolve(...)` parameters cannot also return an `InputRequiredResult` from its body. Declaring that
 # return type is refused at registration:
 
+# %% [markdown ko]
+# **두 형태는 섞어 쓸 수 없습니다.** 호출 하나에는 `input_responses` / `request_state` 채널이 하나뿐이므로,
+# `Resolve(...)` 매개변수를 쓰는 도구는 본문에서 `InputRequiredResult`를 함께 반환할 수 없습니다. 그런 반환
+# 타입을 선언하면 등록 시점에 거부됩니다.
+
 # %% id=resolve-and-return
 def resolvers_and_a_handmade_return(server):
     @server.tool()
@@ -280,6 +369,12 @@ try_register("Resolve parameters + an InputRequiredResult return", resolvers_and
 # And the other rules about resolvers: a resolved parameter must not be wrapped in a union; every resolver
 # parameter must be a `Context`, another dependency, or a tool argument by name; dependencies must not go
 # round in a circle; and a resolver asks exactly one question.
+
+# %% [markdown ko]
+# 리졸버에 관한 나머지 규칙은 다음과 같습니다. 리졸버로 채우는 매개변수를 유니언으로 감싸서는 안 됩니다.
+# 리졸버의 모든 매개변수는 `Context`, 다른 의존성, 또는 이름으로 받는 도구 인수여야 합니다. 의존성이 서로
+# 물고 도는 순환을 이루어서도 안 됩니다(순환은 몇 라운드를 거쳐도 풀리지 않습니다). 그리고 리졸버 하나는
+# 정확히 질문 하나만 합니다.
 
 # %% id=invalid-signatures
 def optional_dependency(server):
@@ -333,6 +428,12 @@ try_register("a resolver returning Elicit | Sample", two_questions_in_one_resolv
 # time. The client gets only `Error executing tool ...` with `isError`; the reason stays in the server's
 # log, which we print here, one line per record.
 
+# %% [markdown ko]
+# **실행해야만 잡히는 실수.** `Resolve(...)` 매개변수를 쓰면서 `InputRequiredResult` 반환을 선언하지 *않은*
+# 도구는 문제없이 등록됩니다. 그런데 본문이 그래도 `InputRequiredResult`를 반환하면 호출은 런타임에
+# 실패합니다. 클라이언트는 `isError`와 함께 `Error executing tool ...`만 받고, 실제 이유는 서버 로그에
+# 남습니다. 여기서는 그 로그를 레코드마다 한 줄씩 출력합니다.
+
 # %% id=sneaky-return
 import logging
 
@@ -375,6 +476,20 @@ print(f"isError={caught.result.is_error}: {caught.text}")
 # `await client.call_tool("dinner", {"city": "Lisbon"})`. Your callback gets each question's key as
 # `context.request_id` (`'__main__:ask_guests'`, ...) and its text as `params.message`: append every message
 # to a list `asked`, answer 4 guests at 19:30, and store the `CallToolResult` in `dinner_result`.
+
+# %% [markdown ko]
+# ## 연습 문제
+#
+# Travel 서버에(`mcp` 변수가 아직 이 서버를 가리킵니다) 두 번째 질문이 첫 번째 질문에 **의존**하는 도구
+# `dinner(city)`를 추가하세요. 리졸버 `ask_guests(city)`는 *"How many guests in Lisbon?"*(`guests: int`
+# 필드를 가진 모델)을 묻고, 그 답을 받는 리졸버 `ask_time`은 *"Dinner for 4 at what time?"*(`time: str`
+# 필드를 가진 모델)을 묻습니다. 도구는 `"Table for 4 at 19:30 in Lisbon."`을 반환합니다.
+#
+# 그다음 mcp_lab 없이 SDK 클라이언트가 하는 방식으로 답하세요. `Client(mcp, elicitation_callback=...)`와
+# `await client.call_tool("dinner", {"city": "Lisbon"})`을 사용합니다. 콜백은 각 질문의 키를
+# `context.request_id`(`'__main__:ask_guests'`, ...)로, 질문 텍스트를 `params.message`로 받습니다. 모든
+# 메시지를 리스트 `asked`에 추가하고, 손님 4명과 19:30으로 답한 뒤, `CallToolResult`를 `dinner_result`에
+# 저장하세요.
 
 # %% solution
 # Your answer: add `dinner` and its two resolvers, then call it through the SDK's Client with your callback.
