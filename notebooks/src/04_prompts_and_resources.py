@@ -335,7 +335,7 @@ print(old.summary())
 # ## 연습 문제
 #
 # Briefing 서버(`mcp` 변수에 들어 있습니다)에 템플릿 리소스 `menu://{day}`를 추가하세요. 이 리소스는
-# *"Vegetarian?"*이라고 묻고(불리언 필드 `veg` 하나짜리 양식), 답에 따라 `"friday: vegetarian menu"` 또는
+# 불리언 필드 `veg` 하나짜리 양식으로 *"Vegetarian?"* 하고 묻고, 답에 따라 `"friday: vegetarian menu"` 또는
 # `"friday: full menu"`를 반환해야 합니다. `veg=True`로 답하면서 `menu://friday`를 읽고, 그 흐름을
 # `menu_flow`에 저장하세요. 그다음 셀이 여러분의 흐름을 검사합니다.
 
