@@ -382,8 +382,8 @@ notes_url = mcp_lab.serve("notes")
 # Alice starts a deletion; the token she holds now carries `p`, a salted tag of her principal:
 
 # %% [markdown ko]
-# 각 구간은 한 사용자의 bearer 토큰을 요청에 실어 HTTP로 보내는 평범한 SDK `Client`입니다. 거부 이유는 서버
-# 로그(SDK의 `mcp.server.request_state` 로거)로 가므로 그 로그를 받아 봅니다. Alice가 삭제를 시작합니다. 이제
+# 각 구간은 평범한 SDK `Client`가 HTTP로 보내는 요청이며, 그 요청에는 한 사용자의 bearer 토큰이 실립니다. 거부
+# 이유는 서버 로그(SDK의 `mcp.server.request_state` 로거)로 가므로 그 로그를 받아 봅니다. Alice가 삭제를 시작합니다. 이제
 # Alice가 가진 토큰에는 그 주체를 솔트와 함께 태그로 만든 `p`가 들어 있습니다.
 
 # %% id=principal-first-leg
@@ -470,7 +470,7 @@ for label, bearer, with_subject in [
 # what Alice started. Another app still cannot.
 
 # %% [markdown ko]
-# 세 구성 요소는 모두 의미가 있습니다. 그중 하나(subject, 클라이언트, 발급자)라도 바뀌면 다른 주체이므로 라운드는
+# 세 구성 요소는 하나하나가 모두 중요합니다. 그중 하나(subject, 클라이언트, 발급자)라도 바뀌면 다른 주체이므로 라운드는
 # 거부되며, 전송 구간에는 같은 고정된 오류가, 로그에는 `principal`이 남습니다. 어떤 요청에서는 subject를
 # 제공하고 다음 요청에서는 빼는 검증기는 흐름 도중에 주체를 바꾸는 셈이므로, 진행 중인 라운드가 같은 방식으로
 # 거부됩니다. 손대지 않은 토큰은 그 뒤에도 Alice에게 여전히 유효합니다.
@@ -697,8 +697,8 @@ print([r.requests()["__main__:ask_buy"].params.message for r in chasing.rounds])
 # predicted.
 
 # %% [markdown ko]
-# 해결책은 SDK 문서의 조언 그대로입니다. 호출마다 다시 가져오는 데이터가 아니라, 모든 구간에서 같은 도구의
-# **인수**로 메시지를 만드세요.
+# 해결책은 SDK 문서의 조언 그대로입니다. 호출마다 다시 가져오는 데이터가 아니라, 모든 구간에서 값이 같은
+# 도구의 **인수**로 메시지를 만드세요.
 #
 # ## 변조 실습: 고정된 오류 하나, 여러 가지 이유
 #
