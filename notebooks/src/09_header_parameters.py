@@ -252,8 +252,9 @@ await mcp_lab.mismatch_lab("bookshop", "check_stock", {"title": "Dune", "region"
 #
 # 클라이언트는 `tools/list`에서 표시를 알게 됩니다. 목록을 조회한 적 없는 도구를 호출하는 클라이언트는 표시를 본 적이
 # 없으므로 헤더를 보내지 않고, 호출은 거부됩니다(`-32020`, 헤더 누락). SDK의 `Client`는 이 경우를 처리합니다.
-# 도구 목록을 조회한 뒤 호출을 **한 번** 다시 보내므로, 목록을 먼저 조회해도 왕복 한 번을 아낄 뿐입니다. 세션을 직접 호출하면
-# (`client.session.call_tool`) 재시도하지 않습니다. `mcp_lab.list_first_lab`은 클라이언트마다 새 연결에서 호출해 봅니다.
+# 도구 목록을 조회한 뒤 호출을 **한 번** 다시 보내므로, 목록을 먼저 조회해도 왕복 한 번을 아낄 뿐입니다.
+# `client.session.call_tool`처럼 세션을 직접 호출하면 재시도하지 않습니다. `mcp_lab.list_first_lab`은
+# 클라이언트마다 새 연결에서 호출해 봅니다.
 
 # %% id=list-first
 await mcp_lab.list_first_lab("bookshop", "check_stock", {"title": "Dune", "region": "eu-west"})
