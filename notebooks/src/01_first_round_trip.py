@@ -208,11 +208,11 @@ print(flow.text)
 
 # %% [markdown]
 # The call took **two legs**. `flow` is the record of both; it displays as a timeline (in JupyterLab with
-# the mcp_lab extension, as a table with the sealed-token details and timings).
+# the mcp_lab extension, as a table with each leg's token and timings).
 
 # %% [markdown ko]
 # 이 호출은 **두 구간**에 걸쳐 이루어졌습니다. `flow`는 두 구간의 기록이며 타임라인으로 표시됩니다
-# (mcp_lab 확장이 설치된 JupyterLab에서는 봉인된 토큰의 세부 정보와 소요 시간을 담은 표로 표시됩니다).
+# (mcp_lab 확장이 설치된 JupyterLab에서는 구간마다 토큰과 소요 시간을 담은 표로 표시됩니다).
 
 # %%
 flow

@@ -185,7 +185,7 @@ legs(pending)
 # %% [markdown]
 # ## Another worker of one `uvicorn --workers 2`
 #
-# The seeds' literal case: one `uvicorn` with two worker processes on **one port**. The operating system hands
+# The SDK page's own case, "multi-worker uvicorn": one `uvicorn` with two worker processes on **one port**. The operating system hands
 # each new connection to one of the workers; each worker is a process with its own default key.
 
 # %% [markdown ko]
