@@ -185,8 +185,9 @@ legs(pending)
 # %% [markdown]
 # ## Another worker of one `uvicorn --workers 2`
 #
-# The SDK page's own case, "multi-worker uvicorn": one `uvicorn` with two worker processes on **one port**. The operating system hands
-# each new connection to one of the workers; each worker is a process with its own default key.
+# The SDK page's own case, "multi-worker uvicorn": one `uvicorn` with two worker processes on **one port**.
+# The operating system hands each new connection to one of the workers; each worker is a process with its own
+# default key.
 
 # %% [markdown ko]
 # ## 하나의 `uvicorn --workers 2` 안의 다른 워커
