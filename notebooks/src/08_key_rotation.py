@@ -371,8 +371,8 @@ await rushed.matrix("mid-deploy: #0 on [NEW, OLD], the others still on [OLD]")
 # #2, and their retries reach #3, #0 and #1:
 
 # %% [markdown ko]
-# 세 번째 열이 지금 #0이 봉인하는 토큰입니다. 인스턴스 #1부터 #3까지는 이를 검증할 수 없습니다. 흐름 세 개가 #0, #1,
-# #2에서 시작하고, 재시도는 각각 #3, #0, #1에 도착합니다.
+# 세 번째 열이 지금 #0이 봉인하는 토큰입니다. 인스턴스 #1부터 #3까지는 이를 검증할 수 없습니다.
+# 흐름 세 개가 #0, #1, #2에서 시작하고, 재시도는 각각 #3, #0, #1에 도착합니다.
 
 # %% id=rushed-dropped
 await rushed.start_flows(3)
