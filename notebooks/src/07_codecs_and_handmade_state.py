@@ -15,7 +15,7 @@
 # %% [markdown ko]
 # # 7 · 코덱, 직접 만든 상태, 저수준 Server
 #
-# 노트북 6에서는 봉인이 무엇에 묶이는지 보았습니다. 시간, 주체, 원래 요청, 질문한 내용 그대로입니다. 바이트를
+# 노트북 6에서는 봉인이 토큰을 무엇에 묶는지 보았습니다. 시간, 주체, 원래 요청, 질문한 내용 그대로입니다. 바이트를
 # 무엇으로 봉인하든 이 모든 것은 SDK의 일입니다. 이 노트북은 직접 작성할 수 있는 부분을 다룹니다.
 #
 # 1. **자체 코덱**: `RequestStateSecurity(codec=...)`. SDK 문서가 설명하는 봉투 암호화 형태(시작할 때 KMS가 데이터
@@ -437,8 +437,8 @@ server.middleware.append(RequestStateBoundary(RequestStateSecurity.ephemeral(), 
 # with a key ring the lab holds, so the lab's token views can open what it sealed.)
 
 # %% [markdown ko]
-# (그 한 줄 대신이 아니라 그다음에 쓰는 편의 기능입니다. `%%mcp_server NAME --lowlevel --seal`은 실습이 보관하는 키 링으로
-# 같은 경계를 덧붙이므로, 실습의 토큰 뷰가 봉인된 것을 열어 볼 수 있습니다.)
+# (그 한 줄을 익힌 다음에 쓰는 편의 기능이지, 그 한 줄을 대신하는 것은 아닙니다. `%%mcp_server NAME --lowlevel --seal`은
+# 실습이 보관하는 키 링으로 같은 경계를 덧붙이므로, 실습의 토큰 뷰가 봉인된 것을 열어 볼 수 있습니다.)
 
 # %% id=boundary-added
 print([type(m).__name__ for m in server.middleware])

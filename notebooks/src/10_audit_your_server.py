@@ -32,7 +32,7 @@
 # # 10 · 내 서버 감사하기
 #
 # 앞선 노트북들에서는 다중 왕복 요청과 헤더 매개변수에 대한 2026-07-28 규칙이 무엇을 말하는지 보았습니다. 이 노트북은
-# 서버가 그 규칙을 지키는지 검사합니다. `mcp_lab.audit`(또는 `%mcp_audit NAME`)는 서버에 대해 기록해 둔 호출을 가져와,
+# 서버가 그 규칙을 지키는지 검사합니다. `mcp_lab.audit`(또는 `%mcp_audit NAME`)은 서버에 대해 기록해 둔 호출을 가져와,
 # 각 규칙이 다루는 부분을 바꾸어 다시 보냅니다. 변조된 `requestState`, 본문과 맞지 않는 헤더, 기능을 하나도 선언하지 않은
 # 클라이언트, 새 연결에서의 재시도 같은 것입니다. 그리고 서버가 무엇을 했는지 규칙별로 보고합니다.
 #
@@ -171,8 +171,8 @@ print(report.exit_code, report.failed())
 # The handlers come from a function here, so the server can be defined twice below.
 
 # %% [markdown ko]
-# `(server logged: seal)`: 이 서버는 실습이 소유하므로, 고정된 전송 구간 오류 옆에 서버가 로그에 남긴 이유도 보여
-# 줍니다(노트북 6). `%mcp_connect`로 연결한 서버도 같은 감사를 받지만, 이 열은 없습니다.
+# `(server logged: seal)`: 이 서버는 실습이 소유하므로, 실습은 고정된 전송 구간 오류 옆에 서버가 로그에 남긴 이유도
+# 보여 줍니다(노트북 6). `%mcp_connect`로 연결한 서버도 같은 감사를 받지만, 이 열은 없습니다.
 #
 # ## 결함 있는 서버 1: 평문 `requestState`에 담긴 환불 금액
 #
@@ -507,8 +507,8 @@ print(mcp_lab.server_log("tickets").text.splitlines()[0])
 # %% [markdown ko]
 # ## CI에서
 #
-# 같은 감사를 명령줄에서, CI 작업이 띄운 서버를 대상으로 실행할 수 있습니다. 노트북에서 저장한 호출 모음
-# (`mcp_lab.save_flows`: 인수와 답만 담고 토큰은 담지 않습니다)을 반복합니다.
+# 같은 감사를 명령줄에서, CI 작업이 띄운 서버를 대상으로 실행할 수 있습니다. 노트북에서 저장한 호출
+# 모음(`mcp_lab.save_flows`: 인수와 답만 담고 토큰은 담지 않습니다)을 반복합니다.
 #
 # ```bash
 # python -m mcp_lab audit shop.flows.json --server http://127.0.0.1:8000/mcp --junit audit.xml
@@ -536,9 +536,9 @@ print(till_report.junit()[:600])
 #
 # `reminders`에 규칙을 지키는 도구를 추가하세요. `remind_safely(note)`는 `ctx.client_capabilities`가 엘리시테이션을 선언한
 # 클라이언트에게만 "When should I remind you?"(`WHEN` 질문)를 묻고, 그렇지 않으면 코드
-# `MISSING_REQUIRED_CLIENT_CAPABILITY`로 `MCPError`를 발생시킵니다. 이 도구를 실행 중인 서버에 추가하고
-# (`mcp_lab.sandbox.get("reminders").server`가 그 `MCPServer`입니다), 답 `at_six`로 한 번 호출해 기록한 뒤, 그 호출만으로
-# (`flows=[...]`) `reminders`를 감사하여 보고서를 `fixed`에 저장하세요.
+# `MISSING_REQUIRED_CLIENT_CAPABILITY`로 `MCPError`를 발생시킵니다. 이 도구를 실행 중인 서버에
+# 추가하고(`mcp_lab.sandbox.get("reminders").server`가 그 `MCPServer`입니다), 답 `at_six`로 한 번 호출해 기록한 뒤,
+# 그 호출만으로(`flows=[...]`) `reminders`를 감사하여 보고서를 `fixed`에 저장하세요.
 
 # %% solution
 # Your answer: add `remind_safely`, call it once, and store the audit of that call in `fixed`.
