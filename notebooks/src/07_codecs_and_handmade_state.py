@@ -12,6 +12,20 @@
 #
 # About 15 minutes.
 
+# %% [markdown ko]
+# # 7 · 코덱, 직접 만든 상태, 저수준 Server
+#
+# 노트북 6에서는 봉인이 토큰을 무엇에 묶는지 보았습니다. 시간, 주체, 원래 요청, 질문한 내용 그대로입니다. 바이트를
+# 무엇으로 봉인하든 이 모든 것은 SDK의 일입니다. 이 노트북은 직접 작성할 수 있는 부분을 다룹니다.
+#
+# 1. **자체 코덱**: `RequestStateSecurity(codec=...)`. SDK 문서가 설명하는 봉투 암호화 형태(시작할 때 KMS가 데이터
+#    키 하나를 풉니다)로 만들고, 그 코덱을 둘러싸고 SDK가 여전히 검사하는 것을 살펴봅니다.
+# 2. **직접 만든 상태**: 리졸버 상태와 똑같이 봉인되지만, SDK가 대신 확인할 수 없는 것이 하나 있습니다. 답이 직접
+#    만든 질문 중 어느 것에 속하는지입니다.
+# 3. **저수준 서버**: 경계를 덧붙이기 전까지 상태를 평문으로 보냅니다. 경계를 덧붙이는 데는 한 줄이면 됩니다.
+#
+# 약 15분 걸립니다.
+
 # %%
 %load_ext mcp_lab
 import json
@@ -27,6 +41,11 @@ import mcp_lab
 # Two small tools first. The SDK logs the real reason for a refused `requestState` on its
 # `mcp.server.request_state` logger (the wire only says `-32602`), so we listen to it. And a saved flow is
 # plain JSON the client holds: `forged` edits one the way a careless or hostile client could.
+
+# %% [markdown ko]
+# 먼저 작은 도구 두 개를 준비합니다. SDK는 `requestState`를 거부한 실제 이유를 `mcp.server.request_state` 로거에
+# 남기므로(전송 구간에는 `-32602`만 나갑니다) 이 로거에 핸들러를 달아 그 이유를 받아 봅니다. 그리고 저장된 흐름은 클라이언트가 들고 있는 평범한
+# JSON입니다. `forged`는 부주의하거나 악의적인 클라이언트가 할 법한 방식으로 저장된 흐름을 고칩니다.
 
 # %% id=tools
 class ServerLog(logging.Handler):
@@ -58,6 +77,11 @@ def forged(flow, state=None, **changes):
 # And the approval desk of notebook 6's bank: `approve` builds its `InputRequiredResult` by hand and keeps
 # its own question id in its plaintext state (we come back to why). Its first leg gives us an SDK token to
 # compare codecs with.
+
+# %% [markdown ko]
+# 그리고 노트북 6의 은행에 있던 승인 창구입니다. `approve`는 `InputRequiredResult`를 직접 만들고, 평문 상태에 자체
+# 질문 식별자를 담아 둡니다(이유는 뒤에서 다시 다룹니다). 이 도구의 첫 구간에서 코덱을 비교하는 데 쓸 SDK 토큰을
+# 얻습니다.
 
 # %% id=desk
 %%mcp_server desk
@@ -98,6 +122,15 @@ print("the SDK's own format:", token[:3], "...")
 # `mcp_lab.EnvelopeCodec` follows the SDK docs' example: a `kms1.` prefix (bound under the GCM tag as
 # associated data), then hex of nonce + ciphertext, accepted only in the exact spelling `seal()` wrote.
 
+# %% [markdown ko]
+# ## 자체 코덱 사용
+#
+# `RequestStateSecurity(codec=...)`에는 `seal(bytes) -> str`과 `unseal(str) -> bytes`를 갖추고 자신이 발급하지 않은
+# 토큰에 대해 `InvalidRequestState`를 발생시키는 객체라면 무엇이든 전달할 수 있습니다. 전형적인 형태는 KMS를 이용한
+# **봉투 암호화**입니다. 프로세스가 시작될 때 데이터 키를 한 번 풀고, 그 뒤로는 토큰마다 로컬에서 암호화합니다.
+# `mcp_lab.EnvelopeCodec`은 SDK 문서의 예제를 따릅니다. `kms1.` 접두사(연관 데이터로 GCM 태그 아래에 묶입니다) 뒤에
+# nonce + 암호문의 16진수가 오며, `seal()`이 쓴 표기와 정확히 같을 때만 받아들입니다.
+
 # %% id=lab-codec
 from mcp.server.mcpserver import InvalidRequestState
 
@@ -113,6 +146,10 @@ for label, bad in [("an SDK v1. token", token), ("upper-case hex", sealed[:5] + 
 # %% [markdown]
 # That is the shape; here are the docs' own lines, run exactly as written. They end with the constructor
 # that installs a codec: `MCPServer("Deployer", request_state_security=RequestStateSecurity(codec=...))`.
+
+# %% [markdown ko]
+# 형태는 이렇습니다. 이제 문서의 코드를 쓰인 그대로 실행합니다. 이 코드는 코덱을 설치하는 생성자
+# `MCPServer("Deployer", request_state_security=RequestStateSecurity(codec=...))`로 끝납니다.
 
 # %% id=docs-codec-server
 import os
@@ -167,6 +204,13 @@ mcp = MCPServer("Deployer", request_state_security=RequestStateSecurity(codec=En
 # The KMS was called once, at start-up, however many tokens were sealed and opened; and the prefix is bound:
 # the token's bytes open with the associated data `kms1.` and fail with any other.
 
+# %% [markdown ko]
+# 이 서버에 직접 만든 질문 하나를 주고 SDK의 `Client`로 인메모리에서 구동합니다. 전송 구간의 토큰은 문서 코덱의
+# 형식(`kms1.` + 16진수)입니다. 16진수 한 자리를 바꾼 재시도도, 같은 토큰을 대문자로 바꾼 재시도도 거부되고(로그에는
+# 코덱 자신의 이유가 남습니다), 봉인된 그대로의 토큰은 호출을 끝냅니다. 토큰을 몇 개 봉인하고 열든 KMS는 시작할 때
+# 한 번만 호출되었습니다. 그리고 접두사도 묶여 있습니다. 토큰의 바이트는 연관 데이터 `kms1.`로는 열리고 그 밖의
+# 값으로는 실패합니다.
+
 # %% id=docs-codec-run
 STAGE = T.ElicitRequest(params=T.ElicitRequestFormParams(
     message="Release to which stage?", requested_schema={"type": "object", "properties": {"stage": {"type": "string"}}}))
@@ -207,6 +251,11 @@ for aad in (PREFIX, "kms2."):
 # Install the lab's codec on a server with `mcp_lab.use_codec(...)`, which builds
 # `RequestStateSecurity(codec=codec, bind_principal=...)` for the server. The codec knows nothing about time, requests or principals. The SDK still stamps the
 # claims into the payload before `seal()` and checks them after `unseal()`, for every codec:
+
+# %% [markdown ko]
+# 실습의 코덱을 서버에 설치할 때는 `mcp_lab.use_codec(...)`을 씁니다. 이 함수가 그 서버에 맞는
+# `RequestStateSecurity(codec=codec, bind_principal=...)`를 만들어 줍니다. 코덱은 시간도, 요청도, 주체도 알지
+# 못합니다. 그래도 SDK는 어떤 코덱이든 `seal()` 전에 클레임을 페이로드에 찍어 넣고 `unseal()` 후에 검사합니다.
 
 # %% id=deployer
 %%mcp_server deployer
@@ -251,6 +300,18 @@ print(rollout.text)
 # while a flow is waiting, and the answer given to the **old** question is taken for the new one. The SDK
 # sealed and verified the state, and nothing failed:
 
+# %% [markdown ko]
+# 바이트 하나를 뒤집은 토큰은 코덱이 거부했습니다(코덱 자신의 메시지인 `token failed verification`). 만료, 요청 바인딩,
+# audience, 주체는 이런 것을 전혀 모르는 코덱을 둘러싸고 SDK가 검사했습니다. 코덱의 의무는 무결성(변조되었으면 예외를
+# 발생시킴)과, 가능하면 기밀성뿐입니다. 그 이상은 없습니다.
+#
+# ## 직접 만든 상태: 질문 고정은 직접 해야 합니다
+#
+# 위의 내용은 모두 직접 작성한 상태에도 적용됩니다. 직접 만든 질문에 대해 SDK가 해 줄 수 없는 일이 하나 있는데, 상태에
+# 담긴 답이 어느 질문에 속하는지 가려내는 일입니다. 먼저 결함부터 봅니다. 아래의 `approvals`는 질문 식별자가 없는
+# `approve`이며, 상태에는 물었다는 사실만 담깁니다. 흐름이 기다리는 동안 질문의 새 버전을 배포하면 **이전** 질문에 준
+# 답이 새 질문의 답으로 받아들여집니다. SDK는 상태를 봉인하고 검증했으며, 실패한 것은 아무것도 없습니다.
+
 # %% id=question-unpinned
 %%mcp_server approvals
 import json
@@ -288,6 +349,10 @@ await mcp_lab.sandbox.stop("approvals")
 # The fix is the one `approve` on `desk` carries: its own question id in its state, checked on the retry.
 # The same redeploy, and the old answer is not used. The new question is asked instead:
 
+# %% [markdown ko]
+# 해결책은 `desk`의 `approve`가 이미 갖추고 있는 것입니다. 자체 질문 식별자를 상태에 넣고 재시도에서 확인합니다. 똑같이
+# 재배포해도 이번에는 이전 답이 쓰이지 않고, 대신 새 질문을 묻습니다.
+
 # %% id=question-id
 pending = await mcp_lab.start("desk", "tools/call", "approve", {"ticket": "T-6"})
 await pending.step()
@@ -302,6 +367,13 @@ pending.rounds[-1]
 # `RequestStateBoundary` yourself. Until then `request_state` crosses the wire exactly as your handler
 # wrote it. Here is a provisioner that keeps the customer's tier in its state. It is defined through a
 # factory, so that the same handlers can be started twice.
+
+# %% [markdown ko]
+# ## 저수준 서버: 경계를 덧붙이기 전까지는 평문
+#
+# 저수준 `Server`에는 기본 제공 보호 기능이 없습니다. `RequestStateBoundary`를 직접 덧붙이기 전까지는 아무것도
+# 봉인되지 않으며, 그때까지 `request_state`는 핸들러가 작성한 그대로 전송 구간을 건너갑니다. 다음은 고객의 요금제
+# 등급을 상태에 담아 두는 프로비저너입니다. 같은 핸들러로 서버를 두 번 시작할 수 있도록 팩토리로 정의합니다.
 
 # %% id=plaintext-provisioner
 import mcp.types as T
@@ -346,6 +418,11 @@ mcp_lab.inspect_token(db)
 # and that line as the docs write it (here with a process-local key; `RequestStateSecurity(keys=[...])`
 # for a fleet):
 
+# %% [markdown ko]
+# 클라이언트가 상태를 읽고 고쳐 썼는데 핸들러는 그 내용을 그대로 믿었습니다. SDK의 옵트인은 한 줄입니다. 저수준 서버의
+# 미들웨어에 `RequestStateBoundary`를 덧붙이면 됩니다. 아래는 같은 핸들러를 다시 띄우고 그 한 줄을 문서에 쓰인 그대로
+# 적은 것입니다(여기서는 프로세스 로컬 키를 쓰며, 플릿이라면 `RequestStateSecurity(keys=[...])`를 씁니다).
+
 # %% id=lowlevel-seal
 %%mcp_server provisioner --lowlevel --replace
 on_list_tools, on_call_tool = provisioner()
@@ -358,6 +435,10 @@ server.middleware.append(RequestStateBoundary(RequestStateSecurity.ephemeral(), 
 # %% [markdown]
 # (A convenience afterwards, not instead: `%%mcp_server NAME --lowlevel --seal` appends the same boundary
 # with a key ring the lab holds, so the lab's token views can open what it sealed.)
+
+# %% [markdown ko]
+# (그 한 줄을 익힌 다음에 쓰는 편의 기능이지, 그 한 줄을 대신하는 것은 아닙니다. `%%mcp_server NAME --lowlevel --seal`은
+# 실습이 보관하는 키 링으로 같은 경계를 덧붙이므로, 실습의 토큰 뷰가 봉인된 것을 열어 볼 수 있습니다.)
 
 # %% id=boundary-added
 print([type(m).__name__ for m in server.middleware])
@@ -378,6 +459,16 @@ print(db.text)
 # run a `deploy` of service `web` to stage `test`. The cell after it checks that your tokens carry your
 # prefix, that the flow finishes, and that a flipped character is refused. It also prints what a sign-only
 # codec gives away: anyone holding the token can read its claims.
+
+# %% [markdown ko]
+# ## 연습 문제
+#
+# 코덱의 의무는 **무결성**이고, 기밀성은 "가능하면"일 뿐입니다. **서명만 하는** 코덱을 작성해 보세요. 접두사 `sig1.`
+# 뒤에 base64url 페이로드, `.`, 그리고 접두사 + 페이로드에 대한 base64url HMAC-SHA256 태그가 옵니다. `unseal`은 자신이
+# 만들지 않은 것이면 무엇에든 `InvalidRequestState`를 발생시켜야 합니다. 이 코덱을 `deployer`에 설치하고, 서비스 `web`을
+# 스테이지 `test`로 배포하는 `deploy`를 실행하세요. 그다음 셀은 토큰에 작성한 접두사가 붙었는지, 흐름이 끝나는지, 문자
+# 하나를 뒤집은 토큰이 거부되는지 확인합니다. 또한 서명만 하는 코덱이 무엇을 내주는지도 출력합니다. 토큰을 가진
+# 사람이라면 누구나 그 클레임을 읽을 수 있습니다.
 
 # %% solution
 # Your answer: write the sign-only codec, install it on `deployer`, run the deploy and store it in `web`.
