@@ -322,11 +322,11 @@ matrix
 
 # %% [markdown]
 # Phase 2: NEW seals. OLD tokens still in flight keep verifying, so the three flows started in phase 1
-# finished on whichever instance their retry reached. Their last round was sealed again, now with NEW.
+# finished on whichever instance their retry reached. Flows started from now on carry tokens sealed with NEW.
 
 # %% [markdown ko]
 # 2단계: NEW로 봉인합니다. 진행 중인 OLD 토큰도 계속 검증되므로, 1단계에서 시작한 흐름 세 개는 재시도가 어느 인스턴스에
-# 도착했든 모두 끝났습니다. 그 흐름들의 마지막 라운드는 이번에는 NEW로 다시 봉인되었습니다.
+# 도착했든 모두 끝났습니다. 이제부터 시작하는 흐름은 NEW로 봉인된 토큰을 받습니다.
 
 # %% id=phase-3
 await stepper.start_flows(3)
