@@ -228,7 +228,7 @@ flow
 # - `request_state`: a token the client must send back unchanged.
 
 # %% [markdown ko]
-# ## 실제로 오간 것
+# ## 전송 구간에서 오간 것
 #
 # **구간 1.** 클라이언트는 평범한 `tools/call`을 보냈습니다. 서버는 `CallToolResult` 대신
 # `InputRequiredResult`로 응답했습니다. 프로토콜은 이 결과의 두 필드가 전부입니다.
@@ -304,7 +304,7 @@ print(scripted.text, "| answered by:", scripted.rounds[1].answered_by)
 # %% [markdown ko]
 # ### 반대 방향의 흐름은 없습니다
 #
-# Provisioner를 루프백 주소의 Streamable HTTP로 서비스하고 다시 호출해 봅니다. 모든 구간은 클라이언트가
+# Provisioner를 루프백 주소의 Streamable HTTP로 제공하고 다시 호출해 봅니다. 모든 구간은 클라이언트가
 # 보내는 HTTP `POST` 하나이며, 각각 `tools/call`을 싣고 있습니다. 서버는 자체 요청을 한 번도 열지 않습니다.
 
 # %% id=over-http
@@ -438,7 +438,7 @@ print("on the wire:", token[:3] + "...", "(a few hundred characters)" if len(tok
 # 혹시 토큰은 상태를 겉모습만 바꾼 것이 아닐까요? `v1.` 뒤의 문자들은 base64url이므로 이를 디코딩하고,
 # `provision-v1`이 숨어 있을 만한 곳을 모두 찾아봅니다. 토큰의 텍스트, 디코딩한 바이트, 그리고 가능한 세
 # 가지 정렬 위치 각각의 base64 표현입니다. 디코딩한 바이트는 텍스트조차 아닙니다. 토큰을 열 수 있는 것은
-# 키를 가진 쪽뿐입니다. mcp_lab은 이 서버의 키 링을 가지고 있으며, 열어 보면 안에는 핸들러가 쓴 상태가
+# 키를 가진 쪽뿐입니다. 실습은 이 서버의 키 목록을 가지고 있으며, 열어 보면 안에는 핸들러가 쓴 상태가
 # 정확히 들어 있습니다.
 
 # %% id=token-opacity

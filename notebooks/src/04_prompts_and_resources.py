@@ -192,7 +192,7 @@ print("the function read:", states_read)
 # %% [markdown ko]
 # 그리고 토큰이 돌아오면 봉인을 **검사**합니다. `report://2026-Q4` 읽기를 시작하되, Q3용으로 발급된 토큰을
 # 되돌려 보내 보세요. 서버는 단 하나의 고정된 오류 `-32602 Invalid or expired requestState`로 그 라운드를
-# 거부하고, 실제 이유는 로그에만 남깁니다(서버를 mcp_lab이 소유하므로 실습에서는 그 이유를 보여 줍니다).
+# 거부하고, 실제 이유는 로그에만 남깁니다(서버를 mcp_lab이 소유하므로 mcp_lab이 그 이유를 보여 줍니다).
 # 봉인의 구성 요소는 노트북 6에서 하나씩 뜯어봅니다.
 
 # %% id=resource-binding

@@ -265,7 +265,7 @@ for mode in ("auto", "legacy"):
 
 # %% [markdown ko]
 # 네트워크를 통할 때는 클라이언트가 미리 알 수 없습니다. 기본값인 `mode="auto"`에서는 서버가 2026-07-28을
-# 제공하면 클라이언트가 이를 **발견**합니다. Warehouse를 루프백 HTTP로 서비스하고 두 방식으로 연결해 보세요.
+# 제공하면 클라이언트가 이를 **발견**합니다. Warehouse를 루프백 HTTP로 제공하고 두 방식으로 연결해 보세요.
 
 # %% id=sdk-over-http
 mcp_lab.serve("Warehouse")
@@ -280,7 +280,7 @@ for mode in ("auto", "legacy"):  # the transport: the server's URL, with the sec
 # requests the server pushed to it over the open stream.
 
 # %% [markdown ko]
-# HTTP로 오가는 내용을 보면 차이가 뚜렷합니다. 2026-07-28에서는 각 구간이 `tools/call` 하나를 담은 `POST`
+# HTTP 전송 구간을 보면 차이가 뚜렷합니다. 2026-07-28에서는 각 구간이 `tools/call` 하나를 담은 `POST`
 # 한 번입니다. 2025-11-25에서는 클라이언트가 세션을 열고, 자신의 `tools/call` 외에도 서버가 열린 스트림으로
 # 밀어 보낸 세 요청에 대한 **응답을 POST**합니다.
 
@@ -376,7 +376,7 @@ print("note:", flow.notes[0])
 # ## 연습 문제
 #
 # `old_style`을 2026-07-28 방식으로 옮겨 보세요. Warehouse(`mcp` 변수에 들어 있습니다)에 도구 `new_style(name)`을
-# 추가하되, 지역을 `ctx.elicit()` 대신 `ask_region`에 대한 의존성으로 얻고
+# 추가하되, 리전을 `ctx.elicit()` 대신 `ask_region`에 대한 의존성으로 얻고
 # `"orders in eu-west-1 (new style)"`을 반환하게 합니다. **두** 세대 모두에서 `callbacks`로 호출하고, 흐름을 각각
 # `ported_new`(2026-07-28)와 `ported_old`(2025-11-25)에 저장하세요. 그다음 셀이 두 흐름을 검사합니다.
 

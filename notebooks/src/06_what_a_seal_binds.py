@@ -148,7 +148,7 @@ async def approve(ticket: str, ctx: Context) -> str | T.InputRequiredResult:
 # ## 전송되는 것과 서버가 읽는 것
 #
 # 송금의 첫 구간을 실행해 봅니다. 클라이언트는 질문 하나와 토큰 하나를 돌려받습니다. 토큰은 `v1.`(SDK의
-# AES-256-GCM 형식)으로 시작하고, 그 뒤에 4바이트 키 ID, nonce, 암호문이 이어집니다. 키가 없으면 누구든 볼 수
+# AES-256-GCM 형식)으로 시작하고, 그 뒤에 4바이트 키 ID, 논스, 암호문이 이어집니다. 키가 없으면 누구든 볼 수
 # 있는 것은 이것이 전부입니다.
 #
 # (SDK의 기본값과 마찬가지로 실습은 서버가 시작될 때 서버마다 고유한 무작위 키를 줍니다. 다른 점은 실습이 그
@@ -169,7 +169,7 @@ mcp_lab.inspect_token(token)
 # (a principal, absent here).
 
 # %% [markdown ko]
-# `bank`를 시작한 것은 실습이므로, 실습은 서버의 키 링을 갖고 있고 서버와 같은 방식으로 토큰을 열 수 있습니다.
+# `bank`를 시작한 것은 실습이므로, 실습은 서버의 키 목록을 갖고 있고 서버와 같은 방식으로 토큰을 열 수 있습니다.
 # 안에는 작은 **클레임** 집합이 있고, `s`에는 SDK의 리졸버가 쓴 상태(질문한 내용과, 그 답을 기다리는 중이라는
 # 사실)가 들어 있습니다. 각 클레임은 이 노트북에서 다루는 바인딩 하나에 해당합니다. `iat`/`exp`(시간),
 # `m`/`t`/`a`(메서드, 대상, 인수 다이제스트), `aud`(서버 이름), `p`(주체, 여기서는 없음)입니다.
@@ -323,8 +323,8 @@ print(flow.text)
 #
 # 여기서 검증기는 인가 서버의 인트로스펙션 엔드포인트 역할을 합니다. 검증기가 아는 bearer 토큰은 네 개입니다.
 # 같은 메모 앱을 쓰는 Alice와 Bob, 다른 앱을 쓰는 Alice, 다른 발급자에서 로그인한 Alice입니다. `notes_server`는
-# `delete_note`가 먼저 확인을 요청하는 작은 서버를 만듭니다. 실습은 그 서버를 받아들여(토큰을 열어 볼 수 있도록)
-# 루프백 HTTP로 서비스합니다. 실습 자체의 ID 헬퍼는 전혀 쓰이지 않으며, 정책은 SDK의 기본값입니다.
+# `delete_note`가 먼저 확인을 요청하는 작은 서버를 만듭니다. 실습은 그 서버를 들여와(토큰을 열어 볼 수 있도록)
+# 루프백 HTTP로 제공합니다. 실습 자체의 ID 헬퍼는 전혀 쓰이지 않으며, 정책은 SDK의 기본값입니다.
 
 # %% id=principal-server
 import mcp.types as T
@@ -553,7 +553,7 @@ for name in ("notes", "notes-open", "notes-proxied"):
 # 다음은 위의 방식을 대신하는 것이 아니라, 위의 방식을 익힌 뒤에 쓰는 편의 기능입니다. 실습 자체의 ID 신호는
 # `mcp_lab.lab_principal`이며, `mcp_lab.set_principal(...)`로 설정한 사용자 이름입니다(실습의 서버는 프로세스
 # 안에서 실행되므로 요청 헤더가 없고, `authenticated_principal`은 아무도 찾지 못합니다).
-# `install_ring(ring, bind_principal=...)`은 같은 키 링과 그 바인딩으로 실습 서버의 봉인을 다시 설정하며, 내부적으로는
+# `install_ring(ring, bind_principal=...)`은 같은 키 목록과 그 바인딩으로 실습 서버의 봉인을 다시 설정하며, 내부적으로는
 # 같은 `RequestStateSecurity(bind_principal=...)`입니다. 여기서는 `bank`에 적용합니다.
 
 # %% id=bind-principal

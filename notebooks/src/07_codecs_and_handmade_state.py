@@ -129,7 +129,7 @@ print("the SDK's own format:", token[:3], "...")
 # 토큰에 대해 `InvalidRequestState`를 발생시키는 객체라면 무엇이든 전달할 수 있습니다. 전형적인 형태는 KMS를 이용한
 # **봉투 암호화**입니다. 프로세스가 시작될 때 데이터 키를 한 번 풀고, 그 뒤로는 토큰마다 로컬에서 암호화합니다.
 # `mcp_lab.EnvelopeCodec`은 SDK 문서의 예제를 따릅니다. `kms1.` 접두사(연관 데이터로 GCM 태그 아래에 묶입니다) 뒤에
-# nonce + 암호문의 16진수가 오며, `seal()`이 쓴 표기와 정확히 같을 때만 받아들입니다.
+# 논스 + 암호문의 16진수가 오며, `seal()`이 쓴 표기와 정확히 같을 때만 받아들입니다.
 
 # %% id=lab-codec
 from mcp.server.mcpserver import InvalidRequestState
@@ -301,7 +301,7 @@ print(rollout.text)
 # sealed and verified the state, and nothing failed:
 
 # %% [markdown ko]
-# 바이트 하나를 뒤집은 토큰은 코덱이 거부했습니다(코덱 자신의 메시지인 `token failed verification`). 만료, 요청 바인딩,
+# `flipped byte` 사례의 토큰은 코덱이 거부했습니다(코덱 자신의 메시지인 `token failed verification`). 만료, 요청 바인딩,
 # audience, 주체는 이런 것을 전혀 모르는 코덱을 둘러싸고 SDK가 검사했습니다. 코덱의 의무는 무결성(변조되었으면 예외를
 # 발생시킴)과, 가능하면 기밀성뿐입니다. 그 이상은 없습니다.
 #
@@ -438,7 +438,7 @@ server.middleware.append(RequestStateBoundary(RequestStateSecurity.ephemeral(), 
 
 # %% [markdown ko]
 # (그 한 줄을 익힌 다음에 쓰는 편의 기능이지, 그 한 줄을 대신하는 것은 아닙니다. `%%mcp_server NAME --lowlevel --seal`은
-# 실습이 보관하는 키 링으로 같은 경계를 덧붙이므로, 실습의 토큰 뷰가 봉인된 것을 열어 볼 수 있습니다.)
+# 실습이 보관하는 키 목록으로 같은 경계를 덧붙이므로, 실습의 토큰 뷰가 봉인된 것을 열어 볼 수 있습니다.)
 
 # %% id=boundary-added
 print([type(m).__name__ for m in server.middleware])
@@ -467,7 +467,7 @@ print(db.text)
 # 뒤에 base64url 페이로드, `.`, 그리고 접두사 + 페이로드에 대한 base64url HMAC-SHA256 태그가 옵니다. `unseal`은 자신이
 # 만들지 않은 것이면 무엇에든 `InvalidRequestState`를 발생시켜야 합니다. 이 코덱을 `deployer`에 설치하고, 서비스 `web`을
 # 스테이지 `test`로 배포하는 `deploy`를 실행하세요. 그다음 셀은 토큰에 작성한 접두사가 붙었는지, 흐름이 끝나는지, 문자
-# 하나를 뒤집은 토큰이 거부되는지 확인합니다. 또한 서명만 하는 코덱이 무엇을 내주는지도 출력합니다. 토큰을 가진
+# 하나를 바꾼 토큰이 거부되는지 검사합니다. 또한 서명만 하는 코덱이 무엇을 내주는지도 출력합니다. 토큰을 가진
 # 사람이라면 누구나 그 클레임을 읽을 수 있습니다.
 
 # %% solution

@@ -31,7 +31,7 @@
 #
 # 1. 인수를 **표시하는** 방법: `MCPServer` 도구의 `Field(json_schema_extra=...)`, 실습의
 #    `mcp_lab.header(...)`, `WithJsonSchema`를 쓰는 선택적 인수, 직접 작성한 저수준 스키마
-# 2. 진짜 루프백 HTTP에서 포착한, **실제로 오가는** `Mcp-Param-*` 헤더
+# 2. 실제 루프백 HTTP에서 포착한, **전송 구간의** `Mcp-Param-*` 헤더
 # 3. 헤더와 본문이 일치하지 않는 호출을 서버가 **거부하는** 모습
 # 4. 클라이언트가 **호출하기 전에 도구 목록을 조회해야 하는** 이유와, 조회하지 않았을 때 SDK의 `Client`가 하는 일
 # 5. **표시할 수 있는 타입**과, 그 밖의 타입에 대해 `InvalidSignature`가 알려 주는 내용
@@ -152,7 +152,7 @@ await mcp_lab.header_table("bookshop")
 # function itself has not changed: `region` still reaches it as an ordinary argument.
 
 # %% [markdown ko]
-# ## 실제로 오가는 `Mcp-Param-*`
+# ## 전송 구간의 `Mcp-Param-*`
 #
 # HTTP를 통한 호출입니다. 흐름 뷰는 각 구간의 모든 HTTP 교환을 `Mcp-*` 요청 헤더와 함께 나열하고, 어떤 인수가
 # 어떤 헤더에 들어갔는지, 그 헤더가 본문과 일치하는지 알려 줍니다. 도구 함수 자체는 바뀌지 않았습니다. `region`은 여전히
@@ -336,7 +336,7 @@ except Exception as exc:
 # `server.py`로, 마지막 줄 `app = server.streamable_http_app()`까지 문서에 적힌
 # 그대로입니다. `mcp_lab.serve(..., app=app)`는 바로 그 app 객체를 127.0.0.1에서
 # 제공합니다(`uvicorn server:app`이 하듯이 스레드 안의 uvicorn으로). `bookshop`이라는 이름은 이미
-# 쓰이고 있으므로, 실습은 이 서버를 `bookshop-lowlevel`이라는 이름으로 등록합니다.
+# 쓰이고 있으므로, 실습은 이 서버를 `bookshop-lowlevel`이라는 이름으로 들여옵니다.
 
 # %% id=docs-lowlevel-bookshop
 from mcp.server import Server, ServerRequestContext

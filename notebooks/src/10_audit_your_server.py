@@ -50,7 +50,7 @@
 # 1. 모든 규칙을 지키는 서버를 감사하고 그 보고서를 읽습니다.
 # 2. 결함이 하나씩 있는 서버 세 개를 감사하고(평문 `requestState`에 담긴 환불 금액, 아무도 검사하지 않는 헤더 매개변수,
 #    답할 수 없는 클라이언트에게 던지는 질문), 각 서버가 자신이 어긴 규칙에서만 정확히 실패하는 것을 봅니다.
-# 3. 직접 만든 서버를 그 모듈에서 있는 그대로 가져옵니다.
+# 3. 직접 만든 서버를 그 모듈에서 있는 그대로 들여옵니다.
 # 4. 같은 감사를 CI 단계로 실행해 봅니다.
 # 5. 세 번째 서버를 직접 고칩니다.
 #
@@ -384,11 +384,11 @@ print(reminders_report.check("capabilities").probes[0].came_back)
 # %% [markdown ko]
 # ## 내 서버를 있는 그대로
 #
-# 위의 서버들은 `%%mcp_server` 셀에서 작성했습니다. 실제 서버는 대개 자기 모듈에 있고, 나름의 방식으로 만들어졌으며,
-# 자체 `request_state` 보안 설정을 갖습니다. 그대로 가져오세요. `%mcp_server NAME --from module:attribute`(attribute는
+# 위의 서버들은 `%%mcp_server` 셀에서 작성했습니다. 여러분의 서버는 자기 모듈에 있고, 여러분의 방식으로 만들어졌으며,
+# 자체 `request_state` 보안 설정을 갖습니다. 있는 그대로 들여오세요. `%mcp_server NAME --from module:attribute`(attribute는
 # 서버 객체이거나, 인수 없이 서버를 만드는 함수입니다)를 쓰거나, Python에서 `mcp_lab.adopt(server, name=...)`를 쓰면
 # 됩니다. 서버는 자기 키, 토큰 수명, audience를 그대로 유지합니다. 실습은 요청할 때만(`--lab-keys`, `take_keys=True`)
-# 자체 키 링으로 바꿔 끼웁니다. 서버가 이 커널 안에서 실행되므로 실습은 여전히 그 코덱에 닿을 수 있고, 그래서
+# 자체 키 목록으로 바꿔 끼웁니다. 서버가 이 커널 안에서 실행되므로 실습은 여전히 그 코덱에 닿을 수 있고, 그래서
 # `inspect_token`이 그 토큰을 열어 볼 수 있습니다. 다른 프로세스에서 실행 중인 서버는 대신 연결하며(`%mcp_connect`),
 # 그때는 키가 필요 없는 뷰만 동작합니다. 모든 HTTP 교환이 담긴 흐름, 키 없는 토큰 보고서, 헤더 표와 헤더 실습,
 # `%mcp_describe`입니다.
@@ -442,7 +442,7 @@ sys.path.insert(0, str(folder))
 # Adopt it. The line after says what the lab can see of its tokens.
 
 # %% [markdown ko]
-# 서버를 가져옵니다(adopt). 그다음 줄은 실습이 이 서버의 토큰에서 무엇을 볼 수 있는지 알려 줍니다.
+# 서버를 들여옵니다(adopt). 그다음 줄은 실습이 이 서버의 토큰에서 무엇을 볼 수 있는지 알려 줍니다.
 
 # %% id=adopt-own
 %mcp_server tickets --from ticketing:build_server

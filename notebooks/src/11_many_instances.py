@@ -37,7 +37,7 @@
 # 1. 로드 밸런서 뒤의 **프로세스 로컬 키**: 다른 인스턴스(또는 `--workers`의 다른 워커)로 간 재시도는 거부되며,
 #    재시작된 프로세스에 도달한 재시도도 마찬가지입니다
 # 2. 모든 프로세스에 건네준 **공유 키**: 재시작을 거쳐도 아무것도 거부되지 않습니다
-# 3. 본문을 읽지 않고 **`Mcp-Param-Region`으로** 지역별 풀에 **라우팅하는** 프록시, 그리고 헤더가 거짓일
+# 3. 본문을 읽지 않고 **`Mcp-Param-Region`으로** 리전별 풀에 **라우팅하는** 프록시, 그리고 헤더가 거짓일
 #    때 서버가 하는 일
 # 4. 부하가 걸린 프로세스에서의 **롤링 키 교체**: 올바른 순서와 잘못된 순서
 # 5. 자신의 플릿을 대상으로 Python과 CI에서 실행할 수 있는 **배포 검사**
@@ -222,7 +222,7 @@ await workers.stop()
 # %% [markdown ko]
 # ## 공유 키
 #
-# `keys="shared"`는 키 링 하나를 만들어, 현재 사용자만 읽을 수 있고(전용 디렉터리 안, 모드 0600) 프로세스가
+# `keys="shared"`는 키 목록 하나를 만들어, 현재 사용자만 읽을 수 있고(전용 디렉터리 안, 모드 0600) 프로세스가
 # 읽는 즉시 삭제되는 파일을 통해 모든 프로세스에 건네줍니다. 키는 명령줄에도, 환경 변수에도, 로그에도 나타나지 않습니다. 이제
 # 모든 인스턴스가 형제 인스턴스가 봉인한 것을 검증하며, 재시작해도 더 이상 잃는 것이 없습니다.
 
@@ -245,11 +245,11 @@ legs(kept)
 # request with no header (or a region no pool serves) goes to the default pool, the first one.
 
 # %% [markdown ko]
-# ## 헤더로 라우팅하기: 지역별 풀
+# ## 헤더로 라우팅하기: 리전별 풀
 #
 # 헤더 매개변수는 프록시가 **JSON 본문을 파싱하지 않고** 값으로 라우팅할 수 있도록 존재합니다. `regions=`를 주면
-# Caddyfile이 `Mcp-Param-Region`으로 라우팅합니다. 각 지역의 인스턴스들은 하나의 풀 형태로 묶이고, 헤더가
-# 없는 요청(또는 어느 풀도 맡지 않는 지역의 요청)은 기본 풀, 즉 첫 번째 풀로 갑니다.
+# Caddyfile이 `Mcp-Param-Region`으로 라우팅합니다. 각 리전의 인스턴스들은 하나의 풀 형태로 묶이고, 헤더가
+# 없는 요청(또는 어느 풀도 맡지 않는 리전의 요청)은 기본 풀, 즉 첫 번째 풀로 갑니다.
 
 # %% id=fleet-regions
 geo = await mcp_lab.start_fleet("shop", name="shop-geo", regions={"eu-west": 2, "us-east": 1}, keys="shared")
@@ -321,7 +321,7 @@ await geo.stop()
 # ## 프로세스에서의 롤링 키 교체
 #
 # 노트북 8의 교체 스테퍼(`RotationStepper`)는 실제 플릿에서도 동작합니다. 그 행렬은 프로세스에서 측정합니다. 각
-# 단계의 키 링으로 발급한 토큰을 각 인스턴스에 보냅니다.
+# 단계의 키 목록으로 발급한 토큰을 각 인스턴스에 보냅니다.
 
 # %% id=real-matrix
 stepper = mcp_lab.RotationStepper(shared, old=b"O" * 32, new=b"N" * 32)  # fixed keys: a stable matrix
@@ -358,9 +358,9 @@ for phase, counts in phases.items():
 
 # %% [markdown ko]
 # 잘못된 순서는 `[OLD, NEW]`를 건너뛰고 NEW를 먼저 봉인 키로 승격합니다. 이미 NEW로 봉인하는 인스턴스는 아직
-# 갱신되지 않은 형제 인스턴스가 검증할 수 없는 토큰을 내주고, 키 링이 예측한 대로 바로 그 재시도들이 유실됩니다. 인스턴스 1이
+# 갱신되지 않은 형제 인스턴스가 검증할 수 없는 토큰을 내주고, 키 목록이 예측한 대로 바로 그 재시도들이 유실됩니다. 인스턴스 1이
 # 승격되는 동안, 인스턴스 0이 NEW로 봉인한 토큰 세 개가 아직 `[OLD]`인 인스턴스 2로 돌아옵니다. 나머지 재시도는 모두
-# 자신의 키를 가진 키 링을 만납니다.
+# 자신의 키를 가진 키 목록을 만납니다.
 
 # %% id=rotation-wrong
 wrong, phases = await mcp_lab.rolling_rotation(shared, "wrong", flows_per_step=9, ordered=True)
