@@ -379,7 +379,7 @@ print(ok.text, "|", refused.status, "-", refused.error["message"])
 # %% [markdown ko]
 # ## 상태를 기록해 두고 다른 곳에서 마무리하기
 #
-# `Flow`는 평범한 JSON으로 저장할 수 있습니다. 파일에 쓰면 인수, 모든 라운드, 가장 최근에 봉인된 토큰이
+# `Flow`는 평범한 JSON입니다. 파일에 쓰면 인수, 모든 라운드, 가장 최근에 봉인된 토큰이
 # 담깁니다. 키는 절대 담기지 않습니다.
 
 # %% id=write-down

@@ -51,7 +51,7 @@ import mcp_lab
 # %% [markdown ko]
 # ## 하나의 서버
 #
-# `provision`은 클라이언트가 가진 세 가지에 기댑니다. 사용자의 답(`Elicit`), 클라이언트 LLM이 만든
+# `provision`은 클라이언트가 가진 세 가지에 의존합니다. 사용자의 답(`Elicit`), 클라이언트 LLM이 만든
 # 텍스트(`Sample`), 클라이언트의 루트(`ListRoots`)입니다. `handmade`는 자신의 `InputRequiredResult`를 직접
 # 만듭니다. `old_style`은 2026 이전의 관용구인 `await ctx.elicit(...)`를 씁니다.
 

@@ -379,10 +379,10 @@ for phase, counts in phases.items():
 # counts the responses each instance sent.)
 
 # %% [markdown ko]
-# ## 자신의 배포 검사하기
+# ## 내 배포 검사하기
 #
 # `mcp_lab.check_deployment(url, collection)`은 기록해 둔
-# 흐름(`mcp_lab.save_flows`)을 실습이 시작하지 않은 배포를 통해 여러 번 재생하고, 인스턴스마다 거부한 재시도
+# 흐름(`mcp_lab.save_flows`)을 실습이 시작하지 않은 배포를 통해 여러 번 다시 실행하고, 인스턴스마다 거부한 재시도
 # 수를 셉니다. 인스턴스 각각의 URL도 주면 모든 인스턴스 쌍에 대해 각 흐름의 첫 구간을 한 인스턴스로, 재시도를 다른
 # 인스턴스로 보내 봅니다. 같은 검사가 CI에서도 실행됩니다.
 # `python -m mcp_lab deploy-check URL COLLECTION`은 모든 재시도가 검증되면 0, 일부가
