@@ -299,7 +299,7 @@ print(await mcp_lab.unlisted_call(geo, "forecast", {"region": "us-east"}))
 # could belong to another process, and the proxy would send it the new instance's share.
 
 # %% [markdown ko]
-# 플릿이 바뀌면 실습은 Caddyfile을 다시 쓰고 `caddy reload`를 실행합니다. 이 재적재는 무중단이어서 처리 중인
+# 플릿이 바뀌면 실습은 Caddyfile을 다시 쓰고 `caddy reload`를 실행합니다. 설정은 무중단으로 다시 불러오므로 진행 중인
 # 요청이 끊기지 않고, 프록시 프로세스도 그대로입니다. 새 인스턴스는 자기 포트에서 *자기 자신으로서*(자신의
 # `Mcp-Lab-Instance` 이름으로) 실습에 응답한 뒤에야 트래픽을 받습니다. 연결을 받아 주기만 하는 포트는 다른
 # 프로세스의 것일 수 있고, 그러면 프록시가 새 인스턴스 몫의 트래픽을 그 프로세스로 보내게 되기 때문입니다.
