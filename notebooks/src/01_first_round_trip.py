@@ -302,7 +302,7 @@ print(scripted.text, "| answered by:", scripted.rounds[1].answered_by)
 # the client, carrying a `tools/call`. The server never opens a request of its own.
 
 # %% [markdown ko]
-# ### 반대 방향의 흐름은 없습니다
+# ### 반대 방향으로 흐르는 것은 없습니다
 #
 # Provisioner를 루프백 주소의 Streamable HTTP로 제공하고 다시 호출해 봅니다. 모든 구간은 클라이언트가
 # 보내는 HTTP `POST` 하나이며, 각각 `tools/call`을 싣고 있습니다. 서버는 자체 요청을 한 번도 열지 않습니다.

@@ -373,8 +373,7 @@ try_register("Resolve parameters + an InputRequiredResult return", resolvers_and
 # %% [markdown ko]
 # 리졸버에 관한 나머지 규칙은 다음과 같습니다. 리졸버로 채우는 매개변수를 유니언으로 감싸서는 안 됩니다.
 # 리졸버의 모든 매개변수는 `Context`, 다른 의존성, 또는 이름으로 받는 도구 인수여야 합니다. 의존성이 서로
-# 물고 도는 순환을 이루어서도 안 됩니다(순환은 몇 라운드를 거쳐도 풀리지 않습니다). 그리고 리졸버 하나는
-# 정확히 질문 하나만 합니다.
+# 물고 도는 순환을 이루어서도 안 됩니다. 그리고 리졸버 하나는 정확히 질문 하나만 합니다.
 
 # %% id=invalid-signatures
 def optional_dependency(server):
