@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from pydantic import ConfigDict, Field, field_serializer
+from pydantic.config import JsonDict
 
 from mcp_lab.records.base import Clipped, Model, Record, clip, clip_json
 
@@ -26,7 +27,9 @@ __all__ = [
     "TokenRecord",
 ]
 
-_EMBEDDED_DEFAULT: dict[str, Any] = {"default": None}
+_EMBEDDED_DEFAULT: JsonDict = {"default": None}
+_FreeObject = dict[str, Any]
+"""Claims as the token carries them: any JSON (the exported schema says so)."""
 
 OWNER_NOTE = "the server owner's view: a client must never parse requestState (it is the server's opaque token)"
 
@@ -109,9 +112,9 @@ class TokenRecord(Record):
     slot: int | None = None
     opened: bool = False
     verified: bool = False
-    claims: dict[str, Any] | None = Field(default=None, json_schema_extra=_EMBEDDED_DEFAULT)
+    claims: _FreeObject | None = Field(default=None, json_schema_extra=_EMBEDDED_DEFAULT)
     claim_rows: list[ClaimRowRecord] = []
-    expected: dict[str, Any] = Field(default_factory=dict, json_schema_extra={"default": {}})
+    expected: _FreeObject = Field(default_factory=dict, json_schema_extra={"default": {}})
     ttl: float | None = None
     ttl_left: float | None = None
     issued_at: str | None = None
@@ -134,11 +137,11 @@ class TokenRecord(Record):
         return clip(text) if text is not None else None
 
     @field_serializer("claims")
-    def _embedded_claims(self, claims: dict[str, Any] | None) -> dict[str, Any] | None:
+    def _embedded_claims(self, claims: _FreeObject | None) -> _FreeObject | None:
         return clip_json(claims) if claims is not None else None
 
     @field_serializer("expected")
-    def _embedded_expected(self, expected: dict[str, Any]) -> dict[str, Any]:
+    def _embedded_expected(self, expected: _FreeObject) -> _FreeObject:
         return dict(clip_json(expected))
 
 
