@@ -28,7 +28,7 @@ from mcp_lab.exchanges.recorder import SchemaBook, http_hooks
 from mcp_lab.servers.outside import OutsideServer
 from mcp_lab.servers.transports import LegRecorder, read_log
 
-__all__ = ["InstanceConnection", "ProxiedServer", "served_by"]
+__all__ = ["InstanceConnection", "ProxiedServer", "proxy_refusal", "served_by"]
 
 
 _CALLS = ("tools/call", "prompts/get", "resources/read")
@@ -68,6 +68,21 @@ class _ServedByRecorder(LegRecorder):
             if path is not None:
                 text, _ = read_log(path, self.offsets.get(instance, 0))
                 capture.server_log.extend(ln for ln in text.splitlines() if ln.strip())
+        if capture.served_by is None:
+            refused = proxy_refusal(capture.http)
+            if refused is not None:
+                capture.server_log.append(refused)
+
+
+def proxy_refusal(http: list[dict[str, Any]]) -> str | None:
+    """The line a leg gets when the proxy answered an error itself (no instance named in the response): the
+    failed leg then says why, as one an instance refused says what the instance logged."""
+    for exchange in http:
+        response = exchange.get("response") or {}
+        status = response.get("status")
+        if isinstance(status, int) and status >= 400:
+            return f"the proxy answered HTTP {status} itself: no instance served this request"
+    return None
 
 
 def _size(path: Path) -> int:
