@@ -164,7 +164,4 @@ def param_usage_html(usage: Sequence[ParamHeaderUsage | dict[str, Any]]) -> str:
             f"<td class='mcp-lab-mcp'>{code(entry.header)}</td><td>{code(_sent(entry))}</td>"
             f"<td>{e(entry.encoding)}</td><td>{tone('ok' if good else 'err', verdict)}</td></tr>"
         )
-    return (
-        "<table class='mcp-lab-param-headers'><thead><tr><th>argument</th><th>header</th><th>sent</th>"
-        f"<th>encoding</th><th>verdict</th></tr></thead><tbody>{''.join(rows)}</tbody></table>"
-    )
+    return table(["argument", "header", "sent", "encoding", "verdict"], rows, cls="mcp-lab-param-headers")
