@@ -9,7 +9,7 @@ can compare it; the HTML and the vendor JSON carry everything (never key materia
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from mcp_lab.exchanges.view import exchange_lines, exchanges_html
 from mcp_lab.flow.record import FlowRecord, RoundRecord, flow_record, round_record
@@ -105,7 +105,7 @@ def _arguments(arguments: JsonObject) -> str:
     return f"<div>arguments {code(shown, 'mcp-lab-long')}</div>" if arguments else ""
 
 
-def _parsed(arguments: dict[str, Any]) -> dict[str, Any]:
+def _parsed(arguments: JsonObject) -> dict[str, object]:
     """Arguments with clipped values as `Clipped` (their head, length and digest read in the view)."""
     return {
         k: Clipped.model_validate(v) if isinstance(v, dict) and v.get("clipped") is True else v
