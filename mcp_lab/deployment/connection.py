@@ -7,7 +7,7 @@ A `ProxiedServer` is an ordinary outside HTTP connection (flows, step mode, repl
 recorder reads *which instance served the leg* from the response itself: the `Mcp-Lab-Instance` header each
 instance adds (`app.InstanceHeader`). It then takes that instance's log lines written during the leg, so a
 refused retry says why the instance refused it (under concurrent load a line may belong to a sibling leg on
-the same instance). `rewrite` makes a client that lies in a header (the gateway case): the recorded request
+the same instance); a request the proxy answered itself with an HTTP error (no instance named) says that. `rewrite` makes a client that lies in a header (the gateway case): the recorded request
 is what went on the wire.
 """
 
