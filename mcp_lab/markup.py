@@ -78,15 +78,18 @@ def tone(kind: str, text: object) -> str:
     return f"<span class='mcp-lab-{kind}'>{e(text)}</span>" if kind else e(text)
 
 
-def table_row(*cells: str, cls: str = "") -> str:
-    """One table row of data cells, each already HTML."""
+def table_row(*cells: str, cls: str = "", span: int = 1) -> str:
+    """One table row of data cells, each already HTML; `span` > 1: the last cell spans that many columns (a
+    message or a detail under the row's first cells)."""
     attr = f" class='{cls}'" if cls else ""
-    return f"<tr{attr}>" + "".join(f"<td>{cell}</td>" for cell in cells) + "</tr>"
+    last = len(cells) - 1
+    spans = [f" colspan='{span}'" if i == last and span > 1 else "" for i in range(len(cells))]
+    return f"<tr{attr}>" + "".join(f"<td{s}>{cell}</td>" for s, cell in zip(spans, cells, strict=True)) + "</tr>"
 
 
 def table(head: Iterable[str], rows: Iterable[str], *, caption: str = "", cls: str = "") -> str:
-    """The one HTML table of the fallbacks: an optional caption, a header row (cells already HTML; none for
-    a table of name/value rows) and the body's rows (`table_row(...)`, or a finished `<tr>` that needs classes)."""
+    """The one HTML table of the fallbacks: an optional caption (HTML), a header row (cells already HTML; none
+    for a table of name/value rows) and the body's rows (`table_row(...)`)."""
     attr = f" class='{cls}'" if cls else ""
     top = f"<caption>{caption}</caption>" if caption else ""
     heads = "".join(f"<th>{cell}</th>" for cell in head)

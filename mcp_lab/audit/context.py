@@ -63,8 +63,8 @@ def status_of(rnd: Round | None) -> int | None:
     """The HTTP status of a leg's last exchange (Streamable HTTP only)."""
     if rnd is None or not rnd.http:
         return None
-    response = rnd.http[-1].get("response") or {}
-    status = response.get("status")
+    response = rnd.http[-1].get("response")
+    status = response.get("status") if isinstance(response, dict) else None
     return status if isinstance(status, int) else None
 
 

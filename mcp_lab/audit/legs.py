@@ -24,6 +24,7 @@ from mcp.client.session import ClientSession
 
 from mcp_lab.audit.reach import Reach, RequestSpec
 from mcp_lab.flow.flow import Flow, Round
+from mcp_lab.flow.leg_data import LegError
 from mcp_lab.json_types import JsonObject
 from mcp_lab.protocol.codes import HEADER_MISMATCH
 from mcp_lab.protocol.eras import MODERN
@@ -113,7 +114,7 @@ def label(flow: Flow) -> str:
     return flow_label(flow)
 
 
-def _error(exc: BaseException) -> JsonObject:
+def _error(exc: BaseException) -> LegError:
     if isinstance(exc, MCPError):
         return {"code": exc.error.code, "message": exc.error.message, "data": exc.error.data}
     while isinstance(exc, BaseExceptionGroup) and exc.exceptions:

@@ -128,10 +128,11 @@ async def _listing(ctx: Context) -> None:
             ctx.tools_error = f"tools/list answered {what}"
             return
         page = (rnd.result or {}).get("tools")
-        tools += [t for t in page or [] if isinstance(t, dict)]
-        cursor = (rnd.result or {}).get("nextCursor")
-        if not isinstance(cursor, str):
+        tools += [t for t in page if isinstance(t, dict)] if isinstance(page, list) else []
+        next_page = (rnd.result or {}).get("nextCursor")
+        if not isinstance(next_page, str):
             break
+        cursor = next_page
     ctx.tools = tools
 
 

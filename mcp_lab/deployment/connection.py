@@ -7,7 +7,7 @@ A `ProxiedServer` is an ordinary outside HTTP connection (flows, step mode, repl
 recorder reads *which instance served the leg* from the response itself: the `Mcp-Lab-Instance` header each
 instance adds (`app.InstanceHeader`). It then takes that instance's log lines written during the leg, so a
 refused retry says why the instance refused it (under concurrent load a line may belong to a sibling leg on
-the same instance). `rewrite` makes a client that lies in a header (the gateway case): the recorded request
+the same instance); a request the proxy answered itself with an HTTP error (no instance named) says that. `rewrite` makes a client that lies in a header (the gateway case): the recorded request
 is what went on the wire.
 """
 
@@ -28,7 +28,7 @@ from mcp_lab.exchanges.recorder import SchemaBook, http_hooks
 from mcp_lab.servers.outside import OutsideServer
 from mcp_lab.servers.transports import LegRecorder, read_log
 
-__all__ = ["InstanceConnection", "ProxiedServer", "served_by"]
+__all__ = ["InstanceConnection", "ProxiedServer", "proxy_refusal", "served_by"]
 
 
 _CALLS = ("tools/call", "prompts/get", "resources/read")
@@ -68,6 +68,21 @@ class _ServedByRecorder(LegRecorder):
             if path is not None:
                 text, _ = read_log(path, self.offsets.get(instance, 0))
                 capture.server_log.extend(ln for ln in text.splitlines() if ln.strip())
+        if capture.served_by is None:
+            refused = proxy_refusal(capture.http)
+            if refused is not None:
+                capture.server_log.append(refused)
+
+
+def proxy_refusal(http: list[dict[str, Any]]) -> str | None:
+    """The line a leg gets when the proxy answered an error itself (no instance named in the response): the
+    failed leg then says why, as one an instance refused says what the instance logged."""
+    for exchange in http:
+        response = exchange.get("response") or {}
+        status = response.get("status")
+        if isinstance(status, int) and status >= 400:
+            return f"the proxy answered HTTP {status} itself: no instance served this request"
+    return None
 
 
 def _size(path: Path) -> int:

@@ -22,7 +22,7 @@ from mcp.client.streamable_http import streamable_http_client
 
 from mcp_lab.deployment.connection import ProxiedServer, served_by
 from mcp_lab.errors import LabError
-from mcp_lab.exchanges.record import LegCapture
+from mcp_lab.exchanges.record import HttpExchange, LegCapture
 from mcp_lab.exchanges.recorder import http_hooks, leg_scope
 from mcp_lab.given import shown
 from mcp_lab.json_types import JsonObject
@@ -108,17 +108,17 @@ async def unlisted_call(
                 result = " ".join(t for t in texts if t)
             except MCPError as exc:
                 error = f"{exc.error.code} {exc.error.message}"
-    posts = []
+    posts: list[JsonObject] = []
     for exchange in capture.http:
-        response = exchange.get("response") or {}
-        sent = {k.lower(): v for k, v in exchange["request"]["headers"]}
+        seen = HttpExchange.model_validate(exchange)  # the record it was dumped from, typed again
+        sent = {k.lower(): v for k, v in seen.request.headers}
         posts.append(
             {
-                "method": exchange.get("rpc"),
+                "method": seen.rpc,
                 "header_name": header,
                 "header": sent.get(header.lower()),
-                "status": response.get("status"),
-                "code": (exchange.get("rpc_error") or {}).get("code"),
+                "status": seen.response.status if seen.response is not None else None,
+                "code": seen.rpc_error.code if seen.rpc_error is not None else None,
                 "served_by": served_by([exchange]),
             }
         )

@@ -43,6 +43,7 @@ __all__ = ["APP_FACTORY", "InstanceProcess", "PortTaken", "answers_as", "end_gro
 
 APP_FACTORY = "mcp_lab.deployment.app:instance_app"
 START_TIMEOUT = 60.0
+KEEP_ALIVE = 150  # idle s: past Caddy's 2 min pool (at uvicorn's 5 s Caddy met closed ones and answered 502)
 
 
 def fleet_directory() -> Path:
@@ -235,7 +236,7 @@ class InstanceProcess:
     def command(self) -> list[str]:
         """The uvicorn command line (no secret in it: the keys travel in a file)."""
         line = [sys.executable, "-m", "uvicorn", "--factory", APP_FACTORY, "--host", "127.0.0.1"]
-        line += ["--port", str(self.port), "--log-level", "warning", "--no-access-log"]
+        line += ["--port", str(self.port), "--log-level", "warning", "--no-access-log", "--timeout-keep-alive", str(KEEP_ALIVE)]
         if self.workers > 1:
             line += ["--workers", str(self.workers)]
         return line

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from mcp_lab.json_types import JsonObject
 from mcp_lab.records.base import Clipped, Model, clip, clip_json
 
 __all__ = [
@@ -204,7 +205,7 @@ def rpc_facts(request_body: Body, response: HttpResponseRecord | None) -> tuple[
 class LegCapture:
     """What a connection observed during one leg besides the JSON-RPC result."""
 
-    http: list[dict[str, Any]] = field(default_factory=list)
+    http: list[JsonObject] = field(default_factory=list)
     """HTTP exchanges (Streamable HTTP connections only)."""
     server_log: list[str] = field(default_factory=list)
     """The server's logged reasons (e.g. why requestState was rejected), for servers the lab owns."""

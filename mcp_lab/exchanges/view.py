@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
 
 from mcp.shared.inbound import decode_header_value
 
 from mcp_lab.exchanges.record import Body, Header, HttpExchange, ParamHeaderUsage
+from mcp_lab.json_types import JsonObject
 from mcp_lab.markup import code, e, table, tone
 from mcp_lab.records.base import clipped_text
 
@@ -124,7 +124,7 @@ def exchanges_html(exchanges: Sequence[HttpExchange]) -> str:
     return "".join(exchange_html(x) for x in exchanges)
 
 
-def value_text(value: Any) -> str:
+def value_text(value: object) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
@@ -136,11 +136,11 @@ def _sent(entry: ParamHeaderUsage) -> str:
     return entry.sent
 
 
-def _usage(usage: Sequence[ParamHeaderUsage | dict[str, Any]]) -> list[ParamHeaderUsage]:
+def _usage(usage: Sequence[ParamHeaderUsage | JsonObject]) -> list[ParamHeaderUsage]:
     return [u if isinstance(u, ParamHeaderUsage) else ParamHeaderUsage.model_validate(u) for u in usage]
 
 
-def param_usage_lines(usage: Sequence[ParamHeaderUsage | dict[str, Any]]) -> list[str]:
+def param_usage_lines(usage: Sequence[ParamHeaderUsage | JsonObject]) -> list[str]:
     """`region=... -> Mcp-Param-Region: eu-west [ok]`, one line per marked argument (records or their dumps)."""
     lines = []
     for entry in _usage(usage):
@@ -152,7 +152,7 @@ def param_usage_lines(usage: Sequence[ParamHeaderUsage | dict[str, Any]]) -> lis
     return lines
 
 
-def param_usage_html(usage: Sequence[ParamHeaderUsage | dict[str, Any]]) -> str:
+def param_usage_html(usage: Sequence[ParamHeaderUsage | JsonObject]) -> str:
     if not usage:
         return ""
     rows = []
@@ -164,7 +164,4 @@ def param_usage_html(usage: Sequence[ParamHeaderUsage | dict[str, Any]]) -> str:
             f"<td class='mcp-lab-mcp'>{code(entry.header)}</td><td>{code(_sent(entry))}</td>"
             f"<td>{e(entry.encoding)}</td><td>{tone('ok' if good else 'err', verdict)}</td></tr>"
         )
-    return (
-        "<table class='mcp-lab-param-headers'><thead><tr><th>argument</th><th>header</th><th>sent</th>"
-        f"<th>encoding</th><th>verdict</th></tr></thead><tbody>{''.join(rows)}</tbody></table>"
-    )
+    return table(["argument", "header", "sent", "encoding", "verdict"], rows, cls="mcp-lab-param-headers")

@@ -30,6 +30,7 @@ from mcp_lab.bounded_json import RECORD_DEPTH
 from mcp_lab.errors import FlowError, LabError
 from mcp_lab.flow.answers import AnswerContext, Answerer, ChainAnswerer, InputResponse, ScriptedAnswerer, Unanswered
 from mcp_lab.flow.asking import answer_round, missing_answer_message
+from mcp_lab.flow.leg_data import LegError
 from mcp_lab.flow.legs import BACKCHANNEL_HINT, backchannel_hint, send_leg
 from mcp_lab.flow.round import Connection, LegCapture, Round, read_saved
 from mcp_lab.flow.stepping import (
@@ -167,12 +168,14 @@ class Flow:
         return model.model_validate(last.result)  # type: ignore[attr-defined, no-any-return]
 
     @property
-    def error(self) -> dict[str, Any] | None:
+    def error(self) -> LegError | None:
         """The error that ended the flow: a JSON-RPC error, or a tool's own (`isError: true`) result."""
         last = self.last
         if last is not None and last.outcome == "result" and (last.result or {}).get("isError"):
-            error = {"code": None, "message": self.text or "the tool reported an error", "where": "tool"}
-            return error | ({"reason": last.server_log[-1]} if last.server_log else {})
+            error: LegError = {"code": None, "message": self.text or "the tool reported an error", "where": "tool"}
+            if last.server_log:
+                error["reason"] = last.server_log[-1]
+            return error
         return last.error if last is not None and last.outcome == "error" else None
 
     @property

@@ -31,6 +31,7 @@ from mcp_lab.protocol.rejections import rejection_reason
 from mcp_lab.servers.containment import describe, escaping
 
 if TYPE_CHECKING:
+    from mcp_lab.flow.leg_data import BackchannelEntry
     from mcp_lab.flow.round import Connection, Request, Round
 
 __all__ = ["BACKCHANNEL_HINT", "backchannel_hint", "parse_response", "send_leg"]
@@ -124,7 +125,9 @@ def backchannel_hint(era: str, rnd: Round) -> str | None:
         return None
     texts = [str((rnd.error or {}).get("message", ""))] if rnd.outcome == "error" else []
     if rnd.outcome == "result" and (rnd.result or {}).get("isError"):
-        texts += [str(c.get("text", "")) for c in (rnd.result or {}).get("content", []) if isinstance(c, dict)]
+        content = (rnd.result or {}).get("content")
+        parts = content if isinstance(content, list) else []
+        texts += [str(c.get("text", "")) for c in parts if isinstance(c, dict)]
     return BACKCHANNEL_HINT if any("no back-channel" in text for text in texts) else None
 
 
@@ -184,7 +187,7 @@ async def _legacy_session(
     live: list[ClientSession] = []
 
     async def answer_backchannel(key: str, request: T.InputRequest) -> InputResponse | T.ErrorData:
-        entry: dict[str, Any] = {"key": key, "kind": request_kind(request), "request": wire(request)}
+        entry: BackchannelEntry = {"key": key, "kind": request_kind(request), "request": wire(request)}
         rnd.backchannel.append(entry)
         if answerer is None:
             entry["error"] = "no answerer"

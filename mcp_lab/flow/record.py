@@ -25,6 +25,7 @@ from mcp_lab.records.base import Clipped, Model, Record, clip, clip_json
 
 if TYPE_CHECKING:
     from mcp_lab.flow.flow import Flow, Round
+    from mcp_lab.flow.leg_data import BackchannelEntry
 
 __all__ = ["AnswerRecord", "BackchannelRecord", "ErrorRecord", "FlowRecord", "InputRequestRecord", "ResultRecord"]
 __all__ += ["RoundRecord", "SchemaField", "TokenBrief"]
@@ -343,7 +344,7 @@ def round_record(rnd: Round) -> RoundRecord:
     return record
 
 
-def _backchannel(entry: dict[str, Any]) -> BackchannelRecord:
+def _backchannel(entry: BackchannelEntry) -> BackchannelRecord:
     key = str(entry.get("key", "?"))
     record = BackchannelRecord(key=key, request=input_request(key, entry.get("request")))
     if entry.get("error") is not None:

@@ -25,6 +25,7 @@ import mcp_lab.view_registry as view_registry
 from mcp_lab.errors import LabError
 from mcp_lab.exchanges.record import LegCapture
 from mcp_lab.flow.answers import InputResponse
+from mcp_lab.flow.leg_data import BackchannelEntry, LegError
 from mcp_lab.json_types import JsonObject, JsonValue
 from mcp_lab.protocol.codes import INVALID_PARAMS
 from mcp_lab.protocol.eras import LEGACY, MODERN
@@ -180,8 +181,8 @@ class Round:
     outcome: Literal["input_required", "result", "error"] = "result"
     input_requests: dict[str, Any] | None = None
     request_state: str | None = None
-    result: dict[str, Any] | None = None
-    error: dict[str, Any] | None = None
+    result: JsonObject | None = None
+    error: LegError | None = None
     backoff: float = 0.0
     """Seconds slept before this leg because the previous one carried state only."""
     started: float = 0.0
@@ -192,9 +193,9 @@ class Round:
     """The previous leg's state was rejected, so this leg sent the original request afresh (the SDK docs'
     advice: on the frozen -32602 a client starts the flow over)."""
     served_by: str | None = None
-    http: list[dict[str, Any]] = field(default_factory=list)
+    http: list[JsonObject] = field(default_factory=list)
     server_log: list[str] = field(default_factory=list)
-    backchannel: list[dict[str, Any]] = field(default_factory=list)
+    backchannel: list[BackchannelEntry] = field(default_factory=list)
     """Pre-2026 era only: server-to-client requests sent during the leg, with the answers given."""
 
     def to_dict(self) -> JsonObject:

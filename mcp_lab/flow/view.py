@@ -9,14 +9,14 @@ can compare it; the HTML and the vendor JSON carry everything (never key materia
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from mcp_lab.exchanges.view import exchange_lines, exchanges_html
 from mcp_lab.flow.record import FlowRecord, RoundRecord, flow_record, round_record
 from mcp_lab.flow.record import flow_summary as _flow_summary
 from mcp_lab.flow.record import token_brief as _token_brief
 from mcp_lab.json_types import JsonObject
-from mcp_lab.markup import code, e, tone, wrap
+from mcp_lab.markup import code, e, table, table_row, tone, wrap
 from mcp_lab.records.base import Clipped, clipped_text
 
 if TYPE_CHECKING:
@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 __all__ = ["FLOW_MIME", "flow_bundle", "flow_summary", "round_bundle", "token_brief"]
 
 FLOW_MIME = "application/vnd.mcp-lab.flow+json"
+_COLUMNS = ("leg", "client sent", "server answered", "request_state", "time")
 
 
 def token_brief(token: str | None) -> str:
@@ -82,17 +83,17 @@ def _round_row(rnd: RoundRecord) -> str:
         mark = "✗ "
     if not_sent(rnd):
         message = rnd.error.message if rnd.error is not None else ""
-        return (
-            f"<tr class='mcp-lab-not-sent'><td>{rnd.index + 1}</td><td><i>not sent</i></td>"
-            f"<td colspan='3'>{tone('err', '✗ refused in the client: ' + message)}</td></tr>"
-        )
-    row = (
-        f"<tr><td>{rnd.index + 1}</td><td>{e(rnd.sent_summary)}</td>"
-        f"<td>{tone(_TONE[rnd.outcome], mark + rnd.outcome_summary)}</td><td>{code(token)}</td>"
-        f"<td><span style='white-space:nowrap'>{rnd.elapsed * 1000:.1f} ms</span>{e(http)}</td></tr>"
+        refused = tone("err", "✗ refused in the client: " + message)
+        return table_row(str(rnd.index + 1), "<i>not sent</i>", refused, cls="mcp-lab-not-sent", span=3)
+    row = table_row(
+        str(rnd.index + 1),
+        e(rnd.sent_summary),
+        tone(_TONE[rnd.outcome], mark + rnd.outcome_summary),
+        code(token),
+        f"<span style='white-space:nowrap'>{rnd.elapsed * 1000:.1f} ms</span>{e(http)}",
     )
     if rnd.http:
-        row += f"<tr class='mcp-lab-http-row'><td></td><td colspan='4'>{exchanges_html(rnd.http)}</td></tr>"
+        row += table_row("", exchanges_html(rnd.http), cls="mcp-lab-http-row", span=4)
     return row
 
 
@@ -104,7 +105,7 @@ def _arguments(arguments: JsonObject) -> str:
     return f"<div>arguments {code(shown, 'mcp-lab-long')}</div>" if arguments else ""
 
 
-def _parsed(arguments: dict[str, Any]) -> dict[str, Any]:
+def _parsed(arguments: JsonObject) -> dict[str, object]:
     """Arguments with clipped values as `Clipped` (their head, length and digest read in the view)."""
     return {
         k: Clipped.model_validate(v) if isinstance(v, dict) and v.get("clipped") is True else v
@@ -117,8 +118,7 @@ def flow_html(flow: FlowRecord) -> str:
     notes = "".join(f"<div>note: {e(n)}</div>" for n in flow.notes)
     return wrap(
         f"<div><b>{e(flow.summary)}</b></div>{_arguments(flow.arguments)}"
-        "<table><thead><tr><th>leg</th><th>client sent</th><th>server answered</th><th>request_state</th>"
-        f"<th>time</th></tr></thead><tbody>{rows}</tbody></table>{notes}",
+        f"{table(_COLUMNS, [rows])}{notes}",
         "mcp-lab-flow",
     )
 
@@ -132,5 +132,5 @@ def round_bundle(rnd: Round) -> JsonObject:
     record = round_record(rnd)
     return {
         "text/plain": "\n".join(_round_lines(record)).strip(),
-        "text/html": wrap(f"<table>{_round_row(record)}</table>", "mcp-lab-flow"),
+        "text/html": wrap(table([], [_round_row(record)]), "mcp-lab-flow"),
     }

@@ -83,9 +83,9 @@ class Clipped(Model):
         return f"{self.head}… ({self.length:,} chars, sha256 {self.sha256[:16]}…)"
 
 
-def clip(text: str) -> str | Clipped:
-    """`text` itself, or a `Clipped` marker when it is longer than `CLIP_CHARS`."""
-    if len(text) <= CLIP_CHARS:
+def clip(text: str | Clipped) -> str | Clipped:
+    """`text` itself, or a `Clipped` marker when it is longer than `CLIP_CHARS` (a marker stays as it is)."""
+    if isinstance(text, Clipped) or len(text) <= CLIP_CHARS:
         return text
     digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
     return Clipped(head=text[:HEAD_CHARS], length=len(text), sha256=digest)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 
-from mcp_lab.markup import code, e, tone, wrap
+from mcp_lab.markup import code, e, table, table_row, tone, wrap
 from mcp_lab.servers.record import ResourceDescription, ServerDescriptionRecord, ToolDescription
 
 __all__ = ["description_html", "description_text"]
@@ -82,10 +82,7 @@ def _tool_html(tool: ToolDescription) -> str:
     schemas = f"<details><summary>input schema</summary>{_json(tool.input_schema)}</details>"
     if tool.output_schema is not None:
         schemas += f"<details><summary>output schema</summary>{_json(tool.output_schema)}</details>"
-    return (
-        f"<tr><td>{code(tool.signature)}{problem}<div>{e(tool.description or '')}</div>{schemas}</td>"
-        f"<td>{headers}</td></tr>"
-    )
+    return table_row(f"{code(tool.signature)}{problem}<div>{e(tool.description or '')}</div>{schemas}", headers)
 
 
 def description_html(record: ServerDescriptionRecord) -> str:
@@ -96,27 +93,24 @@ def description_html(record: ServerDescriptionRecord) -> str:
     )
     if record.instructions:
         head += f"<div>instructions: {e(record.instructions)}</div>"
-    tools = "".join(_tool_html(t) for t in record.tools)
-    body = (
-        f"<table><caption>tools ({len(record.tools)})</caption><thead><tr><th>tool</th>"
-        f"<th>header parameters</th></tr></thead><tbody>{tools}</tbody></table>"
-    )
+    tools = [_tool_html(t) for t in record.tools]
+    body = table(["tool", "header parameters"], tools, caption=f"tools ({len(record.tools)})")
     if record.prompts:
-        rows = "".join(
-            f"<tr><td>{code(p.name)}</td><td>{e(', '.join(a.name + ('' if a.required else '?') for a in p.arguments))}"
-            f"</td><td>{e(p.description or '')}</td></tr>"
+        rows = [
+            table_row(
+                code(p.name), e(", ".join(a.name + ("" if a.required else "?") for a in p.arguments)), e(p.description or "")
+            )
             for p in record.prompts
-        )
-        body += f"<table><caption>prompts ({len(record.prompts)})</caption><tbody>{rows}</tbody></table>"
+        ]
+        body += table([], rows, caption=f"prompts ({len(record.prompts)})")
     elif "prompts" in record.capabilities:
         body += "<div>prompts: none listed</div>"
     if record.resources:
-        rows = "".join(
-            f"<tr><td>{'template' if r.template else 'resource'}</td><td>{code(r.uri)}</td>"
-            f"<td>{e(r.name or '')}</td><td>{e(r.mime_type or '')}</td></tr>"
+        rows = [
+            table_row("template" if r.template else "resource", code(r.uri), e(r.name or ""), e(r.mime_type or ""))
             for r in record.resources
-        )
-        body += f"<table><caption>resources ({len(record.resources)})</caption><tbody>{rows}</tbody></table>"
+        ]
+        body += table([], rows, caption=f"resources ({len(record.resources)})")
     elif "resources" in record.capabilities:
         body += "<div>resources: none listed</div>"
     notes = "".join(f"<div class='mcp-lab-muted'>note: {e(n)}</div>" for n in record.notes)

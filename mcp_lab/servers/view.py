@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from mcp_lab.json_types import JsonObject
-from mcp_lab.markup import code, e, tone, wrap
+from mcp_lab.markup import code, e, table, table_row, tone, wrap
 from mcp_lab.servers.record import ServerRowRecord, ServersRecord
 
 if TYPE_CHECKING:
@@ -89,12 +89,16 @@ def servers_text(record: ServersRecord) -> str:
 def servers_html(record: ServersRecord) -> str:
     if not record.servers:
         return wrap(f"<i>{e(record.empty_note)}</i>", "mcp-lab-servers")
-    head = "<tr><th>name</th><th>kind</th><th>request_state</th><th>key ids</th><th>ttl</th><th>where</th></tr>"
-    body = "".join(
-        f"<tr><td>{e(r.name)}</td><td>{e(r.kind)}</td>"
-        f"<td>{tone('warn', '⚠ ' + r.sealing) if 'plaintext' in r.sealing else e(r.sealing)}</td>"
-        f"<td>{code(', '.join(r.key_ids) or '-')}</td><td>{'-' if r.ttl is None else f'{r.ttl:g} s'}</td>"
-        f"<td>{code(r.where)}</td></tr>"
+    head = ["name", "kind", "request_state", "key ids", "ttl", "where"]
+    body = [
+        table_row(
+            e(r.name),
+            e(r.kind),
+            tone("warn", "⚠ " + r.sealing) if "plaintext" in r.sealing else e(r.sealing),
+            code(", ".join(r.key_ids) or "-"),
+            "-" if r.ttl is None else f"{r.ttl:g} s",
+            code(r.where),
+        )
         for r in record.servers
-    )
-    return wrap(f"<table><thead>{head}</thead><tbody>{body}</tbody></table>", "mcp-lab-servers")
+    ]
+    return wrap(table(head, body), "mcp-lab-servers")

@@ -63,14 +63,14 @@ def inspect_token(
     ctx = resolve_context(server, ring, codec, call, principal, audience)
     at = time.time() if now is None else _epoch(now)
     try:
-        return _inspect(token, ctx, at, flow if flow is not None else call)
+        return _inspect(token, ctx, at, flow if flow is not None else call).settle()
     except Exception as exc:  # the promise is a report for any input; an inspector bug is shown, not raised
-        report = TokenReport(
+        report = TokenReport.begin(
             token=token if isinstance(token, str) else None, length=0, format="error", format_label="inspector error"
         )
         report.notes.append(f"inspector error: {type(exc).__name__}: {exc}")
         report.verdict_detail = "the inspector failed on this input; nothing can be said"
-        return report
+        return report.settle()
 
 
 def _epoch(now: object) -> float:
@@ -89,7 +89,7 @@ def _inspect(token: object, ctx: Context, now: float, carrier: object = None) ->
         expected = {"m": method, "t": target, "a": digest}
     if ctx.audience is not UNKNOWN:
         expected["aud"] = ctx.audience
-    report = TokenReport(
+    report = TokenReport.begin(
         token=None, length=0, format="absent", format_label="no token", server=ctx.server, opener=ctx.opener
     )
     if ctx.ring_ids:
@@ -160,7 +160,7 @@ def _foreign(report: TokenReport, anatomy: Anatomy, flow: object) -> TokenReport
     if anatomy.sdk_refusal:
         report.notes.append(anatomy.sdk_refusal)
     report.can_open = statement
-    accepted = _accepted_in(flow, report.token)
+    accepted = _accepted_in(flow, report.token if isinstance(report.token, str) else None)
     if accepted is not None:
         report.notes.append(accepted)
         report.verdict, report.verdict_detail = "unknown", f"{anatomy.label}: {accepted}"
@@ -196,7 +196,7 @@ def _foreign_format(report: TokenReport, anatomy: Anatomy, ctx: Context) -> None
     own = "aes-gcm-v1" if ctx.opener == "ring" else None
     described = ctx.codec if isinstance(ctx.codec, DescribedCodec) else None
     if ctx.opener == "codec" and described is not None:
-        own = anatomy.format if report.token is not None and report.token.startswith(described.prefix) else "other"
+        own = anatomy.format if isinstance(report.token, str) and report.token.startswith(described.prefix) else "other"
     if own is not None and anatomy.format != own and anatomy.format not in ("plaintext", "empty"):
         opener = "the ring's SDK codec" if ctx.opener == "ring" else (described.label if described else "this codec")
         report.notes.append(f"this token looks like {anatomy.label}; {opener} cannot open that format")

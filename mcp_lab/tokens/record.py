@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import ConfigDict
+from pydantic import ConfigDict, Field, field_serializer
+from pydantic.config import JsonDict
 
-from mcp_lab.records.base import Clipped, Model, Record
+from mcp_lab.records.base import Clipped, Model, Record, clip, clip_json
 
 __all__ = [
     "CheckRecord",
@@ -25,6 +26,10 @@ __all__ = [
     "TamperRecord",
     "TokenRecord",
 ]
+
+_EMBEDDED_DEFAULT: JsonDict = {"default": None}
+_FreeObject = dict[str, Any]
+"""Claims as the token carries them: any JSON (the exported schema says so)."""
 
 OWNER_NOTE = "the server owner's view: a client must never parse requestState (it is the server's opaque token)"
 
@@ -76,10 +81,15 @@ class QuestionRecord(Model):
 
 
 class TokenRecord(Record):
+    # What the inspector found, as its views draw it. The inspector holds the token, the inner state and
+    # the claims whole; they are embedded clipped when the record is dumped (the serializers below), and a
+    # dumped record reads back as it was. `_EMBEDDED_DEFAULT` keeps the defaults in the exported schema,
+    # which pydantic leaves out for a field with a serializer.
+
     kind: Literal["token"] = "token"
     version: Literal[1] = 1
     owner_note: str = OWNER_NOTE
-    token: str | Clipped | None = None
+    token: str | Clipped | None = Field(default=None, json_schema_extra=_EMBEDDED_DEFAULT)
     length: int
     format: str
     format_label: str
@@ -102,14 +112,14 @@ class TokenRecord(Record):
     slot: int | None = None
     opened: bool = False
     verified: bool = False
-    claims: dict[str, Any] | None = None
+    claims: _FreeObject | None = Field(default=None, json_schema_extra=_EMBEDDED_DEFAULT)
     claim_rows: list[ClaimRowRecord] = []
-    expected: dict[str, Any] = {}
+    expected: _FreeObject = Field(default_factory=dict, json_schema_extra={"default": {}})
     ttl: float | None = None
     ttl_left: float | None = None
     issued_at: str | None = None
     expires_at: str | None = None
-    inner_state: str | Clipped | None = None
+    inner_state: str | Clipped | None = Field(default=None, json_schema_extra=_EMBEDDED_DEFAULT)
     inner_kind: Literal["resolver", "handmade"] | None = None
     questions: list[QuestionRecord] = []
     checks: list[CheckRecord] = []
@@ -121,6 +131,18 @@ class TokenRecord(Record):
     cannot_know: list[str] = []
     notes: list[str] = []
     danger: str | None = None
+
+    @field_serializer("token", "inner_state")
+    def _embedded(self, text: str | Clipped | None) -> str | Clipped | None:
+        return clip(text) if text is not None else None
+
+    @field_serializer("claims")
+    def _embedded_claims(self, claims: _FreeObject | None) -> _FreeObject | None:
+        return clip_json(claims) if claims is not None else None
+
+    @field_serializer("expected")
+    def _embedded_expected(self, expected: _FreeObject) -> _FreeObject:
+        return dict(clip_json(expected))
 
 
 class TamperCaseRecord(Model):

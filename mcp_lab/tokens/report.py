@@ -10,15 +10,16 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import asdict, dataclass, field
-from functools import cached_property
+from dataclasses import asdict
 from typing import Literal
+
+from pydantic import PrivateAttr
 
 from mcp_lab.json_types import JsonObject
 from mcp_lab.markup import MimeBundle
 from mcp_lab.protocol.anatomy import keyless_anatomy
-from mcp_lab.protocol.token_parts import Anatomy, Segment
-from mcp_lab.records.base import clip, clip_json, fitted
+from mcp_lab.protocol.token_parts import Anatomy
+from mcp_lab.records.base import clip_json, fitted
 from mcp_lab.tokens.record import CheckRecord, ClaimRowRecord, QuestionRecord, SegmentRecord, TokenRecord
 from mcp_lab.tokens.rows import ClaimRow, QuestionRow, Status, claim_rows, decode_inner, when
 
@@ -41,165 +42,105 @@ REASONS = (
 """The reasons `mcp.server.request_state` logs ("requestState rejected on <method>: <reason>")."""
 
 
-@dataclass
-class TokenReport:
-    """Everything the lab can say about one request_state value (for the server's owner)."""
+class TokenReport(TokenRecord):
+    """Everything the lab can say about one request_state value (for the server's owner).
 
-    token: str | None
-    length: int
-    format: str
-    format_label: str
-    prefix: str | None = None
-    key_id: str | None = None
-    problem: str | None = None
-    confidential: bool | None = None
-    server: str | None = None
-    opener: str = "none"
-    """ring | codec | keyless | unprotected: what was used to open the token."""
-    can_open: str = ""
-    ring_ids: list[str] = field(default_factory=list)
-    slot: int | None = None
-    opened: bool = False
-    verified: bool = False
-    claims: JsonObject | None = None
-    expected: JsonObject = field(default_factory=dict)
-    """What the server expects of m, t, a and aud, for the ones the lab knows."""
-    ttl: float | None = None
-    ttl_left: float | None = None
-    inner_state: str | None = None
-    question_texts: dict[str, str] = field(default_factory=dict)
-    """Question text by input-request key, from the flow that carried the token."""
-    checks: list[CheckRecord] = field(default_factory=list)
-    verdict: str = "unknown"
-    """"ok", the reason the server logs, or "unknown" when the lab cannot tell."""
-    verdict_detail: str = ""
-    cannot_know: list[str] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-    danger: str | None = None
+    The report is its record: the inspector fills these fields as it checks, `settle` derives the rest (the
+    structure, the segments, the claim rows, the questions, the verdict's tone), and the views draw it and
+    the vendor JSON is its dump. What inspection needs besides -- the anatomy, the questions' texts -- is
+    kept aside, in private attributes that are never dumped.
+    """
+
+    _anatomy: Anatomy | None = PrivateAttr(default=None)
+    _question_texts: dict[str, str] = PrivateAttr(default_factory=dict)
+
+    @classmethod
+    def begin(
+        cls, *, token: str | None, length: int, format: str, format_label: str, server: str | None = None, opener: str = "none"
+    ) -> TokenReport:
+        """A report before inspection: nothing opened, nothing checked, the verdict unknown."""
+        return cls(
+            token=token,
+            length=length,
+            format=format,
+            format_label=format_label,
+            server=server,
+            opener=opener,
+            structure=format_label,
+            opened_by="",
+            verdict="unknown",
+            verdict_tone="unknown",
+            verdict_title="Undetermined",
+        )
 
     @property
     def accepted(self) -> bool:
         return self.verdict == "ok"
 
-    # Presentation, derived on first use: inspecting stays cheap when only the verdict is wanted.
-    @cached_property
+    @property
     def anatomy(self) -> Anatomy | None:
         """The keyless anatomy (segments, nonce, sizes); computed again only if inspection skipped it."""
-        return keyless_anatomy(self.token) if self.token is not None else None
+        if self._anatomy is None and isinstance(self.token, str):
+            self._anatomy = keyless_anatomy(self.token)
+        return self._anatomy
+
+    @anatomy.setter
+    def anatomy(self, anatomy: Anatomy) -> None:
+        self._anatomy = anatomy
 
     @property
-    def segments(self) -> list[Segment]:
-        return self.anatomy.segments if self.anatomy is not None else []
+    def question_texts(self) -> dict[str, str]:
+        """Question text by input-request key, from the flow that carried the token."""
+        return self._question_texts
 
-    @property
-    def nonce(self) -> str | None:
-        return self.anatomy.nonce if self.anatomy is not None else None
-
-    @property
-    def sealed_bytes(self) -> int | None:
-        return self.anatomy.sealed_bytes if self.anatomy is not None else None
-
-    @cached_property
-    def claim_rows(self) -> list[ClaimRow]:
-        return claim_rows(self.claims, self.expected) if isinstance(self.claims, dict) else []
-
-    @cached_property
-    def _inner(self) -> tuple[str | None, list[QuestionRow]]:
-        return decode_inner(self.inner_state, self.question_texts)
-
-    @property
-    def inner_kind(self) -> str | None:
-        """resolver (the SDK's v3 JSON) | handmade | None"""
-        return self._inner[0]
-
-    @property
-    def questions(self) -> list[QuestionRow]:
-        return self._inner[1]
-
-    @property
-    def issued_at(self) -> str | None:
-        return when(self.claims.get("iat")) if isinstance(self.claims, dict) else None
-
-    @property
-    def expires_at(self) -> str | None:
-        return when(self.claims.get("exp")) if isinstance(self.claims, dict) else None
+    @question_texts.setter
+    def question_texts(self, texts: dict[str, str]) -> None:
+        self._question_texts = texts
 
     def check(self, step: str) -> CheckRecord | None:
         return next((c for c in self.checks if c.step == step), None)
 
-    def record(self) -> TokenRecord:
-        """The report as its views show it (the vendor JSON is this record's dump)."""
+    def settle(self) -> TokenReport:
+        """Derive the fields the views read from what inspection found (once it is over)."""
+        anatomy = self.anatomy
         tone: Literal["ok", "err", "unknown"] = (
             "ok" if self.verdict == "ok" else ("unknown" if self.verdict == "unknown" else "err")
         )
-        titles: dict[str, Literal["Accepted", "Rejected", "Undetermined"]] = {
-            "ok": "Accepted",
-            "err": "Rejected",
-            "unknown": "Undetermined",
-        }
-        return TokenRecord(
-            token=clip(self.token) if self.token is not None else None,
-            length=self.length,
-            format=self.format,
-            format_label=self.format_label,
-            structure=_structure(self),
-            prefix=self.prefix,
-            key_id=self.key_id,
-            nonce=self.nonce,
-            sealed_bytes=self.sealed_bytes,
-            problem=self.problem,
-            confidential=self.confidential,
-            segments=[
-                SegmentRecord(
-                    part=s.part,
-                    label=PART_NAMES.get(s.part, s.part),
-                    start=s.start,
-                    end=s.end,
-                    size=s.size,
-                    note=s.note,
-                )
-                for s in self.segments
-            ],
-            server=self.server,
-            opener=self.opener,
-            opened_by=_opened_by(self),
-            can_open=self.can_open,
-            ring_ids=list(self.ring_ids),
-            slot=self.slot,
-            opened=self.opened,
-            verified=self.verified,
-            claims=clip_json(self.claims) if isinstance(self.claims, dict) else None,
-            claim_rows=[
-                ClaimRowRecord(
-                    claim=r.claim,
-                    value=clip_json(r.value),
-                    meaning=r.meaning,
-                    status=r.status,
-                    note=r.note,
-                    stable=_stable_claim(r, self),
-                )
-                for r in self.claim_rows
-            ],
-            expected=clip_json(self.expected),
-            ttl=self.ttl if self.ttl is not None and math.isfinite(self.ttl) else None,
-            ttl_left=self.ttl_left if self.ttl_left is not None and math.isfinite(self.ttl_left) else None,
-            issued_at=self.issued_at,
-            expires_at=self.expires_at,
-            inner_state=clip(self.inner_state) if self.inner_state is not None else None,
-            inner_kind=self.inner_kind,  # type: ignore[arg-type]
-            questions=[fitted(QuestionRecord, asdict(q)) for q in self.questions],
-            checks=list(self.checks),
-            verdict=self.verdict,
-            verdict_tone=tone,
-            verdict_title=titles[tone],
-            verdict_detail=self.verdict_detail,
-            cannot_know=list(self.cannot_know),
-            notes=list(self.notes),
-            danger=self.danger,
-        )
+        self.verdict_tone, self.verdict_title = tone, _TITLES[tone]
+        self.nonce = anatomy.nonce if anatomy is not None else None
+        self.sealed_bytes = anatomy.sealed_bytes if anatomy is not None else None
+        self.segments = [
+            SegmentRecord(part=s.part, label=PART_NAMES.get(s.part, s.part), start=s.start, end=s.end, size=s.size, note=s.note)
+            for s in (anatomy.segments if anatomy is not None else [])
+        ]
+        self.structure = _structure(self)
+        self.opened_by = _opened_by(self)
+        if self.ttl is not None and not math.isfinite(self.ttl):
+            self.ttl = None
+        if self.ttl_left is not None and not math.isfinite(self.ttl_left):
+            self.ttl_left = None
+        claims = self.claims if isinstance(self.claims, dict) else None
+        self.issued_at = when(claims.get("iat")) if claims is not None else None
+        self.expires_at = when(claims.get("exp")) if claims is not None else None
+        inner = self.inner_state if isinstance(self.inner_state, str) else None
+        inner_kind, questions = decode_inner(inner, self._question_texts)
+        self.inner_kind = inner_kind  # type: ignore[assignment]
+        self.questions = [fitted(QuestionRecord, asdict(q)) for q in questions]
+        rows = claim_rows(claims, self.expected) if claims is not None else []
+        self.claim_rows = [
+            ClaimRowRecord(
+                claim=r.claim, value=clip_json(r.value), meaning=r.meaning, status=r.status, note=r.note, stable=_stable_claim(r, self)
+            )
+            for r in rows
+        ]
+        return self
+
+    def record(self) -> TokenRecord:
+        """The record the views draw: the report itself (kept for code written when they were two)."""
+        return self
 
     def to_dict(self) -> JsonObject:
-        return self.record().dump()
+        return self.dump()
 
     def to_json(self, indent: int | None = None) -> str:
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
@@ -211,7 +152,14 @@ class TokenReport:
     def _repr_mimebundle_(self, include: object = None, exclude: object = None) -> MimeBundle:
         from mcp_lab.tokens.view import token_bundle
 
-        return token_bundle(self.record())
+        return token_bundle(self)
+
+
+_TITLES: dict[str, Literal["Accepted", "Rejected", "Undetermined"]] = {
+    "ok": "Accepted",
+    "err": "Rejected",
+    "unknown": "Undetermined",
+}
 
 
 def plain(value: object, depth: int = 0) -> object:

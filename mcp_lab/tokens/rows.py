@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Literal
@@ -39,7 +39,7 @@ class ClaimRow:
     """One claim of the sealed envelope, what it means, and whether it fits."""
 
     claim: str
-    value: Any
+    value: object
     meaning: str
     status: Literal["ok", "mismatch", "unknown", "info"] = "info"
     note: str = ""
@@ -138,14 +138,14 @@ def decode_inner(inner: str | None, texts: Mapping[str, str]) -> tuple[str | Non
     return "resolver", rows
 
 
-def question_texts(rounds: Any) -> dict[str, str]:
+def question_texts(rounds: object) -> dict[str, str]:
     """Key -> question text for every input request a flow's rounds carried (the latest wins).
 
     Matched by key, not digest: the server digests its own rendering, and the client's parsed copy may
     drop fields (a schema's "title"), so the digest cannot be recomputed from what the client kept.
     """
     found: dict[str, str] = {}
-    if not rounds:
+    if not isinstance(rounds, Iterable):
         return found
     for rnd in rounds:
         for key, request in (getattr(rnd, "input_requests", None) or {}).items():

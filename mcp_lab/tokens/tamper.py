@@ -267,7 +267,8 @@ async def _other_target(flow: Flow, entry: LabServer) -> tuple[str, str, str]:
 async def _scratch_cases(
     bench: _Bench, security: RequestStateSecurity, entry: LabServer, token: str, ttl: float
 ) -> None:
-    inner = inspect_token(token, server=entry).inner_state or "scratch"
+    opened = inspect_token(token, server=entry).inner_state
+    inner = opened if isinstance(opened, str) and opened else "scratch"
     twin = _scratch(f"{entry.name}-twin", security, ring=entry.ring, ttl=security.ttl, inner=inner, own_audience=True)
     short = _scratch(entry.name, security, ring=entry.ring, ttl=ttl, inner=inner)
     restarted = None

@@ -13,7 +13,7 @@ import json
 
 from mcp_lab.json_types import JsonObject
 from mcp_lab.markup import code, e, table, tone, wrap
-from mcp_lab.records.base import clipped_text
+from mcp_lab.records.base import clip, clipped_text
 from mcp_lab.tokens.record import OWNER_NOTE, CheckRecord, QuestionRecord, TokenRecord
 
 __all__ = ["OWNER_NOTE", "TOKEN_MIME", "token_bundle", "token_html", "token_text"]
@@ -65,7 +65,7 @@ def token_text(report: TokenRecord) -> str:
         for row in report.claim_rows:
             lines.append(f"  {row.claim:<4} {row.stable:<28} {_claim_mark(row.status)}{row.meaning}".rstrip())
     elif report.opener == "unprotected" and report.inner_state is not None and report.inner_kind != "resolver":
-        lines.append(f"state    {_short(clipped_text(report.inner_state))} (plaintext, exactly as the client holds it)")
+        lines.append(f"state    {_short(clipped_text(clip(report.inner_state)))} (plaintext, exactly as the client holds it)")
     if report.questions:
         lines.append("questions (resolver state)")
         lines += [_question_line(q) for q in report.questions]
@@ -80,7 +80,7 @@ def token_text(report: TokenRecord) -> str:
 
 
 def _coloured_token(report: TokenRecord) -> str:
-    token = report.token
+    token = clip(report.token) if report.token is not None else None
     if token is None:
         return "<span class='mcp-lab-muted'>no token</span>"
     if not isinstance(token, str):  # too long to embed: its head, length and digest
@@ -185,7 +185,7 @@ def token_html(report: TokenRecord) -> str:
     danger = f"<div class='mcp-lab-err'><b>Danger:</b> {e(report.danger)}</div>" if report.danger else ""
     inner = ""
     if report.inner_state is not None and report.inner_kind != "resolver":
-        inner = f"<h4>Inner state ({e(report.inner_kind or 'plaintext')})</h4>{code(_short(clipped_text(report.inner_state), 400), 'mcp-lab-long')}"
+        inner = f"<h4>Inner state ({e(report.inner_kind or 'plaintext')})</h4>{code(_short(clipped_text(clip(report.inner_state)), 400), 'mcp-lab-long')}"
     return wrap(
         f"<div class='mcp-lab-muted'>{e(report.owner_note)}</div>{_banner(report)}{danger}"
         "<div style='display:flex;gap:16px;flex-wrap:wrap'>"

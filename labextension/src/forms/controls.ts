@@ -3,7 +3,7 @@
  * keys it answers (Enter submits its form; a text area types its own new line).
  *
  * Spec context: the answer to a 2026-07-28 input request travels whole, in one message per Submit
- * (briefs/forms-protocol.md); Enter is how a person sends a single-line answer, and the notebook around
+ * (the contract in ./types.ts); Enter is how a person sends a single-line answer, and the notebook around
  * the form must never act on those keys (Shift+Enter would run the awaiting cell again).
  */
 

@@ -2,10 +2,10 @@
  * The side panel "MCP Lab: waiting questions": the current notebook's waiting rounds, answerable here.
  *
  * Spec context: a 2026-07-28 multi round-trip request that waits for a person must never strand the
- * kernel when the page that showed its form goes away (issue 12, item 4). The panel draws every waiting
- * round of the current notebook's kernel with the same renderer as the cell's widget, sends answers over
- * the `mcp_lab.waiting` comm (each event addressed to its flow and round), and offers "Cancel every
- * waiting flow". Typed values survive the kernel's updates because each round keeps its renderer.
+ * kernel when the page that showed its form goes away (reloaded, closed, or its output cleared): the
+ * question stays answerable from here. The panel draws every waiting round of the current notebook's
+ * kernel with the same renderer as the cell's widget, sends answers over the `mcp_lab.waiting` comm
+ * (each event addressed to its flow and round), and offers "Cancel every waiting flow". Typed values survive the kernel's updates because each round keeps its renderer.
  */
 
 import { Widget } from '@lumino/widgets';

@@ -3,7 +3,7 @@
  * typed (another mcp_lab version, a partly initialised widget), never thrown on.
  *
  * Spec context: one RoundRecord is one round of a 2026-07-28 multi round-trip request as the person
- * sees it (briefs/forms-protocol.md); a record without a version-1 shape yields null, and the caller
+ * sees it (the contract in ./types.ts); a record without a version-1 shape yields null, and the caller
  * shows a one-line notice instead of a form.
  */
 

@@ -4,7 +4,7 @@
  *
  * Spec context: a 2026-07-28 `InputRequiredResult` asks one or more questions at once (elicitation, URL,
  * sampling, roots); the client answers all of them in the retry. Why it works the way it does
- * (briefs/forms-protocol.md): a form's values travel whole, in ONE event per Submit, because per-field
+ * (the contract in ./types.ts): a form's values travel whole, in ONE event per Submit, because per-field
  * widget updates are held back while a cell awaits; validation is the kernel's, and its verdict comes
  * back as a new record. A new record never erases what the person typed: inputs are kept, error lines
  * and states are updated, and the kernel's `values` are re-applied only when `values_version` moved.

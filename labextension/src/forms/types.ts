@@ -1,10 +1,13 @@
 /**
- * The live-form contract between Python `mcp_lab.forms` and this front end (briefs/forms-protocol.md).
+ * The live-form contract between Python `mcp_lab.forms` and this front end (the Python side writes these
+ * records in `mcp_lab/forms/panel.py`; both sides change together).
  *
  * Spec context: every key of a 2026-07-28 `InputRequiredResult`'s `input_requests` is one question a
  * person answers (elicitation, URL-mode elicitation, sampling, roots). The kernel describes a round of
  * them as a plain RoundRecord; the front end draws it and sends every value of a form in ONE message,
- * because per-field widget updates are held back while a cell awaits (jupyter-notes §4 "Found later").
+ * because per-field widget updates are held back while a cell awaits: ipykernel sends no busy/idle status
+ * for comm messages handled during an awaiting cell, and a widget front end waits for that idle before it
+ * applies the next state update of a model.
  */
 
 export type FlowMethod = 'tools/call' | 'prompts/get' | 'resources/read';

@@ -5,7 +5,8 @@
  * `InputRequiredResult` being answered in an awaiting cell), reloading the page loses the cell's live
  * form but not the kernel's wait. This subscription is how the questions come back: the front end opens
  * the comm with `{request: "list"}`, the kernel answers `{rounds: [...]}` at once and again on every
- * change (briefs/forms-protocol.md), and answers go back on the same comm addressed to a flow's round.
+ * change (a full list each time, so a late or lost message never leaves a stale panel), and answers go
+ * back on the same comm addressed to a flow's round.
  * A kernel without the target (mcp_lab not loaded) closes the comm at once: that is "unavailable",
  * shown as such, never an error.
  */

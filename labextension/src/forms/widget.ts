@@ -4,9 +4,10 @@
  * Spec context: the questions of one 2026-07-28 `InputRequiredResult`, answered while the cell awaits.
  * Why anywidget and custom messages: ipykernel 7.4 dispatches comm messages during an awaiting cell
  * without busy/idle status, and a widget front end holds back every further state update of a model
- * until it sees that idle (jupyter-notes §4 "Found later"); custom messages are not held back. So the
- * kernel -> front end direction is the `round` trait (state updates do arrive), and the front end ->
- * kernel direction is `model.send(...)` carrying all values at once -- never `model.set` of a field.
+ * until it sees that idle, so a per-field update would reach the kernel only after the cell ended; custom
+ * messages are not held back. So the kernel -> front end direction is the `round` trait (state updates
+ * do arrive), and the front end -> kernel direction is `model.send(...)` carrying all values at once --
+ * never `model.set` of a field.
  */
 
 import { trans } from '../i18n';
