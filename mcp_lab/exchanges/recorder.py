@@ -66,7 +66,9 @@ class _Leg:
     __slots__ = ("capture", "exchanges", "open")
 
     def __init__(self, capture: LegCapture) -> None:
-        self.capture = capture
+        self.capture: LegCapture | None = capture
+        """None once the leg ended: contexts copied during the leg may outlive it, and must not keep what
+        the leg recorded (the round holds it now)."""
         self.exchanges: list[Exchange] = []
         self.open = True
 
@@ -100,8 +102,11 @@ class leg_scope:  # lower case: it reads as the function it replaced, `with leg_
         _LEG.reset(self._token)
         leg = self._leg
         leg.open = False
-        if leg.exchanges:
-            self._capture.http.extend(exchange.record().dump() for exchange in leg.exchanges)
+        leg.capture = None
+        # Each exchange points back at its leg: let go of them, so that no cycle waits for the collector.
+        exchanges, leg.exchanges = leg.exchanges, []
+        if exchanges:
+            self._capture.http.extend(exchange.record().dump() for exchange in exchanges)
 
 
 class SchemaBook:
