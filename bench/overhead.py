@@ -7,13 +7,21 @@ records every leg as plain data. Interleaved so machine noise hits both alike; p
 Prints the ratios `bench/ratio.py` defines (medians, per-iteration, trimmed means, CPU time) and the load.
 Runs PASSES passes over one process (each interleaved call by call) and prints the range of each ratio.
 
-Run: python -m bench.overhead [N per pass, default 400] [PASSES, default 3]   (goal: every ratio <= 1.02)
+Then each side alone, in processes of its own started alternately (`separate`): the whole cost of a side,
+what it keeps alive included, which interleaving in one process spreads over both sides.
+
+Run: python -m bench.overhead [N per pass, default 1000] [PASSES, default 3] [PAIRS of processes, default 4]
+(goal: every ratio <= 1.02)
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
+import statistics
+import subprocess
 import sys
+import time
 from typing import Annotated, Any
 
 import mcp.types as T
@@ -25,6 +33,9 @@ import mcp_lab
 from bench.ratio import GOAL, Samples, load, report, timed
 from mcp_lab.servers.sandbox import sandbox
 
+WARM = 1100
+"""Calls before timing: imports and validators warm, and the flow history full (it keeps 1,000)."""
+
 
 class Region(BaseModel):
     region: str
@@ -34,7 +45,7 @@ async def ask_region(city: str) -> Elicit[Region]:
     return Elicit(f"Which region for {city}?", Region)
 
 
-async def main(n: int, passes: int) -> None:
+async def main(n: int, passes: int, alone: str | None = None) -> None:
     entry = sandbox.new_mcpserver("bench")
     mcp = entry.server
 
@@ -59,7 +70,17 @@ async def main(n: int, passes: int) -> None:
             flow = await mcp_lab.call("bench", "book", {"city": "P"}, answers=answers)
             assert flow.status == "done"
 
-        for _ in range(1100):  # warm both paths, and fill the kernel's flow history as a long session does
+        if alone is not None:  # one side only, in a process of its own (see `separate`)
+            side = lab_call if alone == "lab" else bare_call
+            for _ in range(WARM):
+                await side()
+            c0, t0 = time.process_time(), time.perf_counter()
+            for _ in range(n):
+                await side()
+            print(json.dumps({"cpu": (time.process_time() - c0) / n, "wall": (time.perf_counter() - t0) / n}))
+            await sandbox.stop_all()
+            return
+        for _ in range(WARM):  # warm both paths, and fill the kernel's flow history as a long session does
             await bare_call()
             await lab_call()
         for index in range(passes):
@@ -75,6 +96,38 @@ async def main(n: int, passes: int) -> None:
         print(f"  {name}: {min(values):.3f} .. {max(values):.3f}")
 
 
+def separate(n: int, pairs: int) -> None:
+    """Each side alone in processes of its own, alternately: all it costs, what it keeps alive included.
+
+    In one process the two sides share a heap, so a full garbage collection that the lab's kept flows make
+    necessary may land in a bare call (the collector runs in whichever call allocates): interleaving
+    spreads the cost of what one side keeps over both. Alone, each side pays for its own."""
+    ratios: dict[str, list[float]] = {"cpu": [], "wall": []}
+    for pair in range(pairs):
+        got: dict[str, dict[str, float]] = {}
+        for side in ("lab", "bare") if pair % 2 else ("bare", "lab"):
+            command = [sys.executable, "-m", "bench.overhead", "--alone", side, str(n)]
+            out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+            got[side] = json.loads(out.strip().splitlines()[-1])
+        for name in ratios:
+            ratios[name].append(got["lab"][name] / got["bare"][name])
+        print(
+            f"pair {pair + 1}: CPU per call bare {got['bare']['cpu'] * 1000:.3f} ms, lab {got['lab']['cpu'] * 1000:.3f} ms, "
+            f"ratio {ratios['cpu'][-1]:.3f}; wall ratio {ratios['wall'][-1]:.3f}"
+        )
+    for name, values in ratios.items():
+        print(
+            f"each side alone ({pairs} pairs of processes, {WARM} warm-up calls then {n} timed): {name} ratio lab/bare "
+            f"median {statistics.median(values):.3f}, range {min(values):.3f} .. {max(values):.3f}  (goal <= {GOAL})"
+        )
+    print(f"  {load()}")
+
+
 if __name__ == "__main__":
-    args = [int(a) for a in sys.argv[1:3]]
-    asyncio.run(main(args[0] if args else 400, args[1] if len(args) > 1 else 3))
+    if sys.argv[1:2] == ["--alone"]:
+        asyncio.run(main(int(sys.argv[3]), 1, alone=sys.argv[2]))
+    else:
+        args = [int(a) for a in sys.argv[1:4]]
+        n = args[0] if args else 1000
+        asyncio.run(main(n, args[1] if len(args) > 1 else 3))
+        separate(n, args[2] if len(args) > 2 else 4)

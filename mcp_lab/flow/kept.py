@@ -38,34 +38,36 @@ PACKED_FIELDS = ("arguments", "rounds", "notes")
 _ROUND_FIELDS = tuple(f.name for f in fields(Round))
 _CONTAINERS = (dict, list)
 
-# sys.getrefcount(x) for an object held once: that holder, plus getrefcount's own argument.
-_HELD_ONCE = 2
-
-
-def _held_once(value: object, extra: int = 0) -> bool:
-    """Nothing but its one holder (and `extra` local references of the caller) holds `value`."""
-    return sys.getrefcount(value) <= _HELD_ONCE + 1 + extra  # +1: this function's own parameter
+# What sys.getrefcount says of an object nothing else holds, at each place `pack` asks (its one holder,
+# the names `pack` reads it through, and getrefcount's own argument).
+_FIELD_ALONE = 3  # the flow's dict, a local name, the argument
+_ROUND_ALONE = 3  # the rounds list, the loop name, the argument
+_VALUE_ALONE = 4  # the round's dict, the row, the loop name, the argument
 
 
 def pack(state: dict[str, Any]) -> bool:
     """Pack a flow's `state` (its `__dict__`) in place; False (and nothing changed) when it cannot be."""
     if PACKED in state:
         return True
-    arguments, rounds, notes = (state.get(name) for name in PACKED_FIELDS)
+    arguments = state.get("arguments")
+    rounds = state.get("rounds")
+    notes = state.get("notes")
     if type(arguments) is not dict or type(rounds) is not list or type(notes) is not list:
         return False
-    # Each is held by the flow's dict and by one local name here.
-    if not (_held_once(arguments, 1) and _held_once(rounds, 1) and _held_once(notes, 1)):
+    refcount = sys.getrefcount
+    if refcount(arguments) > _FIELD_ALONE or refcount(rounds) > _FIELD_ALONE or refcount(notes) > _FIELD_ALONE:
         return False
     rows: list[tuple[Any, ...]] = []
     for rnd in rounds:
-        # Held by the list and the loop name; its own dict has exactly the fields (no SDK models kept).
-        if type(rnd) is not Round or not _held_once(rnd, 1) or tuple(rnd.__dict__) != _ROUND_FIELDS:
+        if type(rnd) is not Round or refcount(rnd) > _ROUND_ALONE:
             return False
-        row = tuple(rnd.__dict__.values())
-        # Each container is held by the round's dict, the row and the loop name.
-        if any(type(value) in _CONTAINERS and not _held_once(value, 2) for value in row):
+        values = rnd.__dict__
+        if tuple(values) != _ROUND_FIELDS:  # SDK models kept beside the fields (a flow that has not ended)
             return False
+        row = tuple(values.values())
+        for value in row:
+            if type(value) in _CONTAINERS and refcount(value) > _VALUE_ALONE:
+                return False
         rows.append(row)
     try:
         packed = marshal.dumps((arguments, rows, notes))
