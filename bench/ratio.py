@@ -5,9 +5,11 @@ bench times lab and bare interleaved call by call, wall clock and this process's
 - the ratio of the medians, and the median of the per-iteration ratios (each lab call over the bare call
   made next to it, so a slow spell hits both);
 - the ratio of trimmed means (the slowest and fastest tenth of each side left out), wall and CPU;
+- the ratio of total CPU time: everything each side spent, its rare full garbage collections included
+  (a trimmed mean leaves exactly those out, and what a side keeps alive is part of what it costs);
 - the load average, so a reader can tell a quiet run from a busy one.
-The CPU figure is the least disturbed by other processes; garbage collections count in both, since what
-a side keeps alive is part of what it costs.
+CPU time is the least disturbed by other processes (they can slow it, through shared caches, but not
+add waiting to it).
 """
 
 from __future__ import annotations
@@ -66,6 +68,7 @@ def ratios(lab: Samples, bare: Samples) -> dict[str, float]:
         "trimmed mean": trimmed_mean(lab.wall) / trimmed_mean(bare.wall),
     }
     if lab.cpu and bare.cpu:
+        out["CPU total"] = sum(lab.cpu) / sum(bare.cpu)
         out["CPU trimmed mean"] = trimmed_mean(lab.cpu) / trimmed_mean(bare.cpu)
     if len(lab.wall) == len(bare.wall):
         out["per-iteration median"] = statistics.median(a / b for a, b in zip(lab.wall, bare.wall, strict=True))
