@@ -30,7 +30,7 @@ from mcp_lab.bounded_json import RECORD_DEPTH
 from mcp_lab.errors import FlowError, LabError
 from mcp_lab.flow.answers import AnswerContext, Answerer, ChainAnswerer, InputResponse, ScriptedAnswerer, Unanswered
 from mcp_lab.flow.asking import answer_round, missing_answer_message
-from mcp_lab.flow.kept import PACKED_FIELDS, PackedField, pack
+from mcp_lab.flow.kept import PACKED, PACKED_FIELDS, PackedField, pack
 from mcp_lab.flow.legs import BACKCHANNEL_HINT, backchannel_hint, send_leg
 from mcp_lab.flow.round import Connection, LegCapture, Round, read_saved
 from mcp_lab.flow.stepping import (
@@ -347,13 +347,11 @@ class Flow:
     def pack(self) -> bool:
         """Keep this finished flow in a form the garbage collector barely visits (kept.py); reading a packed
         field unpacks it. False when it stays as it is (running, unfinished, or parts of it held elsewhere)."""
-        if not self.done or self._stepping is not None:
-            return False
-        last = self.last
-        if not (self.status == "error" and last is not None and last.state_rejected):  # resume starts it over
+        if PACKED in self.__dict__ or not self.done or self._stepping is not None:
+            return PACKED in self.__dict__
+        if not (self.status == "error" and self.rounds and self.rounds[-1].state_rejected):  # resume starts over
             self._unused = tuple(self.unused_answers())
             self._answerer = self._scripted = None  # a flow that ended for good asks nothing again
-        del last
         return pack(self.__dict__)
 
     async def _answers_to(self, pending: Round) -> tuple[dict[str, InputResponse], dict[str, str]]:
@@ -397,3 +395,4 @@ class Flow:
 
 for _name in PACKED_FIELDS:  # after @dataclass, which would take a class attribute for a field's default
     setattr(Flow, _name, PackedField(_name))
+del _name

@@ -118,3 +118,18 @@ async def test_http_rounds_pack_with_their_exchanges(http_demo: LabServer) -> No
     assert packed(flow) and len(owned(flow)) <= 2 < 100 <= loose
     assert flow.to_json() == saved
     assert [len(r.http) for r in flow.rounds] == [len(r["http"]) for r in Flow.from_json(saved).to_dict()["rounds"]]
+
+
+async def test_a_flow_whose_token_was_refused_keeps_its_answers_for_the_start_over(demo: LabServer) -> None:
+    from mcp_lab.servers.sandbox import sandbox
+
+    flow = await mcp_lab.call("demo", "handmade", {"x": 5}, answers={"q1": {"n": 1}})
+    assert flow.status == "done"
+    refused = await mcp_lab.call("demo", "handmade", {"x": 7})  # waits for q1
+    await sandbox.restart("demo")  # new keys: its token no longer verifies
+    await refused.run(answers={"q1": {"n": 3}})
+    assert refused.status == "error" and refused.rounds[-1].state_rejected
+    assert refused.pack() and packed(refused) and refused.pack()  # packing twice changes nothing
+    resumed = await mcp_lab.resume(refused)  # no answers given: the ones it had still answer q1
+    assert resumed.status == "done", resumed.summary()
+    assert resumed.text == 'x=7 n=3 state={"x": 7}'
