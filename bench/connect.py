@@ -3,17 +3,20 @@
 Spec context: multi round-trip requests over the two standard transports. Both sides do the same protocol
 work against the same server (a resolver asks one elicitation question, the client answers, the retry
 carries the sealed token); the lab additionally records every leg, and over HTTP every exchange (httpx2
-hooks and a body tee). Interleaved so machine noise hits both alike; prints the median ratios.
+hooks and a body tee). Interleaved call by call so machine noise hits both alike; prints the ratios
+bench/ratio.py defines (CPU time of this process -- the clients; the HTTP server's thread too -- among
+them) and, for stdio, the CPU time each side's server process used over the run (from /proc).
 
-Run: python -m bench.connect [N]
+Run: python -m bench.connect [N, default 300]   (goal: every ratio <= 1.02)
 """
 
 from __future__ import annotations
 
 import asyncio
-import statistics
+import os
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import mcp.types as T
@@ -22,6 +25,7 @@ from mcp.server.mcpserver import MCPServer
 
 import mcp_lab
 from bench.http_roundtrip import BareServer, add_tools
+from bench.ratio import Samples, report, timed
 
 ANSWERS = {"ask_region": {"region": "eu"}}
 STDIO = [sys.executable, "-m", "bench.booking_stdio"]
@@ -32,28 +36,57 @@ async def _elicit(ctx: Any, params: T.ElicitRequestParams) -> T.ElicitResult:
     return T.ElicitResult(action="accept", content={"region": "eu"})
 
 
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds process `pid` has used (from /proc; 0 when it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _children() -> set[int]:
+    """This process's child processes now."""
+    found: set[int] = set()
+    for task in Path(f"/proc/{os.getpid()}/task").iterdir():
+        try:
+            found.update(int(pid) for pid in (task / "children").read_text().split())
+        except OSError:
+            continue
+    return found
+
+
 async def _measure(label: str, bare_target: Any, lab_name: str, n: int) -> None:
-    lab_times: list[float] = []
-    bare_times: list[float] = []
+    lab, bare = Samples(), Samples()
+    before = _children()
     async with Client(bare_target, elicitation_callback=_elicit) as client:
+
+        async def bare_call() -> None:
+            result = await client.call_tool("book", {"city": "P"})
+            assert not result.is_error
+
+        async def lab_call() -> None:
+            flow = await mcp_lab.call(lab_name, "book", {"city": "P"}, answers=ANSWERS)
+            assert flow.status == "done", flow.summary()
+
+        bare_pids = sorted(_children() - before)  # the bare client's stdio server (none over HTTP)
+        lab_pids = list(getattr(mcp_lab.sandbox.get(lab_name), "pids", []))
         for _ in range(20):  # warm both paths
-            await client.call_tool("book", {"city": "P"})
-            await mcp_lab.call(lab_name, "book", {"city": "P"}, answers=ANSWERS)
+            await bare_call()
+            await lab_call()
+        cpu0 = [sum(_cpu_seconds(p) for p in pids) for pids in (lab_pids, bare_pids)]
         for i in range(n):
-            for which in (0, 1) if i % 2 == 0 else (1, 0):
-                t0 = time.perf_counter()
-                if which == 0:
-                    result = await client.call_tool("book", {"city": "P"})
-                    bare_times.append(time.perf_counter() - t0)
-                    assert not result.is_error
-                else:
-                    flow = await mcp_lab.call(lab_name, "book", {"city": "P"}, answers=ANSWERS)
-                    lab_times.append(time.perf_counter() - t0)
-                    assert flow.status == "done", flow.summary()
-    bare, lab = statistics.median(bare_times), statistics.median(lab_times)
-    print(
-        f"{label}: bare Client.call_tool {bare * 1000:.2f} ms, mcp_lab.call {lab * 1000:.2f} ms, ratio {lab / bare:.3f}"
-    )
+            for which in (bare, lab) if i % 2 == 0 else (lab, bare):
+                await timed(which, bare_call if which is bare else lab_call)
+        cpu1 = [sum(_cpu_seconds(p) for p in pids) for pids in (lab_pids, bare_pids)]
+    report(label, lab, bare)
+    if lab_pids and bare_pids:
+        lab_server, bare_server = cpu1[0] - cpu0[0], cpu1[1] - cpu0[1]
+        shown = f"{lab_server / bare_server:.3f}" if bare_server else "n/a"
+        print(
+            f"  server processes' CPU over the run: lab's {lab_server:.2f} s, bare's {bare_server:.2f} s, "
+            f"ratio {shown} (clock ticks of {1000 / os.sysconf('SC_CLK_TCK'):.0f} ms)"
+        )
 
 
 async def main(n: int) -> None:
@@ -78,4 +111,4 @@ async def main(n: int) -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main(int(sys.argv[1]) if len(sys.argv) > 1 else 200))
+    asyncio.run(main(int(sys.argv[1]) if len(sys.argv) > 1 else 300))

@@ -1,8 +1,10 @@
 """Benchmark: a 2-round tools/call through the lab's HTTP serving + flow engine + capture, against the same
 server served as a bare uvicorn app and called with a bare SDK `Client` (answering in its callback).
 
-Both run in this process, interleaved call by call, so machine noise hits both alike; the ratio is what
-counts (goal: lab <= 1.2x bare). Also prints start-to-first-call: serve a fresh server and make one call.
+Both run in this process, interleaved call by call, so machine noise hits both alike; the ratios are what
+count (goal: lab <= 1.02x bare; bench/ratio.py says which ratios, CPU time of this process -- which holds
+both servers' threads too -- among them). Also prints serve-to-first-call: serve a fresh server, connect,
+make one call; each start interleaved with the bare one.
 
     python -m bench.http_roundtrip [--iterations 300] [--starts 7]
 """
@@ -12,9 +14,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import socket
-import statistics
 import threading
-import time
 from typing import Annotated, Any
 
 import uvicorn
@@ -23,6 +23,7 @@ from mcp.server.mcpserver import Elicit, MCPServer, Resolve
 from pydantic import BaseModel
 
 import mcp_lab
+from bench.ratio import Samples, report, timed
 from mcp_lab.servers.sandbox import sandbox
 
 ANSWERS = {"ask_region": {"region": "eu-west"}}
@@ -75,24 +76,14 @@ def lab_server(name: str) -> None:
     sandbox.register(entry)
 
 
-async def lab_call(name: str) -> float:
-    t0 = time.perf_counter()
+async def lab_call(name: str) -> None:
     flow = await mcp_lab.call(name, "book", {"city": "Paris"}, answers=ANSWERS)
-    elapsed = time.perf_counter() - t0
     assert flow.status == "done" and len(flow.rounds) == 2 and all(r.http for r in flow.rounds), flow.summary()
-    return elapsed
 
 
-async def bare_call(client: Client) -> float:
-    t0 = time.perf_counter()
+async def bare_call(client: Client) -> None:
     result = await client.call_tool("book", {"city": "Paris"})
-    elapsed = time.perf_counter() - t0
     assert not result.is_error
-    return elapsed
-
-
-def ms(values: list[float]) -> str:
-    return f"median {statistics.median(values) * 1000:6.2f} ms, mean {statistics.fmean(values) * 1000:6.2f} ms"
 
 
 async def steady_state(iterations: int) -> None:
@@ -107,56 +98,54 @@ async def steady_state(iterations: int) -> None:
             for _ in range(20):  # warm both paths (imports, connection pools, validators)
                 await lab_call("bench")
                 await bare_call(client)
-            lab_times: list[float] = []
-            bare_times: list[float] = []
+            lab_times, bare_times = Samples(), Samples()
             for i in range(iterations):
-                if i % 2:
-                    lab_times.append(await lab_call("bench"))
-                    bare_times.append(await bare_call(client))
-                else:
-                    bare_times.append(await bare_call(client))
-                    lab_times.append(await lab_call("bench"))
-        ratio = statistics.median(lab_times) / statistics.median(bare_times)
-        mean_ratio = statistics.fmean(lab_times) / statistics.fmean(bare_times)
-        print(f"2-round tools/call over loopback HTTP, {iterations} interleaved iterations")
-        print(f"  lab (serve + flow engine + capture): {ms(lab_times)}")
-        print(f"  bare (uvicorn app + Client):         {ms(bare_times)}")
-        print(f"  ratio lab/bare: median {ratio:.2f}x, mean {mean_ratio:.2f}x (goal <= 1.2x)")
+                for which in (lab_times, bare_times) if i % 2 else (bare_times, lab_times):
+                    if which is lab_times:
+                        await timed(lab_times, lambda: lab_call("bench"))
+                    else:
+                        await timed(bare_times, lambda: bare_call(client))
+        report("2-round tools/call over loopback HTTP (lab: serve + flow engine + capture)", lab_times, bare_times)
     finally:
         await bare.stop()
         await sandbox.stop_all()
 
 
 async def start_to_first_call(starts: int) -> None:
-    lab_times: list[float] = []
-    bare_times: list[float] = []
+    lab_times, bare_times = Samples(), Samples()
     for i in range(starts):
         name = f"fresh{i}"
         lab_server(name)  # defining the server is not part of serving it
-        t0 = time.perf_counter()
-        mcp_lab.serve(name)
-        await lab_call(name)
-        lab_times.append(time.perf_counter() - t0)
-
         bare_mcp = MCPServer(name, log_level="WARNING")
         add_tools(bare_mcp)
-        t0 = time.perf_counter()
-        bare = BareServer(bare_mcp)
-        async with Client(bare.url, elicitation_callback=bare_elicit) as client:
-            await bare_call(client)
-        bare_times.append(time.perf_counter() - t0)
-        await bare.stop()
+
+        async def lab_start(name: str = name) -> None:
+            mcp_lab.serve(name)
+            await lab_call(name)
+
+        async def bare_start(bare_mcp: MCPServer = bare_mcp) -> BareServer:
+            bare = BareServer(bare_mcp)
+            async with Client(bare.url, elicitation_callback=bare_elicit) as client:
+                await bare_call(client)
+            return bare
+
+        started: object = None
+        if i % 2:
+            await timed(lab_times, lab_start)
+            started = await timed(bare_times, bare_start)
+        else:
+            started = await timed(bare_times, bare_start)
+            await timed(lab_times, lab_start)
+        assert isinstance(started, BareServer)
+        await started.stop()
         await sandbox.stop(name)
-    print(f"start-to-first-call (serve a fresh server, connect, one 2-round call), {starts} starts")
-    print(f"  lab:  {ms(lab_times)}")
-    print(f"  bare: {ms(bare_times)}")
-    print(f"  ratio lab/bare: median {statistics.median(lab_times) / statistics.median(bare_times):.2f}x")
+    report("serve-to-first-call (serve a fresh server, connect, one 2-round call)", lab_times, bare_times)
 
 
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--iterations", type=int, default=300)
-    parser.add_argument("--starts", type=int, default=7)
+    parser.add_argument("--starts", type=int, default=15)
     args = parser.parse_args()
     await steady_state(args.iterations)
     await start_to_first_call(args.starts)

@@ -8,24 +8,26 @@ resolver asks one question, the answer and the sealed token go back); the lab al
 guards the call against Interrupt and keeps the flow in `mcp_lab.flows`.
 
 Two figures per call, interleaved cell by cell so machine noise hits both alike:
-- in the cell: the awaited call alone, timed by the kernel itself (what the engine costs);
+- in the cell: the awaited call alone, timed by the kernel itself, wall clock and the kernel's CPU time
+  (what the engine costs), with the ratios bench/ratio.py defines;
 - cell round trip: execute_request sent to execute_reply received, timed by this driver (what a person
   running the cell waits for, kernel overhead included).
 
-Run: python -m bench.in_kernel [CELLS, default 300 of each]   (goal: in-cell median ratio <= 1.02)
+Run: python -m bench.in_kernel [CELLS, default 300 of each]   (goal: every in-cell ratio <= 1.02)
 """
 
 from __future__ import annotations
 
 import json
 import os
-import statistics
 import sys
 import time
 from typing import Any
 
 from jupyter_client.blocking.client import BlockingKernelClient
 from jupyter_client.manager import start_new_kernel
+
+from bench.ratio import Samples, report
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 WARM = 30
@@ -60,6 +62,7 @@ async def _elicit(ctx, params):
 
 _answers = {"ask_region": {"region": "eu"}}
 _times = {"lab": [], "bare": []}
+_cpu = {"lab": [], "bare": []}
 _ready, _stop = asyncio.Event(), asyncio.Event()
 
 async def _own_bare_client():
@@ -73,19 +76,19 @@ await _ready.wait()
 """
 CELL = {
     "lab": (
-        "_t0 = time.perf_counter()\n"
+        "_c0, _t0 = time.process_time(), time.perf_counter()\n"
         "_f = await mcp_lab.call('bench', 'book', {'city': 'P'}, answers=_answers)\n"
-        "_times['lab'].append(time.perf_counter() - _t0)\n"
+        "_times['lab'].append(time.perf_counter() - _t0); _cpu['lab'].append(time.process_time() - _c0)\n"
         "assert _f.status == 'done', _f.summary()"
     ),
     "bare": (
-        "_t0 = time.perf_counter()\n"
+        "_c0, _t0 = time.process_time(), time.perf_counter()\n"
         "_r = await _client.call_tool('book', {'city': 'P'})\n"
-        "_times['bare'].append(time.perf_counter() - _t0)\n"
+        "_times['bare'].append(time.perf_counter() - _t0); _cpu['bare'].append(time.process_time() - _c0)\n"
         "assert not _r.is_error"
     ),
 }
-REPORT = "_stop.set(); await _owner\nprint(json.dumps(_times))"
+REPORT = "_stop.set(); await _owner\nprint(json.dumps({'wall': _times, 'cpu': _cpu}))"
 
 
 def kernel_env() -> dict[str, str]:
@@ -130,26 +133,21 @@ def main(cells: int) -> None:
         for _ in range(WARM):
             run_cell(kc, CELL["bare"])
             run_cell(kc, CELL["lab"])
-        printed(kc, "_times['lab'].clear(); _times['bare'].clear()")
+        printed(kc, "for _d in (_times, _cpu): _d['lab'].clear(); _d['bare'].clear()")
         trip: dict[str, list[float]] = {"lab": [], "bare": []}
         for i in range(cells):
             for which in ("lab", "bare") if i % 2 == 0 else ("bare", "lab"):
                 trip[which].append(run_cell(kc, CELL[which]))
             while kc.iopub_channel.msg_ready():  # status messages pile up otherwise
                 kc.get_iopub_msg(timeout=1)
-        inside: dict[str, list[float]] = json.loads(printed(kc, REPORT))
+        inside: dict[str, dict[str, list[float]]] = json.loads(printed(kc, REPORT))
     finally:
         kc.stop_channels()
         km.shutdown_kernel(now=True)
-    load = os.getloadavg()
-    print(f"cells each: {cells} in one kernel (load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f})")
-    for label, times in (("in the cell (the awaited call)", inside), ("cell round trip (driver)     ", trip)):
-        lab, bare = statistics.median(times["lab"]), statistics.median(times["bare"])
-        print(
-            f"{label}: bare {bare * 1000:.3f} ms, mcp_lab.call {lab * 1000:.3f} ms, "
-            f"ratio lab/bare (median) {lab / bare:.3f}"
-        )
-    print("goal: in-cell median ratio <= 1.02")
+    cell = {side: Samples(inside["wall"][side], inside["cpu"][side]) for side in ("lab", "bare")}
+    report(f"in the cell (the awaited call), one kernel, {WARM} warm-up cells", cell["lab"], cell["bare"])
+    trips = {side: Samples(trip[side]) for side in ("lab", "bare")}  # the driver sees the wall clock only
+    report("cell round trip (execute_request to execute_reply, timed by the driver)", trips["lab"], trips["bare"])
 
 
 if __name__ == "__main__":

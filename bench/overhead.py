@@ -4,18 +4,22 @@ Spec context: multi round-trip requests. Both sides do the same protocol work (a
 elicitation question, the client answers, the retry carries the sealed token); the lab additionally
 records every leg as plain data. Interleaved so machine noise hits both alike; prints the median ratio.
 
-Besides the ratio of the two medians it prints the median of the per-iteration ratios (each lab call over
-the bare call made next to it, so a slow spell on a shared machine cancels out) and the same in process
-CPU time, which other processes' load disturbs less than wall-clock time.
+Prints the ratios `bench/ratio.py` defines (medians, per-iteration, trimmed means, CPU time) and the load.
+Runs PASSES passes over one process (each interleaved call by call) and prints the range of each ratio.
 
-Run: python -m bench.overhead [N]   (goal: median ratio <= 1.02)
+Then each side alone, in processes of its own started alternately (`separate`): the whole cost of a side,
+what it keeps alive included, which interleaving in one process spreads over both sides.
+
+Run: python -m bench.overhead [N per pass, default 1000] [PASSES, default 3] [PAIRS of processes, default 4]
+(goal: every ratio <= 1.02)
 """
 
 from __future__ import annotations
 
 import asyncio
-import os
+import json
 import statistics
+import subprocess
 import sys
 import time
 from typing import Annotated, Any
@@ -26,7 +30,11 @@ from mcp.server.mcpserver import Elicit, Resolve
 from pydantic import BaseModel
 
 import mcp_lab
+from bench.ratio import GOAL, Samples, load, report, timed
 from mcp_lab.servers.sandbox import sandbox
+
+WARM = 1100
+"""Calls before timing: imports and validators warm, and the flow history full (it keeps 1,000)."""
 
 
 class Region(BaseModel):
@@ -37,7 +45,7 @@ async def ask_region(city: str) -> Elicit[Region]:
     return Elicit(f"Which region for {city}?", Region)
 
 
-async def main(n: int) -> None:
+async def main(n: int, passes: int, alone: str | None = None) -> None:
     entry = sandbox.new_mcpserver("bench")
     mcp = entry.server
 
@@ -51,41 +59,75 @@ async def main(n: int) -> None:
         return T.ElicitResult(action="accept", content={"region": "eu"})
 
     answers = {"ask_region": {"region": "eu"}}
-    lab_times: list[float] = []
-    bare_times: list[float] = []
-    lab_cpu: list[float] = []
-    bare_cpu: list[float] = []
+    found: list[dict[str, float]] = []
     async with Client(entry.server, elicitation_callback=callback) as client:
-        for _ in range(30):  # warm both paths
-            await client.call_tool("book", {"city": "P"})
-            await mcp_lab.call("bench", "book", {"city": "P"}, answers=answers)
-        for i in range(n):
-            order = (0, 1) if i % 2 == 0 else (1, 0)
-            for which in order:
-                c0, t0 = time.process_time(), time.perf_counter()
-                if which == 0:
-                    result = await client.call_tool("book", {"city": "P"})
-                    bare_times.append(time.perf_counter() - t0)
-                    bare_cpu.append(time.process_time() - c0)
-                    assert not result.is_error
-                else:
-                    flow = await mcp_lab.call("bench", "book", {"city": "P"}, answers=answers)
-                    lab_times.append(time.perf_counter() - t0)
-                    lab_cpu.append(time.process_time() - c0)
-                    assert flow.status == "done"
+
+        async def bare_call() -> None:
+            result = await client.call_tool("book", {"city": "P"})
+            assert not result.is_error
+
+        async def lab_call() -> None:
+            flow = await mcp_lab.call("bench", "book", {"city": "P"}, answers=answers)
+            assert flow.status == "done"
+
+        if alone is not None:  # one side only, in a process of its own (see `separate`)
+            side = lab_call if alone == "lab" else bare_call
+            for _ in range(WARM):
+                await side()
+            c0, t0 = time.process_time(), time.perf_counter()
+            for _ in range(n):
+                await side()
+            print(json.dumps({"cpu": (time.process_time() - c0) / n, "wall": (time.perf_counter() - t0) / n}))
+            await sandbox.stop_all()
+            return
+        for _ in range(WARM):  # warm both paths, and fill the kernel's flow history as a long session does
+            await bare_call()
+            await lab_call()
+        for index in range(passes):
+            lab, bare = Samples(), Samples()
+            for i in range(n):
+                for which in (bare, lab) if i % 2 == 0 else (lab, bare):
+                    await timed(which, bare_call if which is bare else lab_call)
+            found.append(report(f"pass {index + 1}: in memory, Client.call_tool vs mcp_lab.call", lab, bare))
     await sandbox.stop_all()
-    bare, lab = statistics.median(bare_times), statistics.median(lab_times)
-    bare_best, lab_best = min(bare_times), min(lab_times)
-    print(f"calls each: {n}")
-    print(f"bare Client.call_tool median: {bare * 1000:.3f} ms  best {bare_best * 1000:.3f} ms")
-    print(f"mcp_lab.call (Flow.run)  median: {lab * 1000:.3f} ms  best {lab_best * 1000:.3f} ms")
-    paired = statistics.median(a / b for a, b in zip(lab_times, bare_times, strict=True))
-    cpu = statistics.fmean(lab_cpu) / statistics.fmean(bare_cpu)
-    print(f"ratio lab/bare (median): {lab / bare:.3f}  (goal <= 1.02); best: {lab_best / bare_best:.3f}")
-    print(f"median of per-iteration ratios: {paired:.3f}; process CPU time ratio (means): {cpu:.3f}")
-    load = os.getloadavg()
-    print(f"load average: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+    print(f"over {passes} passes (goal <= {GOAL}), {load()}:")
+    for name in found[0]:
+        values = [f[name] for f in found]
+        print(f"  {name}: {min(values):.3f} .. {max(values):.3f}")
+
+
+def separate(n: int, pairs: int) -> None:
+    """Each side alone in processes of its own, alternately: all it costs, what it keeps alive included.
+
+    In one process the two sides share a heap, so a full garbage collection that the lab's kept flows make
+    necessary may land in a bare call (the collector runs in whichever call allocates): interleaving
+    spreads the cost of what one side keeps over both. Alone, each side pays for its own."""
+    ratios: dict[str, list[float]] = {"cpu": [], "wall": []}
+    for pair in range(pairs):
+        got: dict[str, dict[str, float]] = {}
+        for side in ("lab", "bare") if pair % 2 else ("bare", "lab"):
+            command = [sys.executable, "-m", "bench.overhead", "--alone", side, str(n)]
+            out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+            got[side] = json.loads(out.strip().splitlines()[-1])
+        for name in ratios:
+            ratios[name].append(got["lab"][name] / got["bare"][name])
+        print(
+            f"pair {pair + 1}: CPU per call bare {got['bare']['cpu'] * 1000:.3f} ms, lab {got['lab']['cpu'] * 1000:.3f} ms, "
+            f"ratio {ratios['cpu'][-1]:.3f}; wall ratio {ratios['wall'][-1]:.3f}"
+        )
+    for name, values in ratios.items():
+        print(
+            f"each side alone ({pairs} pairs of processes, {WARM} warm-up calls then {n} timed): {name} ratio lab/bare "
+            f"median {statistics.median(values):.3f}, range {min(values):.3f} .. {max(values):.3f}  (goal <= {GOAL})"
+        )
+    print(f"  {load()}")
 
 
 if __name__ == "__main__":
-    asyncio.run(main(int(sys.argv[1]) if len(sys.argv) > 1 else 400))
+    if sys.argv[1:2] == ["--alone"]:
+        asyncio.run(main(int(sys.argv[3]), 1, alone=sys.argv[2]))
+    else:
+        args = [int(a) for a in sys.argv[1:4]]
+        n = args[0] if args else 1000
+        asyncio.run(main(n, args[1] if len(args) > 1 else 3))
+        separate(n, args[2] if len(args) > 2 else 4)

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from mcp_lab.json_types import JsonObject
-from mcp_lab.records.base import Clipped, Model, clip, clip_json
+from mcp_lab.records.base import CLIP_CHARS, Clipped, Model, clip, clip_json
 
 __all__ = [
     "BODY_CAP",
@@ -158,12 +158,28 @@ def decode_body(raw: bytes, content_type: str, size: int | None = None) -> Body:
         return Body(kind="sse", content_type=content_type, size=seen, truncated=truncated, events=_events(text))
     if not truncated:
         try:
-            value = json.loads(text)
+            value = _embedded_json(text)
         except ValueError:
             pass
         else:
-            return Body(kind="json", content_type=content_type, size=seen, value=clip_json(value))
+            return Body(kind="json", content_type=content_type, size=seen, value=value)
     return Body(kind="text", content_type=content_type, size=seen, truncated=truncated, text=clip(text))
+
+
+_CLIP_DEPTH = 40
+"""How deep `clip_json` embeds (deeper values become a mark)."""
+
+
+def _embedded_json(text: str) -> Any:
+    """`text` parsed, as `clip_json` embeds it. Most bodies are short: no string in a text of at most
+    `CLIP_CHARS` characters is longer, fewer opening brackets than the depth bound nest no deeper, and without
+    `NaN` or `Infinity` no float is non-finite -- so the parsed value is already what `clip_json` would copy
+    (every leg records two bodies per exchange, and the copy cost more than the parse)."""
+    value = json.loads(text)
+    short = len(text) <= CLIP_CHARS and text.count("{") + text.count("[") <= _CLIP_DEPTH
+    if short and "NaN" not in text and "Infinity" not in text:
+        return value
+    return clip_json(value)
 
 
 def _events(text: str) -> list[SseEvent]:
@@ -178,7 +194,7 @@ def _events(text: str) -> list[SseEvent]:
             continue
         data_text = "\n".join(fields["data"])
         try:
-            data: Any = clip_json(json.loads(data_text))
+            data: Any = _embedded_json(data_text)
         except ValueError:
             data = clip_json(data_text)
         event = fields.get("event", [None])[-1]

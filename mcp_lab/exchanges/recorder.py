@@ -66,7 +66,9 @@ class _Leg:
     __slots__ = ("capture", "exchanges", "open")
 
     def __init__(self, capture: LegCapture) -> None:
-        self.capture = capture
+        self.capture: LegCapture | None = capture
+        """None once the leg ended: contexts copied during the leg may outlive it, and must not keep what
+        the leg recorded (the round holds it now)."""
         self.exchanges: list[Exchange] = []
         self.open = True
 
@@ -100,8 +102,11 @@ class leg_scope:  # lower case: it reads as the function it replaced, `with leg_
         _LEG.reset(self._token)
         leg = self._leg
         leg.open = False
-        if leg.exchanges:
-            self._capture.http.extend(exchange.record().dump() for exchange in leg.exchanges)
+        leg.capture = None
+        # Each exchange points back at its leg: let go of them, so that no cycle waits for the collector.
+        exchanges, leg.exchanges = leg.exchanges, []
+        if exchanges:
+            self._capture.http.extend(exchange.record().dump() for exchange in exchanges)
 
 
 class SchemaBook:
@@ -112,6 +117,22 @@ class SchemaBook:
 
     def __init__(self) -> None:
         self.schemas: JsonObject = {}
+        self.unmarked: dict[str, object] = {}
+        """Tool -> its learnt schema, once found to give no call any `Mcp-Param-*` usage (it marks no argument
+        `x-mcp-header`, as most tools, or is invalid). By identity: a new listing's schema is looked at anew."""
+
+    def param_headers(self, params: dict[str, Any], headers: list[tuple[str, str]]) -> list[JsonObject]:
+        """Which argument of this `tools/call` went into which `Mcp-Param-*` header (`param_header_usage`)."""
+        from mcp_lab.protocol.header_values import param_header_usage
+
+        name = str(params.get("name"))
+        schema = self.schemas.get(name)
+        if schema is not None and self.unmarked.get(name) is schema:
+            return []
+        usage = param_header_usage(schema, params.get("arguments") or {}, headers)
+        if not usage and isinstance(schema, dict):  # none for this schema whatever the call: none marked, or invalid
+            self.unmarked[name] = schema
+        return usage
 
     def learn(self, listing: object) -> None:
         tools = listing.get("result", {}).get("tools") if isinstance(listing, dict) else None
@@ -162,6 +183,8 @@ class Exchange:
         self.response_size = 0
         self.finished: float | None = None
         self.seen_by: set[str] = {"client"}
+        self.rpc_method = self.header("mcp-method")
+        """The request's `Mcp-Method` header (2026-07-28 requests carry one), read once."""
 
     def header(self, name: str) -> str | None:
         lower = name.lower()
@@ -173,7 +196,7 @@ class Exchange:
 
     def keep(self, chunk: bytes) -> None:
         self.response_size += len(chunk)
-        room = (LISTING_LIMIT if self.header("mcp-method") == "tools/list" else BODY_CAP) - len(self.response_body)
+        room = (LISTING_LIMIT if self.rpc_method == "tools/list" else BODY_CAP) - len(self.response_body)
         if room > 0:
             self.response_body += chunk[:room]
 
@@ -193,7 +216,7 @@ class Exchange:
             path=self.path,
             request=HttpRequestRecord(headers=redact(self.request_headers), body=request_body),
             response=response,
-            rpc=self.header("mcp-method") or _rpc_method(request_body.value),
+            rpc=self.rpc_method or _rpc_method(request_body.value),
             rpc_id=rpc_id,
             rpc_error=rpc_error,
             seen_by=sorted(self.seen_by),  # type: ignore[arg-type]
@@ -201,10 +224,12 @@ class Exchange:
         )
         # Only 2026-07-28 requests (they carry Mcp-Method) mirror arguments into headers.
         message = request_body.value
-        if self.header("mcp-method") == "tools/call" and isinstance(message, dict):
+        if self.rpc_method == "tools/call" and isinstance(message, dict):
             params = message.get("params") or {}
-            schema = self.book.schemas.get(str(params.get("name"))) if self.book is not None else None
-            usage = param_header_usage(schema, params.get("arguments") or {}, self.request_headers)
+            if self.book is not None:
+                usage = self.book.param_headers(params, self.request_headers)
+            else:
+                usage = param_header_usage(None, params.get("arguments") or {}, self.request_headers)
             exchange.param_headers = [ParamHeaderUsage.model_validate(u) for u in usage]
         return exchange
 
@@ -212,7 +237,7 @@ class Exchange:
         """The response body ended (or the SDK gave up on it)."""
         if self.finished is None:
             self.finished = time.perf_counter()
-            if self.book is not None and self.header("mcp-method") == "tools/list":
+            if self.book is not None and self.rpc_method == "tools/list":
                 self.book.learn_body(bytes(self.response_body), self.content_type)
 
 

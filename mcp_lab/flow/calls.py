@@ -151,6 +151,7 @@ async def run_flow(flow: Flow, timeout: float | None) -> Flow:
         await run_interruptibly(flow, lambda: flow.run(timeout=timeout))
     finally:  # however the flow stopped (done, failed, interrupted, waiting for an answer)
         note_unused_answers(flow)
+        history.finished(flow)
     return flow
 
 

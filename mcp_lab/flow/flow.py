@@ -30,6 +30,7 @@ from mcp_lab.bounded_json import RECORD_DEPTH
 from mcp_lab.errors import FlowError, LabError
 from mcp_lab.flow.answers import AnswerContext, Answerer, ChainAnswerer, InputResponse, ScriptedAnswerer, Unanswered
 from mcp_lab.flow.asking import answer_round, missing_answer_message
+from mcp_lab.flow.kept import PACKED, PACKED_FIELDS, PackedField, pack
 from mcp_lab.flow.leg_data import LegError
 from mcp_lab.flow.legs import BACKCHANNEL_HINT, backchannel_hint, send_leg
 from mcp_lab.flow.round import Connection, LegCapture, Round, read_saved
@@ -85,8 +86,9 @@ class Flow:
         self._answerer: Answerer | None = None
         self._scripted: ScriptedAnswerer | None = None
         """The scripted answers among the answerer's (so the unused ones can be named afterwards)."""
-        self._backoff = Backoff()
-        self._listeners: Listeners[[Flow]] = Listeners()
+        self._unused: tuple[str, ...] = ()  # the unused scripted answers, once a packed flow let its answerer go
+        self._backoff: Backoff | None = None  # made on the first state-only round (most flows have none)
+        self._listeners: Listeners[[Flow]] | None = None  # made when a view subscribes
         self._epoch = 0
         """Bumped when the flow is interrupted: a leg still in flight then must not write into it."""
         self.displays = 0
@@ -183,8 +185,7 @@ class Flow:
         """The text parts of the final result, joined (handy in tutorials); for a flow that ended in an
         error instead (the server's, or a refusal in the client such as Reject), that error in one line."""
         last = self.last
-        if last is not None and last.outcome == "error" and last.error is not None:
-            error = last.error
+        if last is not None and last.outcome == "error" and (error := last.error) is not None:
             if error.get("where") == "client":
                 return f"refused in the client, not sent: {error.get('message', '')}"
             code = f"{error['code']} " if error.get("code") is not None else ""
@@ -220,6 +221,8 @@ class Flow:
 
     def on_round(self, listener: Callable[[Flow], object]) -> Callable[[], None]:
         """Call `listener(flow)` after every leg (live views update this way); returns the unsubscriber."""
+        if self._listeners is None:
+            self._listeners = Listeners()
         return self._listeners.add(listener)
 
     async def run(
@@ -278,6 +281,8 @@ class Flow:
         leg, pending = next_leg(self.rounds)
         if pending is not None and leg.sent_input_responses is None:
             if not pending.input_requests:
+                if self._backoff is None:
+                    self._backoff = Backoff()
                 await self._backoff.pause(leg)
             elif not await self._answer(pending, leg):
                 return leg if leg.outcome == "error" else None  # refused in the client, or waiting for an answer
@@ -285,7 +290,8 @@ class Flow:
 
     async def _answer(self, pending: Round, leg: Round) -> bool:
         """Answer `pending`'s questions into `leg`; False (the flow says why) when they cannot be answered."""
-        self._backoff.reset()
+        if self._backoff is not None:
+            self._backoff.reset()
         try:
             responses, labels = await self._answers_to(pending)
         except Unanswered as missing:
@@ -337,7 +343,17 @@ class Flow:
 
     def unused_answers(self) -> list[str]:
         """The scripted answers no question matched (usually a typo)."""
-        return self._scripted.unused() if self._scripted is not None else []
+        return self._scripted.unused() if self._scripted is not None else list(self._unused)
+
+    def pack(self) -> bool:
+        """Keep this finished flow in a form the garbage collector barely visits (kept.py); reading a packed
+        field unpacks it. False when it stays as it is (running, unfinished, or parts of it held elsewhere)."""
+        if PACKED in self.__dict__ or not self.done or self._stepping is not None:
+            return PACKED in self.__dict__
+        if not (self.status == "error" and self.rounds and self.rounds[-1].state_rejected):  # resume starts over
+            self._unused = tuple(self.unused_answers())
+            self._answerer = self._scripted = None  # a flow that ended for good asks nothing again
+        return pack(self.__dict__)
 
     async def _answers_to(self, pending: Round) -> tuple[dict[str, InputResponse], dict[str, str]]:
         if self._answerer is None:
@@ -370,8 +386,14 @@ class Flow:
         self._notify()
 
     def _notify(self) -> None:
-        self._listeners.notify(self)
+        if self._listeners is not None:
+            self._listeners.notify(self)
 
     def _repr_mimebundle_(self, include: object = None, exclude: object = None) -> MimeBundle:
         self.displays += 1  # a failure shown in the notebook needs no second line (live.say_if_failed)
         return view_registry.bundle(self)
+
+
+for _name in PACKED_FIELDS:  # after @dataclass, which would take a class attribute for a field's default
+    setattr(Flow, _name, PackedField(_name))
+del _name

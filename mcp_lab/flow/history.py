@@ -34,6 +34,13 @@ class FlowHistory:
         """Flow id -> why it is being stopped (Stop button, Interrupt, a command), while its task is cancelled."""
         self.fallback_answerers: list[Answerer] = []
         """Answerers consulted when no scripted answer covers a request (mcp_lab.forms registers the live form)."""
+        self.ended: list[Flow] = []
+        """Flows that ended since the last one started, to be packed then (`Flow.pack`, flow/kept.py)."""
+
+    def finished(self, flow: Flow) -> None:
+        """`flow` ended: pack it when the next flow starts (its caller reads it first, while it is plain)."""
+        if flow.done:
+            self.ended.append(flow)
 
     def remember(self, flow: Flow, *, new: bool = False) -> Flow:
         """Record `flow` as this kernel's latest (moving it to the end if it was already known).
@@ -43,6 +50,10 @@ class FlowHistory:
         flows = self.flows
         if flows and flows[-1] is flow:
             return flow
+        if new and self.ended:  # kept flows cost the collector: each full collection visits all of them
+            for ended in self.ended:
+                ended.pack()
+            self.ended.clear()
         if not new:
             for index in range(len(flows) - 1, -1, -1):
                 if flows[index] is flow:
@@ -59,6 +70,7 @@ class FlowHistory:
     def reset(self) -> None:
         """Forget every flow (in place: `mcp_lab.flows` is this very list). The answerers stay."""
         self.flows.clear()
+        self.ended.clear()
         self.running.clear()
         self.stop_requested.clear()
 

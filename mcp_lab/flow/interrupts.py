@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
 import signal
 import sys
 import threading
@@ -57,6 +58,13 @@ def _wake() -> None:
 
 SignalHandler = Callable[[int, FrameType | None], object] | int | signal.Handlers | None
 """What `signal.getsignal` returns and `signal.signal` takes."""
+
+# The C functions under `signal.getsignal` / `signal.signal`. Those wrappers turn SIG_DFL and SIG_IGN into
+# enum members by trying `Handlers(handler)`, which for a handler that is a function fails with an exception
+# each time: profiled, most of what guarding a flow cost on every call in a kernel (four per call).
+_C_SIGNAL = importlib.import_module("_signal")
+_getsignal: Callable[[int], SignalHandler] = getattr(_C_SIGNAL, "getsignal", signal.getsignal)
+_setsignal: Callable[[int, SignalHandler], SignalHandler] = getattr(_C_SIGNAL, "signal", signal.signal)
 
 
 class _Guard:
@@ -105,8 +113,8 @@ def _install_guard(flow_id: str, loop: asyncio.AbstractEventLoop) -> _Guard | No
     """A guard for this flow while it runs in the main thread (signals reach only that one)."""
     if threading.current_thread() is not threading.main_thread():
         return None
-    guard = _Guard(flow_id, loop, signal.getsignal(signal.SIGINT))
-    signal.signal(signal.SIGINT, guard)
+    guard = _Guard(flow_id, loop, _getsignal(signal.SIGINT))
+    _setsignal(signal.SIGINT, guard)
     return guard
 
 
@@ -115,8 +123,8 @@ def _remove_guard(guard: _Guard | None) -> None:
         return
     guard.active = False
     previous = guard.previous
-    if signal.getsignal(signal.SIGINT) is guard:  # else a later handler sits on top: this one stays, passing on
-        signal.signal(signal.SIGINT, previous)
+    if _getsignal(signal.SIGINT) is guard:  # else a later handler sits on top: this one stays, passing on
+        _setsignal(signal.SIGINT, previous)
 
 
 def stop(flow_id: str, reason: str = "stopped (Stop pressed)") -> bool:

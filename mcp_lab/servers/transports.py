@@ -94,7 +94,7 @@ class LegRecorder:
     def __enter__(self) -> LegCapture:
         if self.log_path is not None:
             with contextlib.suppress(OSError):
-                self.offset = self.log_path.stat().st_size
+                self.offset = os.stat(self.log_path).st_size
         if self.name:
             leg_began(self.capture, self.name)
         return self.scope.__enter__()
@@ -102,9 +102,17 @@ class LegRecorder:
     def __exit__(self, *exc: object) -> None:
         self.scope.__exit__(*exc)
         leg_ended(self.capture)
-        if self.log_path is not None:
+        if self.log_path is not None and self._grew():
             text, _ = read_log(self.log_path, self.offset)
             self.capture.server_log.extend(f"stderr: {line}" for line in text.splitlines() if line.strip())
+
+    def _grew(self) -> bool:
+        """The server wrote to its log during the leg (most legs it writes nothing: one stat, no read)."""
+        assert self.log_path is not None
+        try:
+            return os.stat(self.log_path).st_size > self.offset
+        except OSError:
+            return False
 
 
 class ConnectionOwner(ClientOwner):
