@@ -36,7 +36,6 @@ SERIAL = ("tests/classroom/test_hub.py", "tests/servers/test_connect_stdio.py")
 HEAVY = (
     "tests/interop/test_conformance.py",
     "tests/browser/test_live_form.py",
-    "tests/notebooks/test_tutorials.py",
     "tests/classroom/test_grading.py",
     "tests/browser/",
     "tests/audit/test_cli.py",
