@@ -26,13 +26,14 @@ BLOCK = "import sys; sys.modules.setdefault('rfc3987_syntax', None); "
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtestloop(session: pytest.Session) -> Generator[None, object, object]:
-    """A pytest-xdist worker with MCP_LAB_TEST_GATE set collects, then runs nothing until that file exists.
+    """With MCP_LAB_TEST_GATE set, a pytest process collects, then runs nothing until that file exists.
 
-    `./dev test` starts the parallel run's workers while the tests that must run alone still run, so that
-    the workers' collection (seconds of CPU each: every test module imported) uses the cores those leave
-    idle; collecting starts no process and binds no port, which is all those tests need of a neighbour."""
+    `./dev test` starts step 2's runs (the xdist workers, the tutorials' nbval) while the tests that must
+    run alone still run, so that their start and collection (seconds of CPU each: every test module or
+    notebook read) use the cores those leave idle. Collecting starts no process and binds no port, which
+    is all those tests need of a neighbour; kernels, servers and browsers start with the first test."""
     gate = os.environ.get("MCP_LAB_TEST_GATE")
-    if gate and hasattr(session.config, "workerinput"):
+    if gate:
         while not os.path.exists(gate):
             time.sleep(0.2)
     return (yield)
