@@ -29,6 +29,7 @@ from tests.isolation import pytest_configure, pytest_unconfigure  # noqa: F401 -
 #   a freed port would falsely fail; tests/servers/test_connect_stdio.py lost one of its two server processes
 #   between tests with other workers beside it (seen on an earlier attempt, not understood yet).
 #   (tests/classroom/test_grading.py runs in parallel: its nbgrader kernels use Unix sockets too.)
+# The parallel run starts during the serial one and only collects until `./dev test` opens its gate (tests/startup.py).
 # Unset (a plain `pytest`): everything, in collection order.
 SERIAL = ("tests/classroom/test_hub.py", "tests/servers/test_connect_stdio.py")
 # The longest files first (measured in one run of `./dev test`), so none of them is left to run alone at the end;
@@ -36,7 +37,6 @@ SERIAL = ("tests/classroom/test_hub.py", "tests/servers/test_connect_stdio.py")
 HEAVY = (
     "tests/interop/test_conformance.py",
     "tests/browser/test_live_form.py",
-    "tests/notebooks/test_tutorials.py",
     "tests/classroom/test_grading.py",
     "tests/browser/",
     "tests/audit/test_cli.py",

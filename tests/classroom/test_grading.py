@@ -32,6 +32,8 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "notebooks"))
 from build import SOURCES, course  # noqa: E402
 
+from tests.startup import BLOCK  # noqa: E402
+
 TUTORIALS = [source.stem for source in sorted(SOURCES.glob("*.py"))]
 STUDENTS = ("reference", "untouched")
 """`reference` submits the released notebooks with the reference answers typed in; `untouched` as released."""
@@ -48,9 +50,9 @@ def nbgrader(directory: Path, *args: str, unattended: bool = False) -> subproces
         sockets = tempfile.mkdtemp(prefix="ag-", dir=os.environ.get("JUPYTER_RUNTIME_DIR"))
         args = (*args, "--KernelManager.transport=ipc", f"--KernelManager.ip={sockets}/k")
     log = (directory / f"nbgrader-{args[0]}.log").open("wb")
-    return subprocess.Popen(
-        [sys.executable, "-m", "nbgrader", *args], cwd=directory, env=env, stdout=log, stderr=subprocess.STDOUT
-    )
+    # `python -m nbgrader`, without the grammar module jsonschema would build on import (tests/startup.py).
+    command = [sys.executable, "-c", f"{BLOCK}from nbgrader.apps.nbgraderapp import main; main()", *args]
+    return subprocess.Popen(command, cwd=directory, env=env, stdout=log, stderr=subprocess.STDOUT)
 
 
 def finished(process: subprocess.Popen[bytes], directory: Path, step: str) -> None:
