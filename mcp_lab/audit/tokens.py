@@ -58,13 +58,17 @@ def flip_bit(token: str) -> tuple[str, str]:
 
 
 def truncate(token: str) -> tuple[str, str]:
-    """The token without its last quarter (at least one character).
+    """The token without about its last quarter (at least one character).
 
-    A whole number of base64 quads is cut where the token is long enough, so what is left still decodes the
-    same way whatever the token's length: the server's reason for refusing it does not vary run to run."""
+    Where the token is long enough and ends in a base64 segment, what is left of that segment is a whole
+    number of base64 quads: it still decodes (a strict decoder refuses a final character whose unused bits are
+    set, which a cut anywhere else leaves depending on the token's length), so the server refuses it because
+    it no longer opens, the same reason every run."""
     cut = max(1, len(token) // 4)
     if len(token) >= 16:
-        cut = max(4, cut - cut % 4)
+        last = [(start, end) for start, end in _segments(token) if end == len(token)]
+        tail = (last[0][1] - last[0][0]) % 4 if last else 0
+        cut = max(4, cut - cut % 4) + tail
     return token[:-cut], f"the last {cut} of {len(token)} characters cut off"
 
 

@@ -10,8 +10,10 @@ import base64
 import json
 import os
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from mcp.server.request_state import AESGCMRequestStateCodec, InvalidRequestState
 
 from mcp_lab.audit.tokens import edits, flip_bit, reveal, splice, truncate
 
@@ -70,9 +72,22 @@ def test_readable_values_are_edited_one_at_a_time_in_their_own_encoding() -> Non
     assert edits("v1." + base64.urlsafe_b64encode(os.urandom(64)).decode()) == []
 
 
-def test_truncating_a_long_token_cuts_whole_base64_quads() -> None:
+def test_truncating_a_long_token_leaves_whole_base64_quads() -> None:
     """So the refusal reason (what is left no longer opens, rather than no longer decodes) is the same each run."""
     for length in range(16, 200):
         token = "v1." + "A" * (length - 3)
         cut_token, _how = truncate(token)
-        assert (len(token) - len(cut_token)) % 4 == 0 and len(cut_token) < len(token)
+        assert (len(cut_token) - 3) % 4 == 0 and len(cut_token) < len(token)
+
+
+def test_a_truncated_sdk_token_is_refused_for_its_seal_whatever_its_length() -> None:
+    """The SDK's own codec, payloads of every length modulo 3: the refusal reason never varies (it once said
+    `malformed` or `seal` depending on how many bytes the claims took, which a tutorial's saved output showed)."""
+    codec = AESGCMRequestStateCodec([os.urandom(32)])
+    reasons = set()
+    for size in range(100, 160):
+        cut_token, _how = truncate(codec.seal(os.urandom(size)))
+        with pytest.raises(InvalidRequestState) as refused:
+            codec.unseal(cut_token)
+        reasons.add(str(refused.value))
+    assert reasons == {"seal"}
