@@ -1,6 +1,8 @@
 """Fixtures for the browser tests: one JupyterLab per session, a fresh Chromium profile per test.
 
-Lab is always stopped in the fixture's finalizer (with its kernels); a failing test leaves a screenshot
+Lab is always stopped in the fixture's finalizer (with its kernels, checked: no process it started remains);
+after every test that used it, the kernels its notebooks opened are shut down (checked too); a failing
+test leaves a screenshot
 and Lab's log tail in `test-artifacts/`. Without Chromium the tests skip with the command that installs
 it -- unless MCP_LAB_REQUIRE_BROWSER=1 (set by .ci/run), where a missing browser is a failure.
 """
@@ -47,6 +49,20 @@ def lab(chromium: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[La
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture(autouse=True)
+def kernels_shut_down(request: pytest.FixtureRequest) -> Iterator[None]:
+    """After a test that used Lab (passed or failed), the kernels its notebooks opened are shut down, and
+    their processes are gone (tests/browser/harness.py: `Lab.shut_down_kernels`)."""
+    yield
+    if "lab" not in request.fixturenames:
+        return
+    try:
+        lab: Lab = request.getfixturevalue("lab")
+    except Exception:  # Lab did not start: that error is the test's already
+        return
+    lab.shut_down_kernels()
 
 
 @pytest.fixture

@@ -1,0 +1,78 @@
+"""The browser harness stops what JupyterLab started: the kernels after each test, everything when Lab stops.
+
+Kernels are started through Lab's own REST API (as a notebook page starts them), and made to start a
+process of their own through their connection file, as a tutorial's cell starts a server; the harness
+must end them all -- and when something outlives its kernel, kill it and say so.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from pathlib import Path
+
+import psutil
+import pytest
+from jupyter_client import BlockingKernelClient
+
+from tests.browser.harness import Lab, marked_processes, start_lab
+
+SLEEPER = "import subprocess, sys\np = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(600)']{extra})"
+
+
+def start_kernel(lab: Lab) -> psutil.Process:
+    kernel_id = lab.api("/api/kernels", method="POST")["id"]
+    for _ in range(200):
+        for process in lab.kernels():
+            if kernel_id in " ".join(process.cmdline()):
+                return process
+        time.sleep(0.05)  # the test process, not a kernel
+    raise AssertionError(f"no process for kernel {kernel_id}")
+
+
+def run_in(kernel: psutil.Process, code: str) -> None:
+    """Execute `code` in the kernel through its connection file (the `-f` argument of its command line)."""
+    argv = kernel.cmdline()
+    client = BlockingKernelClient(connection_file=argv[argv.index("-f") + 1])
+    client.load_connection_file()
+    client.start_channels()
+    try:
+        client.wait_for_ready(timeout=60)
+        reply = client.execute_interactive(code, timeout=60)
+        assert reply["content"]["status"] == "ok", reply["content"]
+    finally:
+        client.stop_channels()
+
+
+def test_the_kernels_a_test_opened_and_what_they_started_are_stopped_after_it(lab: Lab) -> None:
+    kernels = [start_kernel(lab), start_kernel(lab)]
+    run_in(kernels[0], SLEEPER.format(extra=""))  # a child in the kernel's own process group
+    started = lab.kernels()
+    assert len(started) == 3, started
+    lab.shut_down_kernels()
+    assert not lab.kernels() and not any(p.is_running() for p in started)
+    assert not lab.processes()  # nothing Lab started is left running between tests
+
+
+def test_a_process_that_outlives_its_kernel_is_killed_and_named(lab: Lab) -> None:
+    kernel = start_kernel(lab)
+    run_in(kernel, SLEEPER.format(extra=", start_new_session=True"))  # escapes the kernel's group
+    sleeper = next(p for p in lab.kernels() if p.pid != kernel.pid)
+    with pytest.raises(AssertionError, match=r"1 process\(es\) still running after its kernels were shut down"):
+        lab.shut_down_kernels(timeout=2)
+    psutil.wait_procs([sleeper], timeout=5)
+    assert not sleeper.is_running() and not lab.processes()
+
+
+def test_when_lab_stops_nothing_it_or_its_kernels_started_remains(chromium: Path, tmp_path: Path) -> None:
+    (tmp_path / "root").mkdir()
+    lab = start_lab(tmp_path / "root", tmp_path / "home")
+    try:
+        kernel = start_kernel(lab)
+        run_in(kernel, SLEEPER.format(extra=""))
+        assert len(lab.processes()) >= 2
+    finally:
+        lab.stop()
+    assert not marked_processes(lab.marker), "Lab stopped, yet a process it started runs"
+    with contextlib.suppress(psutil.NoSuchProcess):
+        assert psutil.Process(kernel.pid).status() == psutil.STATUS_ZOMBIE
