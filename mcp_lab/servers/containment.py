@@ -125,8 +125,6 @@ class _TaskGuard:
             task: asyncio.Future[Any] = self.previous(loop, coro, **kwargs)
         else:
             task = asyncio.Task(coro, loop=loop, **kwargs)
-        if guarded:
-            task.add_done_callback(_note_unawaited)
         return task
 
 
@@ -142,17 +140,18 @@ async def _guarded(coro: Coroutine[Any, Any, Any], method: str | None) -> Any:
     except BaseException as exc:
         if not escaping(exc):
             raise
+        task = asyncio.current_task()
+        if task is not None:  # this task's own end: said in one line if nobody awaits it
+            task.add_done_callback(_note_unawaited)
         raise contain(exc, f"a task the {method} handler started") from exc
 
 
 def _note_unawaited(task: asyncio.Future[Any]) -> None:
-    if task.cancelled() or not isinstance(task.exception(), HandlerExit):
-        return
     # Whoever awaits the task is woken by a callback scheduled after this one; look once they have run.
     task.get_loop().call_soon(_report_if_unretrieved, task)
 
 
 def _report_if_unretrieved(task: asyncio.Future[Any]) -> None:
     if getattr(task, "_log_traceback", False):  # nobody took the exception: asyncio would print a traceback
-        exc = task.exception()  # taken: asyncio's "never retrieved" traceback is not printed
-        _logger.warning("%s", exc)
+        exc = task.exception()  # taken now: asyncio's "never retrieved" traceback is not printed
+        _logger.warning("%s", exc)  # server_log.py: one line in the leg running now

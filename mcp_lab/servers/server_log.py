@@ -26,8 +26,9 @@ HANDLER_LOGGERS = (
     "mcp.server.runner",  # 2026-07-28 over HTTP: "modern request handler raised"
     "mcp.shared.jsonrpc_dispatcher",  # 2025-11-25 sessions: "handler for 'prompts/get' raised"
     "mcp.server.mcpserver.server",  # "Tool 'x' raised an unexpected exception"
+    "mcp_lab.servers.containment",  # the lab's: a task a handler started and nobody awaited raised SystemExit
 )
-"""The SDK loggers (mcp 2.3.0) that log a request handler's exception."""
+"""The SDK loggers (mcp 2.3.0) that log a request handler's exception (and the lab's one of the kind)."""
 
 
 def one_line(record: logging.LogRecord) -> str:

@@ -168,6 +168,9 @@ def test_a_task_a_tool_starts_raising_a_base_exception_fails_the_call_and_the_ke
         assert reason in logged, logged
     text = ok(kernel, f"f = await mcp_lab.call({server!r}, 'forgotten')\nprint(f.status, f.text)")
     assert text.strip() == "done returned anyway", text
+    # The task nobody awaited is one line in the server's log (asyncio printed a traceback, when it got so far).
+    text = ok(kernel, f"from mcp_lab.servers.log_book import log_lines\nprint(log_lines({server!r}), f.rounds[-1].server_log)")
+    assert "a task the tools/call handler started raised SystemExit: 7" in text, text
     text = ok(kernel, f"f = await %mcp_call {server} fine\nprint(f.text)")
     assert text.strip() == "still fine", text
     if server == "spawn_web":  # the serving thread survived every one of them
