@@ -53,16 +53,12 @@ def lab(chromium: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[La
 
 @pytest.fixture(autouse=True)
 def kernels_shut_down(request: pytest.FixtureRequest) -> Iterator[None]:
-    """After a test that used Lab (passed or failed), the kernels its notebooks opened are shut down, and
-    their processes are gone (tests/browser/harness.py: `Lab.shut_down_kernels`)."""
+    """After a test that used a Lab (passed or failed; the session's or a module's own), the kernels its
+    notebooks opened are shut down, and their processes are gone (tests/browser/harness.py)."""
     yield
-    if "lab" not in request.fixturenames:
-        return
-    try:
-        lab: Lab = request.getfixturevalue("lab")
-    except Exception:  # Lab did not start: that error is the test's already
-        return
-    lab.shut_down_kernels()
+    for value in dict(getattr(request.node, "funcargs", {})).values():
+        if isinstance(value, Lab):
+            value.shut_down_kernels()
 
 
 @pytest.fixture
