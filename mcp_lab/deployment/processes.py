@@ -85,8 +85,7 @@ def port_is_free(port: int) -> bool:
 def write_keys(path: Path, generation: int, keys: list[bytes]) -> None:
     """The keys file an instance reads: created 0600 (never wider, not even for a moment), replaced whole."""
     temporary = path.with_name(path.name + ".new")
-    with contextlib.suppress(FileNotFoundError):
-        temporary.unlink()
+    temporary.unlink(missing_ok=True)
     fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, "w") as handle:
         json.dump({"generation": generation, "keys": [k.hex() for k in keys]}, handle)
@@ -265,8 +264,7 @@ class InstanceProcess:
         """The process has read its keys: the file goes (under --workers it stays: a worker the supervisor
         restarts reads it again)."""
         if self.keys_file is not None and self.workers == 1:
-            with contextlib.suppress(FileNotFoundError):
-                self.keys_file.unlink()
+            self.keys_file.unlink(missing_ok=True)
 
     def spawn(self) -> None:
         for stale in [self.state_path, *self.directory.glob(self.state_path.name + ".*")]:
@@ -309,11 +307,14 @@ class InstanceProcess:
         only then may the proxy send it traffic. Raises `PortTaken` when another process holds the port."""
         deadline = time.monotonic() + timeout
         while True:
-            if self.process is None or self.process.poll() is not None:
-                raise LabError(self.failure())
-            if "address already in use" in self._log_since_spawn():  # uvicorn may linger after failing to bind
-                await self.stop(grace=1.0)
+            exited = self.process is None or self.process.poll() is not None  # read before the log: no race
+            if "address already in use" in self._log_since_spawn().lower():  # lingering or exited; any worker count
+                await self.stop(grace=1.0)  # the attempt's whole session: nothing of it stays
                 raise PortTaken(f"port {self.port} on 127.0.0.1 is taken by another process")
+            if exited:
+                reason = self.failure()
+                await self.stop(grace=0.0)  # its session: what it started (workers) goes too
+                raise LabError(reason)
             if not await answers_as(self.port, self.label):
                 if time.monotonic() > deadline:
                     await self.stop()

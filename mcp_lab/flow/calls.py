@@ -18,7 +18,7 @@ from mcp_lab.errors import LabError
 from mcp_lab.flow.answers import Answerer, ChainAnswerer, ScriptedAnswerer
 from mcp_lab.flow.flow import Connection, Flow, running_message
 from mcp_lab.flow.history import history
-from mcp_lab.flow.interrupts import run_interruptibly
+from mcp_lab.flow.interrupts import before_first_leg, run_interruptibly
 from mcp_lab.given import wire_arguments
 from mcp_lab.json_types import JsonValue
 from mcp_lab.protocol.eras import LEGACY, MODERN
@@ -127,7 +127,6 @@ async def start(
     check_max_rounds(max_rounds)
     answerer, scripted = _answerer(answers)  # checked before anything is sent
     connection = _connection(server)
-    note = await _listing_note(connection, target) if method == "tools/call" else None
     flow = Flow(
         server=connection.name,
         method=method,
@@ -137,9 +136,11 @@ async def start(
         era=LEGACY if legacy or getattr(connection, "legacy_only", False) else MODERN,
         max_rounds=max_rounds,
     )
-    if note is not None:
-        flow.notes.append(note)
     flow.bind(connection, answerer, scripted)
+    if method == "tools/call":  # the listing may connect first: Interrupt during it ends the call as later
+        note = await before_first_leg(flow, _listing_note(connection, target))
+        if note is not None:
+            flow.notes.append(note)
     history.remember(flow, new=True)
     return flow
 

@@ -33,7 +33,7 @@ from mcp_lab.flow.asking import answer_round, missing_answer_message
 from mcp_lab.flow.kept import PACKED, PACKED_FIELDS, PackedField, pack
 from mcp_lab.flow.leg_data import LegError
 from mcp_lab.flow.legs import BACKCHANNEL_HINT, backchannel_hint, send_leg
-from mcp_lab.flow.round import Connection, LegCapture, Round, read_saved
+from mcp_lab.flow.round import Connection, LegCapture, Round, read_saved, short
 from mcp_lab.flow.stepping import (
     Backoff,
     keep_answers,
@@ -388,6 +388,16 @@ class Flow:
     def _notify(self) -> None:
         if self._listeners is not None:
             self._listeners.notify(self)
+
+    def __repr__(self) -> str:
+        """Short and bounded, whatever the arguments (the dataclass's repr printed them and every leg in full:
+        41 KB for one long argument); `flow` in a cell shows the view, `flow.to_json()` the whole record."""
+        legs = len(self.rounds)
+        return (
+            f"Flow(id={short(self.id)}, server={short(self.server)}, method={short(self.method)}, "
+            f"target={short(self.target)}, arguments={short(self.arguments)}, status={short(self.status)}, "
+            f"{legs} leg{'s' if legs != 1 else ''})"
+        )
 
     def _repr_mimebundle_(self, include: object = None, exclude: object = None) -> MimeBundle:
         self.displays += 1  # a failure shown in the notebook needs no second line (live.say_if_failed)

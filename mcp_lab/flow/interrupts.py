@@ -30,18 +30,20 @@ import sys
 import threading
 from collections.abc import Awaitable, Callable
 from types import FrameType
-from typing import Any
+from typing import Any, TypeVar
 
 from mcp_lab.errors import FlowInterrupted
 from mcp_lab.flow.flow import Flow
 from mcp_lab.flow.history import history
 
-__all__ = ["GRACE", "INTERRUPT_PRESSED", "run_interruptibly", "stop", "stop_all"]
+__all__ = ["GRACE", "INTERRUPT_PRESSED", "before_first_leg", "run_interruptibly", "stop", "stop_all"]
 
 GRACE = 0.5
 """Seconds a cancelled flow gets to finish its current step before it is declared interrupted anyway."""
 
 INTERRUPT_PRESSED = "interrupted (Interrupt pressed)"
+
+_T = TypeVar("_T")
 
 
 def _in_kernel() -> bool:
@@ -189,6 +191,28 @@ async def run_interruptibly(flow: Flow, drive: Callable[[], Awaitable[Any]]) -> 
     if cancelled_here and current is not None:
         current.uncancel()  # the cancellation is answered by the one-line error below
     raise FlowInterrupted(flow, _message(flow))
+
+
+async def before_first_leg(flow: Flow, prepare: Awaitable[_T]) -> _T:
+    """Await `prepare` -- what a call does before its flow runs (the tool listing, which may first connect) --
+    so that Interrupt pressed then ends the call as it ends a running flow: one line (`FlowInterrupted`), the
+    flow kept as interrupted after 0 legs, not a `CancelledError` raised through the SDK's internals."""
+    if not _in_kernel():
+        return await prepare
+    guard = _install_guard(flow.id, asyncio.get_running_loop())
+    try:
+        return await prepare
+    except asyncio.CancelledError:
+        if guard is None or not guard.pressed:  # cancelled by the code around the call: that code expects it
+            raise
+        history.remember(flow, new=True)
+        flow.interrupt(INTERRUPT_PRESSED)
+        current = asyncio.current_task()
+        if current is not None:
+            current.uncancel()  # the cancellation is answered by the one-line error below
+        raise FlowInterrupted(flow, _message(flow)) from None
+    finally:
+        _remove_guard(guard)
 
 
 async def _drive(drive: Callable[[], Awaitable[Any]]) -> None:

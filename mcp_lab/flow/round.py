@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import json
 import re
+import reprlib
 from collections.abc import Awaitable, Callable, Mapping
 from contextlib import AbstractAsyncContextManager, AbstractContextManager
 from dataclasses import asdict, dataclass, field, fields
@@ -37,11 +38,26 @@ __all__ = [
     "LegCapture",
     "Request",
     "Round",
+    "short",
 ]
 
 _REQUEST_MODELS = "_request_models"
 _RESPONSE_MODELS = "_response_models"
 """Where a Round keeps SDK models beside its fields (so `asdict` and the record never see them)."""
+
+class _Short(reprlib.Repr):
+    def __init__(self) -> None:
+        super().__init__()
+        self.maxstring = self.maxother = 48
+        self.maxdict = self.maxlist = self.maxtuple = self.maxset = 3
+        self.maxlevel = 2
+
+
+def short(value: object) -> str:
+    """`repr(value)` within about a hundred characters (long text clipped, big containers elided): a record
+    with one 40,000-character argument must not print 40 KB wherever it is repr'd (a list, a debugger)."""
+    return _Short().repr(value)
+
 
 START_OVER_HINT = "start it over with `await mcp_lab.resume(flow)`"
 """What a flow that failed on a refused token says (new keys after a restart, expired, altered): the SDK docs'
@@ -265,6 +281,11 @@ class Round:
 
     def _repr_mimebundle_(self, include: object = None, exclude: object = None) -> JsonObject:
         return view_registry.bundle(self)
+
+    def __repr__(self) -> str:
+        """Short and bounded (the dataclass's repr printed every field in full); the view shows the leg."""
+        asked = f", input_requests={len(self.input_requests)}" if self.input_requests else ""
+        return f"Round(index={self.index!r}, outcome={short(self.outcome)}{asked}, elapsed={self.elapsed:.3f})"
 
 
 class Request(Protocol):

@@ -17,7 +17,7 @@ from IPython.core.magic_arguments import argument, magic_arguments
 from IPython.display import display
 
 from mcp_lab.errors import LabError
-from mcp_lab.magics.magic_line import expand_for, magic_args, shell_words
+from mcp_lab.magics.magic_line import expand_for, magic_args, refuse_options, shell_words
 from mcp_lab.servers.sandbox import sandbox
 from mcp_lab.shown_task import ShownTask
 
@@ -121,6 +121,7 @@ class ConnectMagics(Magics):
         args.env = [_unquote(pair) for pair in args.env]
         args.header = [_unquote(line) for line in args.header]
         if args.name == "log" and args.url and "://" not in args.url and not args.stdio:
+            refuse_options(self.mcp_connect, args, "%mcp_connect log NAME")
             return ConnectionLog(args.url, connection_log(args.url))
         if bool(args.url) == bool(args.stdio):
             raise LabError(f"usage: {USAGE}")

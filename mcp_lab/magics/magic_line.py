@@ -32,7 +32,16 @@ from mcp_lab.bounded_json import json_extent
 from mcp_lab.errors import LabError
 from mcp_lab.json_types import JsonObject, JsonValue
 
-__all__ = ["as_word", "caller_namespace", "expand", "expand_for", "magic_args", "read_word", "shell_words"]
+__all__ = [
+    "as_word",
+    "caller_namespace",
+    "expand",
+    "expand_for",
+    "magic_args",
+    "read_word",
+    "refuse_options",
+    "shell_words",
+]
 
 _PLAIN = re.compile(r"[^\s#\\'\"${}\[]+")
 """A run of characters no rule is about: copied in one step."""
@@ -278,3 +287,20 @@ def magic_args(shell: Any, magic: Any, line: str) -> Any:
     the quotes around `--stdio "COMMAND ARGS"`) -- but in linear time and with one line for an unclosed quote."""
     words = shell_words(expand_for(shell, line), keep_quotes=True)
     return magic.parser.parse_args(words)
+
+
+def refuse_options(magic: Any, args: Any, usage: str, allowed: frozenset[str] = frozenset()) -> None:
+    """One line naming the options on a `@magic_arguments` line that its subcommand does not take.
+
+    argparse accepts every option of the magic on every line, so `%mcp_server list --http` would be obeyed
+    as `%mcp_server list` without a word; a person who typed the option meant something by it."""
+    given = [
+        action.option_strings[-1]
+        for action in magic.parser._actions
+        if action.option_strings
+        and action.dest not in allowed
+        and action.dest != "help"
+        and getattr(args, action.dest, action.default) != action.default
+    ]
+    if given:
+        raise LabError(f"{' '.join(given)}: not an option here; usage: {usage}")

@@ -27,7 +27,7 @@ from mcp_lab.flow.live import FlowRun
 from mcp_lab.json_types import JsonObject
 from mcp_lab.magics.await_line import await_magic_transformer
 from mcp_lab.magics.call_line import parse_arguments, parse_call_line
-from mcp_lab.magics.magic_line import expand_for, magic_args, shell_words
+from mcp_lab.magics.magic_line import expand_for, magic_args, refuse_options, shell_words
 from mcp_lab.protocol.keys import KeyRing
 from mcp_lab.servers.adopt import adopt, adoption_note, is_server, load_server, offers_nothing
 from mcp_lab.servers.sandbox import sandbox
@@ -45,6 +45,21 @@ LOWLEVEL_HANDLERS = (
     "on_completion",
     "get_tool_input_schema",
 )
+
+
+_MANAGE_USAGE = {
+    "list": "%mcp_server list",
+    "serve": "%mcp_server serve NAME [--port N] [--no-auth] [--allow-origin ORIGIN]",
+    "url": "%mcp_server url NAME",
+    "log": "%mcp_server log NAME",
+    "stop": "%mcp_server stop NAME",
+    "restart": "%mcp_server restart NAME [--keep-secret]",
+}
+_MANAGE_OPTIONS = {
+    "serve": frozenset({"port", "no_auth", "allow_origin"}),
+    "restart": frozenset({"keep_secret"}),
+}
+"""The options each `%mcp_server` subcommand takes (the others are for defining a server)."""
 
 
 @magics_class
@@ -259,6 +274,11 @@ class LabMagics(Magics):
 
     def _manage(self, args: argparse.Namespace) -> object:
         command, target = args.name, args.target
+        usage = _MANAGE_USAGE.get(command)
+        if usage is not None:  # words and options a subcommand does not take are refused, not ignored
+            if command == "list" and target:
+                raise LabError(f"%mcp_server list takes no server name ({target!r}); usage: {usage}")
+            refuse_options(self.mcp_server, args, usage, _MANAGE_OPTIONS.get(command, frozenset()))
         if command == "list":
             from mcp_lab.servers.view import ServerList
 

@@ -9,12 +9,22 @@ thread died with a long traceback. `contain_handlers` wraps every handler of a l
 escape becomes an ordinary exception (`HandlerExit`, chained to the original) before any task boundary sees
 it: the SDK answers -32603 as for any failing handler, and the lab's server log records the one-line reason
 (`SystemExit: 3`). Cancellation is never touched: it must reach the code that asked for it.
+
+A handler's own body is not the only place: a tool that starts a task (`asyncio.create_task`, an anyio task
+group) runs that task's code at the same task boundary, where a SystemExit stopped the kernel's loop just the
+same (every later cell hung). So the running loop gets a task factory, put on once, that wraps the coroutine
+of every task started from inside a lab handler (a context variable says so; tasks inherit it) the same way:
+an awaited task fails with `HandlerExit`, and so does the handler awaiting it; a task nobody awaits ends with
+one logged line instead of asyncio's "exception was never retrieved" traceback. Tasks started anywhere else
+are made exactly as before (by the factory that was there, if any).
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+import logging
+from collections.abc import Awaitable, Callable, Coroutine
+from contextvars import ContextVar
 from dataclasses import replace
 from typing import Any
 
@@ -77,13 +87,71 @@ def contain_handlers(server: Any) -> None:
 _MARK = "_mcp_lab_contained"
 
 
+_HANDLING: ContextVar[str | None] = ContextVar("mcp_lab_handling", default=None)
+"""The method whose lab handler runs in this context (and in every task started from it), else None."""
+
+_logger = logging.getLogger(__name__)
+
+
 def _contained(handler: Callable[..., Awaitable[Any]], method: str) -> Callable[..., Awaitable[Any]]:
     async def run(ctx: object, params: object) -> object:
+        _guard_tasks(asyncio.get_running_loop())
+        token = _HANDLING.set(method)
         try:
             return await handler(ctx, params)
         except BaseException as exc:
             if not escaping(exc):
                 raise
             raise contain(exc, f"the {method} handler") from exc
+        finally:
+            _HANDLING.reset(token)
 
     return run
+
+
+class _TaskGuard:
+    """A loop's task factory: tasks started inside a lab handler get their coroutine contained."""
+
+    def __init__(self, previous: Any) -> None:
+        self.previous = previous
+
+    def __call__(self, loop: asyncio.AbstractEventLoop, coro: Any, **kwargs: Any) -> asyncio.Future[Any]:
+        context = kwargs.get("context")
+        method = context.get(_HANDLING) if context is not None else _HANDLING.get()
+        guarded = method is not None and asyncio.iscoroutine(coro)
+        if guarded:
+            coro = _guarded(coro, method)
+        if self.previous is not None:
+            task: asyncio.Future[Any] = self.previous(loop, coro, **kwargs)
+        else:
+            task = asyncio.Task(coro, loop=loop, **kwargs)
+        return task
+
+
+def _guard_tasks(loop: asyncio.AbstractEventLoop) -> None:
+    factory = loop.get_task_factory()
+    if not isinstance(factory, _TaskGuard):
+        loop.set_task_factory(_TaskGuard(factory))
+
+
+async def _guarded(coro: Coroutine[Any, Any, Any], method: str | None) -> Any:
+    try:
+        return await coro
+    except BaseException as exc:
+        if not escaping(exc):
+            raise
+        task = asyncio.current_task()
+        if task is not None:  # this task's own end: said in one line if nobody awaits it
+            task.add_done_callback(_note_unawaited)
+        raise contain(exc, f"a task the {method} handler started") from exc
+
+
+def _note_unawaited(task: asyncio.Future[Any]) -> None:
+    # Whoever awaits the task is woken by a callback scheduled after this one; look once they have run.
+    task.get_loop().call_soon(_report_if_unretrieved, task)
+
+
+def _report_if_unretrieved(task: asyncio.Future[Any]) -> None:
+    if getattr(task, "_log_traceback", False):  # nobody took the exception: asyncio would print a traceback
+        exc = task.exception()  # taken now: asyncio's "never retrieved" traceback is not printed
+        _logger.warning("%s", exc)  # server_log.py: one line in the leg running now

@@ -26,19 +26,27 @@ HANDLER_LOGGERS = (
     "mcp.server.runner",  # 2026-07-28 over HTTP: "modern request handler raised"
     "mcp.shared.jsonrpc_dispatcher",  # 2025-11-25 sessions: "handler for 'prompts/get' raised"
     "mcp.server.mcpserver.server",  # "Tool 'x' raised an unexpected exception"
+    "mcp_lab.servers.containment",  # the lab's: a task a handler started and nobody awaited raised SystemExit
 )
-"""The SDK loggers (mcp 2.3.0) that log a request handler's exception."""
+"""The SDK loggers (mcp 2.3.0) that log a request handler's exception (and the lab's one of the kind)."""
 
 
 def one_line(record: logging.LogRecord) -> str:
     """`ValueError: Unknown prompt: nosuch` -- the root cause (the SDK wraps a tool's exception in its own
-    `UnexpectedToolError: Error executing tool ...`), or the message when there is no exception."""
+    `UnexpectedToolError: Error executing tool ...`; a task group its own group), or the message when there
+    is no exception."""
     exc = record.exc_info[1] if record.exc_info else None
     if exc is None:
         return record.getMessage().splitlines()[0]
     seen = {id(exc)}
-    while exc.__cause__ is not None and id(exc.__cause__) not in seen:
-        exc = exc.__cause__
+    while True:
+        # The cause, or a task group's one failure (its group says only "unhandled errors in a TaskGroup").
+        inner = exc.__cause__
+        if inner is None and isinstance(exc, BaseExceptionGroup) and len(exc.exceptions) == 1:
+            inner = exc.exceptions[0]
+        if inner is None or id(inner) in seen:
+            break
+        exc = inner
         seen.add(id(exc))
     text = str(exc).strip().splitlines()
     return f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__

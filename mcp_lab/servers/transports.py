@@ -31,7 +31,8 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp_lab.exchanges.record import LegCapture
 from mcp_lab.exchanges.recorder import SchemaBook, http_hooks, leg_scope
 from mcp_lab.servers.lab_server import ClientOwner
-from mcp_lab.servers.log_book import leg_began, leg_ended
+from mcp_lab.servers.log_book import leg_began, leg_ended, server_logs
+from mcp_lab.servers.logging_hooks import hooks, install_leg_hooks
 from mcp_lab.servers.pids import alive
 
 __all__ = [
@@ -97,11 +98,22 @@ class LegRecorder:
                 self.offset = os.stat(self.log_path).st_size
         if self.name:
             leg_began(self.capture, self.name)
+        # A server served from this kernel (the person's own, on a thread) logs a failing handler's traceback
+        # on the SDK's loggers: like a lab server's, it becomes one line in this leg, not a traceback in the cell.
+        if hooks.leg_sink is None:
+            install_leg_hooks()
+        server_logs.capturing.append(self.capture)
         return self.scope.__enter__()
 
     def __exit__(self, *exc: object) -> None:
-        self.scope.__exit__(*exc)
-        leg_ended(self.capture)
+        try:
+            self.scope.__exit__(*exc)
+        finally:
+            leg_ended(self.capture)
+            active = server_logs.capturing
+            for i in range(len(active) - 1, -1, -1):  # by identity: two empty LegCaptures compare equal
+                if active[i] is self.capture:
+                    del active[i]
         if self.log_path is not None and self._grew():
             text, _ = read_log(self.log_path, self.offset)
             self.capture.server_log.extend(f"stderr: {line}" for line in text.splitlines() if line.strip())

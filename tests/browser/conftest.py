@@ -1,6 +1,8 @@
 """Fixtures for the browser tests: one JupyterLab per session, a fresh Chromium profile per test.
 
-Lab is always stopped in the fixture's finalizer (with its kernels); a failing test leaves a screenshot
+Lab is always stopped in the fixture's finalizer (with its kernels, checked: no process it started remains);
+after every test that used it, the kernels its notebooks opened are shut down (checked too); a failing
+test leaves a screenshot
 and Lab's log tail in `test-artifacts/`. Without Chromium the tests skip with the command that installs
 it -- unless MCP_LAB_REQUIRE_BROWSER=1 (set by .ci/run), where a missing browser is a failure.
 """
@@ -47,6 +49,16 @@ def lab(chromium: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[La
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture(autouse=True)
+def kernels_shut_down(request: pytest.FixtureRequest) -> Iterator[None]:
+    """After a test that used a Lab (passed or failed; the session's or a module's own), the kernels its
+    notebooks opened are shut down, and their processes are gone (tests/browser/harness.py)."""
+    yield
+    for value in dict(getattr(request.node, "funcargs", {})).values():
+        if isinstance(value, Lab):
+            value.shut_down_kernels()
 
 
 @pytest.fixture

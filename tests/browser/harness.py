@@ -5,6 +5,12 @@ learner sees them in JupyterLab, so the tests look at them there. Lab binds a fr
 itself and says which in its runtime file (`port_retries=0`: it never silently moves), with no token, an isolated
 config/data/runtime dir, `expose_app_in_browser` (the tests drive Lab's own commands) and `?reset` URLs
 (no restored workspace). Chromium is Debian's `/usr/bin/chromium`: Playwright never downloads a browser.
+
+Every process Lab starts is stopped: after each test, the kernels its notebooks opened are shut down
+(`Lab.shut_down_kernels`: kernels sit in process groups of their own and would otherwise run on, one more
+per test, until the session ends); when Lab stops, no process it or its kernels started may remain. Both
+are checked, not hoped for: Lab's environment carries a marker that every descendant inherits (also one a
+dying kernel leaves to init), and a marked process still running afterwards is killed and fails the test.
 """
 
 from __future__ import annotations
@@ -19,9 +25,12 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+import uuid
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import psutil
 
 import mcp_lab
 
@@ -38,6 +47,9 @@ CHROMIUM_ARGS = [
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 LAB_START_TIMEOUT = 90.0
 EXTENSION = "mcp-lab"
+MARKER = "MCP_LAB_BROWSER_LAB"
+"""In Lab's environment, so in every process it (or a kernel of it) starts: which Lab a process belongs to."""
+STOP_TIMEOUT = 15.0
 
 # Lab's news prompt would cover part of every screenshot; it has nothing to do with mcp_lab.
 PAGE_CONFIG = {"disabledExtensions": {"@jupyterlab/apputils-extension:announcements": True}}
@@ -94,6 +106,8 @@ class Lab:
     overridden: bool
     data_dir: Path
     """JUPYTER_DATA_DIR: where Lab keeps the secret it checks notebook signatures (trust) with."""
+    marker: str = ""
+    """This Lab's value of `MARKER`."""
 
     def trust(self, notebook: Any) -> None:
         """Sign `notebook` as `jupyter trust` would, so Lab renders its HTML outputs unsanitized."""
@@ -113,16 +127,97 @@ class Lab:
         except OSError:
             return "(no log)"
 
+    def processes(self) -> list[psutil.Process]:
+        """Every running process this Lab started, directly or through its kernels, except Lab itself."""
+        return [p for p in marked_processes(self.marker) if p.pid != self.process.pid]
+
+    def kernels(self) -> list[psutil.Process]:
+        """Lab's kernel processes (each in a process group of its own)."""
+        found: list[psutil.Process] = []
+        with contextlib.suppress(psutil.Error):
+            for child in psutil.Process(self.process.pid).children():
+                with contextlib.suppress(psutil.Error):
+                    if "ipykernel" in " ".join(child.cmdline()):
+                        found.append(child)
+        return found
+
+    def started_by_kernels(self) -> list[psutil.Process]:
+        """What Lab's kernels started (a tutorial's servers), running now."""
+        found: list[psutil.Process] = []
+        for kernel in self.kernels():
+            with contextlib.suppress(psutil.Error):
+                found += kernel.children(recursive=True)
+        return found
+
+    def shut_down_kernels(self, timeout: float = STOP_TIMEOUT) -> None:
+        """Shut down every session and kernel Lab runs (a test's notebooks). A kernel that does not end in
+        `timeout` seconds is killed (with its process group); a process a kernel started that outlives it
+        is killed and fails the test: nothing the lab starts may outlive its kernel."""
+        started: dict[int, psutil.Process] = {}
+        # Rounds: a kernel restarting when the test ended (or restarted by Jupyter once killed) comes back as
+        # a new process after the first round's shutdown.
+        for _ in range(3):
+            kernels = self.kernels()
+            started.update((p.pid, p) for p in self.started_by_kernels())
+            with contextlib.suppress(OSError, ValueError):
+                for session in self.api("/api/sessions") or []:
+                    with contextlib.suppress(OSError):
+                        self.api(f"/api/sessions/{session['id']}", method="DELETE")
+                for kernel in self.api("/api/kernels") or []:
+                    with contextlib.suppress(OSError):
+                        self.api(f"/api/kernels/{kernel['id']}", method="DELETE")
+            _, slow = psutil.wait_procs(kernels, timeout=timeout)
+            for kernel in slow:  # Jupyter's shutdown did not finish in time (a loaded machine): ended here
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.killpg(kernel.pid, signal.SIGKILL)
+            psutil.wait_procs(slow, timeout=5)
+            time.sleep(0.5)  # the test process, not a kernel: lets a restart in flight show itself
+            with contextlib.suppress(OSError, ValueError):
+                if not self.kernels() and not self.api("/api/kernels"):
+                    break
+        _, alive = psutil.wait_procs(list(started.values()), timeout=5)  # a guarded server ends with its kernel
+        check_stopped(alive + self.kernels() + self.started_by_kernels(), "still running after the kernels ended")
+
     def stop(self) -> None:
-        """SIGTERM lets the server shut its kernels down; the session group is killed if it lingers."""
+        """SIGTERM lets the server shut its kernels down; the session group is killed if it lingers, and
+        anything Lab or a kernel started that still runs then is killed and reported."""
+        if self.process.poll() is None:
+            with contextlib.suppress(AssertionError):  # reported below, if anything is left after the stop
+                self.shut_down_kernels()
+        started = self.processes()
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGTERM)
             with contextlib.suppress(subprocess.TimeoutExpired):
-                self.process.wait(timeout=15)
+                self.process.wait(timeout=STOP_TIMEOUT)
         # The process group this fixture started (Lab and its kernels), in case anything lingers.
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.process.pid, signal.SIGKILL)
         self.process.wait(timeout=5)
+        _, alive = psutil.wait_procs(started, timeout=5)  # a kernel Lab told to stop may take a moment
+        alive += [p for p in self.processes() if p.pid not in {q.pid for q in started}]
+        check_stopped(alive, "still running after JupyterLab stopped")
+
+
+def marked_processes(marker: str) -> list[psutil.Process]:
+    """The running processes whose environment carries `MARKER=marker` (this user's; others are unreadable)."""
+    found = []
+    for process in psutil.process_iter():
+        with contextlib.suppress(psutil.Error):
+            if process.environ().get(MARKER) == marker and process.status() != psutil.STATUS_ZOMBIE:
+                found.append(process)
+    return found
+
+
+def check_stopped(alive: list[psutil.Process], what: str) -> None:
+    """Kill what is still alive, then fail naming it (its pid and command line)."""
+    left = []
+    for process in alive:
+        with contextlib.suppress(psutil.Error):
+            if process.is_running() and process.status() != psutil.STATUS_ZOMBIE:
+                left.append(f"{process.pid} {' '.join(process.cmdline())[:160]}")
+                process.kill()
+    if left:
+        raise AssertionError(f"{len(left)} process(es) {what}:\n" + "\n".join(left))
 
 
 def start_lab(root: Path, home: Path) -> Lab:
@@ -135,8 +230,10 @@ def start_lab(root: Path, home: Path) -> Lab:
     (tracker / "tracker.jupyterlab-settings").write_text(json.dumps({"windowingMode": "none"}))
     # Short, for the kernels' Unix sockets (tests/isolation.py): `<runtime>/kernel-<id>-ipc-N`.
     runtime = Path(tempfile.mkdtemp(prefix="lab-", dir=os.environ.get("JUPYTER_RUNTIME_DIR")))
+    marker = uuid.uuid4().hex
     env = {
         **os.environ,
+        MARKER: marker,
         "JUPYTER_CONFIG_DIR": str(home / "config"),
         "JUPYTER_DATA_DIR": str(home / "data"),
         "JUPYTER_RUNTIME_DIR": str(runtime),
@@ -175,7 +272,7 @@ def start_lab(root: Path, home: Path) -> Lab:
         process = subprocess.Popen(
             command, stdout=sink, stderr=subprocess.STDOUT, env=env, cwd=root, start_new_session=True
         )
-    lab = Lab("", root, process, log, override is not None, home / "data")
+    lab = Lab("", root, process, log, override is not None, home / "data", marker)
     info = runtime / f"jpserver-{process.pid}.json"
     deadline = time.monotonic() + LAB_START_TIMEOUT
     while True:
