@@ -1,8 +1,7 @@
 """One instance of a server as its own OS process: plain uvicorn, on 127.0.0.1, tied to the kernel's life.
 
-Spec context: the SDK docs' deployment lessons need real processes -- the default request_state key is
-process-local (a restart or another instance cannot verify it), `keys=[...]` shared by every instance fixes
-that, and rotating them means reloading each process in turn.
+Spec context: the SDK docs' deployment lessons need real processes -- the default key is process-local (a
+restart or another instance cannot verify it), shared `keys=[...]` fix that, rotating them reloads each one.
 
 The command is what a person would type (`uvicorn --factory mcp_lab.deployment.app:instance_app --host
 127.0.0.1 --port P [--workers N]`) started under `guard` (it dies with the kernel, also on SIGKILL) in a

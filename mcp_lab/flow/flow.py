@@ -6,10 +6,9 @@ may be answered by an `InputRequiredResult`; the client answers its `input_reque
 
 mcp_lab drives that loop itself (through `session.<method>(..., allow_input_required=True)`, the SDK's
 manual path) instead of letting `Client.call_tool` hide the rounds, because seeing every leg is the
-point of the lab. `step()` performs one leg; `run()` is nothing but `step()` until done, so automatic
-and step-by-step behave identically. A `Flow` is JSON all the way down, so it can be written down
-between legs and resumed by another process -- the SDK docs' distributed client, where any instance may
-send the next leg.
+point of the lab. `step()` performs one leg; `run()` is nothing but `step()` until done, so automatic and
+step-by-step behave identically. A `Flow` is JSON all the way down, so it can be written down between legs
+and resumed by another process -- the SDK docs' distributed client, where any instance may send the next leg.
 """
 
 from __future__ import annotations
@@ -33,7 +32,7 @@ from mcp_lab.flow.asking import answer_round, missing_answer_message
 from mcp_lab.flow.kept import PACKED, PACKED_FIELDS, PackedField, pack
 from mcp_lab.flow.leg_data import LegError
 from mcp_lab.flow.legs import BACKCHANNEL_HINT, backchannel_hint, send_leg
-from mcp_lab.flow.round import Connection, LegCapture, Round, read_saved, short
+from mcp_lab.flow.round import Connection, LegCapture, Round, read_saved, short_repr
 from mcp_lab.flow.stepping import (
     Backoff,
     keep_answers,
@@ -373,16 +372,12 @@ class Flow:
 
     def interrupt(self, reason: str) -> None:
         """End the flow now, keeping every recorded leg; `mcp_lab.resume(flow)` continues it from the last one."""
-        if self.done:
-            return
-        self._epoch += 1
-        self.status = "interrupted"
-        self.stop_reason = reason
-        self._notify()
+        if not self.done:
+            self._epoch += 1
+            self._stop(reason, "interrupted")
 
-    def _stop(self, reason: str) -> None:
-        self.status = "stopped"
-        self.stop_reason = reason
+    def _stop(self, reason: str, status: Literal["stopped", "interrupted"] = "stopped") -> None:
+        self.status, self.stop_reason = status, reason
         self._notify()
 
     def _notify(self) -> None:
@@ -390,14 +385,9 @@ class Flow:
             self._listeners.notify(self)
 
     def __repr__(self) -> str:
-        """Short and bounded, whatever the arguments (the dataclass's repr printed them and every leg in full:
-        41 KB for one long argument); `flow` in a cell shows the view, `flow.to_json()` the whole record."""
-        legs = len(self.rounds)
-        return (
-            f"Flow(id={short(self.id)}, server={short(self.server)}, method={short(self.method)}, "
-            f"target={short(self.target)}, arguments={short(self.arguments)}, status={short(self.status)}, "
-            f"{legs} leg{'s' if legs != 1 else ''})"
-        )
+        """Bounded (the dataclass's printed 41 KB for one long argument): `flow` in a cell shows the view."""
+        fields = {"id": self.id, "server": self.server, "method": self.method, "target": self.target}
+        return short_repr("Flow", len(self.rounds), **fields, arguments=self.arguments, status=self.status)
 
     def _repr_mimebundle_(self, include: object = None, exclude: object = None) -> MimeBundle:
         self.displays += 1  # a failure shown in the notebook needs no second line (live.say_if_failed)

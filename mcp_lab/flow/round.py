@@ -59,6 +59,12 @@ def short(value: object) -> str:
     return _Short().repr(value)
 
 
+def short_repr(kind: str, legs: int, **fields: object) -> str:
+    """`Kind(name=short(value), ..., N legs)`: a record's repr, bounded whatever its fields hold."""
+    shown = ", ".join(f"{name}={short(value)}" for name, value in fields.items())
+    return f"{kind}({shown}, {legs} leg{'s' if legs != 1 else ''})"
+
+
 START_OVER_HINT = "start it over with `await mcp_lab.resume(flow)`"
 """What a flow that failed on a refused token says (new keys after a restart, expired, altered): the SDK docs'
 advice on the frozen -32602 is to start over, and `resume` sends the original request afresh."""
