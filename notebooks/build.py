@@ -245,9 +245,10 @@ ENGLISH_RUN = re.compile(r"\b[A-Za-z]{4,}(?: [a-z]{3,}){3,}")
 
 
 def prose(markdown: str) -> str:
-    """A markdown cell's prose: code blocks, inline code and link targets left out (they stay as they are)."""
-    markdown = FENCED_CODE.sub(" ", markdown)
-    return LINK_TARGET.sub("]", INLINE_CODE.sub(" ", markdown))
+    """A markdown cell's prose: code blocks, inline code and link targets left out (they stay as they are),
+    on one line (a line break inside a paragraph is a space: "round\ntrip" is a round trip)."""
+    markdown = FENCED_CODE.sub(" … ", markdown)  # "…" where code stood: no term runs across it
+    return " ".join(LINK_TARGET.sub("]", INLINE_CODE.sub(" … ", markdown)).split())
 
 
 def glossary(path: Path = GLOSSARY) -> list[tuple[re.Pattern[str], list[str]]]:

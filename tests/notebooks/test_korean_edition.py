@@ -221,6 +221,7 @@ def test_inflections_and_case_are_the_same_term(english: str, needed: str) -> No
 
 def test_a_round_trip_is_not_a_round() -> None:
     assert _misses("One round trip.", "한 번의 왕복.") == []
+    assert _misses("It saves a round\ntrip.", "왕복 한 번을 아낍니다.") == []  # a line break inside a paragraph
     assert _misses("One round-trip and a round.", "한 번의 왕복.") == ["'round' -> '라운드'"]
 
 
@@ -237,6 +238,10 @@ def test_code_and_link_targets_are_not_prose() -> None:
     # a code span may run over a line break in markdown
     assert _misses("It says `-32602 Invalid or expired\nrequestState` once.", "한 번 말합니다.") == []
     assert _misses("Read [the seal](x.ipynb).", "[이것](x.ipynb)을 읽으세요.") == ["'seal' -> '봉인'"]
+    # after a code block, inline code is still code
+    assert _misses("Phases:\n\n```python\nkeys=[OLD]\n```\n\n`Stepper(fleet)` steps.", "단계: `Stepper(fleet)`.") == []
+    # a term does not run across the code between its words
+    assert _misses("The static `bank://terms` resource.", "정적 `bank://terms` 리소스.") == []
 
 
 def test_english_left_in_a_korean_cell_is_found() -> None:
