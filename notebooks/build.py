@@ -231,10 +231,7 @@ def course(directory: Path) -> list[Path]:
     return [config, *written]
 
 
-# ---- the Korean edition ------------------------------------------------------------------------------------
-# A source carries both languages: each English markdown cell is followed by its `# %% [markdown ko]` cell.
-# notebooks/ko/NN_name.ipynb is the executed English notebook with each markdown cell's source replaced by its
-# Korean counterpart (same ids, code and outputs: nothing runs twice); the glossary's terms are checked.
+# ---- the Korean edition (see the module's docstring) -------------------------------------------------------
 
 FENCED_CODE = re.compile(r"```.*?```|~~~.*?~~~", re.DOTALL)
 INLINE_CODE = re.compile(r"``.*?``|`[^`]*`", re.DOTALL)  # a code span may run over a line break
@@ -327,7 +324,8 @@ def korean_edition(english: nbformat.NotebookNode, translated: dict[str, str], w
     notebook = copy.deepcopy(english)
     markdown = [cell for cell in notebook.cells if cell.cell_type == "markdown"]
     if sorted(cell.id for cell in markdown) != sorted(translated):
-        raise SystemExit(f"{where}: the built notebook's markdown cells are not its source's: rebuild it first")
+        stale = sorted(set(translated) ^ {cell.id for cell in markdown})[0]
+        raise SystemExit(f"{where}: the built notebook's markdown cells are not its source's ({stale}): rebuild it first")
     for cell in markdown:
         cell.source = translated[cell.id]
     notebook.metadata["language"] = "ko"
