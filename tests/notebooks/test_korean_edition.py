@@ -63,6 +63,32 @@ def test_the_english_edition_ignores_the_korean_cells() -> None:
         assert [dict(c) for c in build.parse(text)] == [dict(c) for c in build.parse(english_only)], source.name
 
 
+LINK = re.compile(r"\]\((?P<notebook>\d\d_\w+\.ipynb)?#(?P<anchor>[^)\s]+)\)")
+
+
+def heading_anchors(markdown: str) -> set[str]:
+    """The anchors JupyterLab gives a cell's headings: the heading's text, spaces as '-'."""
+    headings = re.findall(r"^#{1,6} +(.+?) *$", markdown, flags=re.MULTILINE)
+    return {re.sub(r"[`*]", "", heading).replace(" ", "-") for heading in headings}
+
+
+def test_every_link_in_a_korean_cell_reaches_a_korean_heading() -> None:
+    korean = {source.name.replace(".py", ".ipynb"): _problems(source)[0] for source in SOURCES}
+    anchors = {name: set().union(*map(heading_anchors, cells.values())) for name, cells in korean.items()}
+    broken = [
+        f"{name}: {cell_id}: {link.group(0)}"
+        for name, cells in korean.items()
+        for cell_id, text in cells.items()
+        for link in LINK.finditer(text)
+        if link["anchor"] not in anchors.get(link["notebook"] or name, set())
+    ]
+    assert not broken, "\n".join(broken)
+
+
+def test_heading_anchors_are_jupyterlabs() -> None:
+    assert heading_anchors("## 첫 번째 왕복\n\n본문\n### `request_state` 봉인") == {"첫-번째-왕복", "request_state-봉인"}
+
+
 def _translated() -> list[Path]:
     return [source for source in SOURCES if build.translations(source) is not None]
 
