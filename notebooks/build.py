@@ -237,6 +237,7 @@ FENCED_CODE = re.compile(r"```.*?```|~~~.*?~~~", re.DOTALL)
 INLINE_CODE = re.compile(r"``.*?``|`[^`]*`", re.DOTALL)  # a code span may run over a line break
 LINK_TARGET = re.compile(r"\]\([^)\s]*\)")
 QUOTED = re.compile(r'"[^"\n]*"|“[^”\n]*”|\*[^*\n]+\*|<[^>\n]*>')
+HANGUL = re.compile(r"[\uac00-\ud7a3]")
 ENGLISH_RUN = re.compile(r"\b[A-Za-z]{4,}(?: [a-z]{3,}){3,}")
 """Four English words in a row: a sentence left untranslated (names and short phrases pass)."""
 
@@ -256,13 +257,8 @@ def glossary(path: Path = GLOSSARY) -> list[tuple[re.Pattern[str], list[str]]]:
 
 def glossary_misses(english: str, korean: str, terms: list[tuple[re.Pattern[str], list[str]]]) -> list[str]:
     """Each term the English cell's prose uses whose Korean rendering the Korean cell lacks, as 'term -> 번역'."""
-    text = prose(english)
-    misses = []
-    for pattern, renderings in terms:
-        found = pattern.search(text)
-        if found and not any(rendering in korean for rendering in renderings):
-            misses.append(f"{found.group(0)!r} -> {' / '.join(map(repr, renderings))}")
-    return misses
+    used = [(pattern.search(prose(english)), renderings) for pattern, renderings in terms]
+    return [f"{m.group(0)!r} -> {' / '.join(map(repr, r))}" for m, r in used if m and not any(k in korean for k in r)]
 
 
 def english_left(korean: str) -> list[str]:
@@ -270,7 +266,7 @@ def english_left(korean: str) -> list[str]:
     return ENGLISH_RUN.findall(QUOTED.sub(" ", prose(korean)))
 
 
-def _shown(path: Path) -> str:
+def _shown(path: Path) -> str:  # a path as the build prints it: from the repository's root, if inside
     return str(path.relative_to(HERE.parent)) if path.is_relative_to(HERE.parent) else str(path)
 
 
@@ -283,9 +279,15 @@ def korean_problems(
     ids = iter(cell.id for cell in parse(text) if cell.cell_type == "markdown")
     translated: dict[str, str] = {}
     problems = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line.startswith("# %%") and "markdown" in line and not re.search(r"\[markdown( ko)?\]", line):
+            problems.append(f"{where}:{number}: {line.strip()!r}: a cell marker is `# %% [markdown]` or `# %% [markdown ko]`")
     for i, cell in enumerate(written):
         after = written[i + 1] if i + 1 < len(written) else None
-        if cell.kind == "markdown":
+        if cell.kind == "markdown" and HANGUL.search(cell.body):
+            problems.append(f"{where}:{cell.line}: an English markdown cell in Korean (its marker lacks ko?)")
+            next(ids)
+        elif cell.kind == "markdown":
             cell_id = next(ids)
             heading = cell.body.strip().splitlines()[0][:50] if cell.body.strip() else ""
             named = f"{where}:{cell.line}: English cell {cell_id} ({heading!r})"
@@ -355,13 +357,10 @@ def check(sources: list[Path]) -> int:
     """Every problem of every source, one line each (English left in Korean cells as warnings); 1 if any."""
     terms, problems = glossary(), 0
     for source in sources:
-        text = source.read_text(encoding="utf-8")
-        translated, found = korean_problems(text, _shown(source), terms)
-        for line in found:
+        translated, found = korean_problems(source.read_text(encoding="utf-8"), _shown(source), terms)
+        left = [f"{cell_id} still reads {words!r}" for cell_id, text in translated.items() for words in english_left(text)]
+        for line in [*found, *(f"warning: {_shown(source)}: the Korean cell of {words}" for words in left)]:
             print(line)
-        for cell_id, text in translated.items():
-            for words in english_left(text):
-                print(f"warning: {_shown(source)}: the Korean cell of {cell_id} still reads {words!r}")
         problems += len(found)
     return 1 if problems else 0
 
