@@ -204,6 +204,10 @@ def test_a_source_not_translated_yet_has_no_korean_edition(tmp_path: Path) -> No
     assert build.translations(path) is None
     assert build.write_korean(path, nbformat.v4.new_notebook(), tmp_path) is None
     assert not (tmp_path / "ko").exists()
+    # ... but Korean text under an English marker, with no Korean cell anywhere, still stops it
+    path.write_text("# %% [markdown]\n# 한국어\n", encoding="utf-8")
+    with pytest.raises(SystemExit, match=r"t\.py:1: an English markdown cell in Korean"):
+        build.translations(path)
 
 
 def test_several_problems_stop_the_build_with_the_first_and_a_count(tmp_path: Path) -> None:
