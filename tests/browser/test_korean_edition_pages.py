@@ -138,6 +138,11 @@ def test_dev_lab_ko_opens_the_korean_edition_with_lab_in_korean(korean_lab: Lab,
     page.locator(".jp-MarkdownCell").first.scroll_into_view_if_needed()
     screenshot(page, "korean-edition-lab.png")
 
+    # The same server's Notebook 7 pages (Lab's "노트북" button) read in Korean too: dev passes them the override.
+    page.goto(f"{korean_lab.url}/tree")
+    expect(page.locator(".lm-MenuBar").first).to_contain_text("파일")
+    expect(page.locator(".jp-DirListing-content")).to_contain_text(f"{TUTORIAL}.ipynb")
+
 
 def _run_cell(page: Page, index: int) -> None:
     page.evaluate(
