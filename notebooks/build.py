@@ -11,9 +11,9 @@ The notebook is executed WITH the solutions (so every output is real), then writ
 answer cells keep only what stands outside the markers (a comment saying what to write) and the check
 cells lose their outputs, so the reader starts from an empty cell. Cells carry nbgrader metadata too.
 `--reference DIR` writes the shipped notebooks with the solutions put back, for the test suite (nbval) to
-prove every check against its reference solution (the Korean edition's in DIR/ko/); `--course DIR` writes the same notebooks as an nbgrader
-course (source/NN_name/NN_name.ipynb plus class/nbgrader_config.py), whose `nbgrader generate_assignment`
-gives back the shipped notebooks.
+prove every check against its reference solution (the Korean edition's in DIR/ko/); `--course DIR` writes
+the same notebooks as an nbgrader course (source/NN_name/NN_name.ipynb plus class/nbgrader_config.py),
+whose `nbgrader generate_assignment` gives back the shipped notebooks.
 
 The Korean edition (notebooks/ko/NN_name.ipynb): each English markdown cell of a source is followed by its
 `# %% [markdown ko]` cell; the Korean notebook is the executed English one with every markdown cell's source
