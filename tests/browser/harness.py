@@ -26,6 +26,7 @@ import time
 import urllib.error
 import urllib.request
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -94,7 +95,7 @@ def extension_override(home: Path) -> Path | None:
 
 # jsonschema imports rfc3987_syntax when installed, whose grammar takes seconds to build (measured)
 # and only adds "iri" formats the server never checks: Lab starts without it, as the kernel does.
-_LAB_MAIN = "import sys; sys.modules['rfc3987_syntax'] = None; from jupyterlab.labapp import main; sys.exit(main())"
+_LAB_MAIN = "import sys; sys.modules['rfc3987_syntax'] = None; from {app} import main; sys.exit(main())"
 
 
 @dataclass
@@ -220,7 +221,9 @@ def check_stopped(alive: list[psutil.Process], what: str) -> None:
         raise AssertionError(f"{len(left)} process(es) {what}:\n" + "\n".join(left))
 
 
-def start_lab(root: Path, home: Path) -> Lab:
+def start_lab(root: Path, home: Path, extra: Sequence[str] = (), app: str = "jupyterlab.labapp") -> Lab:
+    """JupyterLab (or, with `app="notebook.app"`, `jupyter notebook`: Notebook 7) serving `root`; `extra`
+    arguments are added to the command line (e.g. a per-run settings override, as `./dev lab --ko` passes)."""
     for sub in ("config/labconfig", "data", "ipython", "settings", "workspaces"):
         (home / sub).mkdir(parents=True, exist_ok=True)
     (home / "config" / "labconfig" / "page_config.json").write_text(json.dumps(PAGE_CONFIG))
@@ -245,7 +248,7 @@ def start_lab(root: Path, home: Path) -> Lab:
     command = [
         sys.executable,
         "-c",
-        _LAB_MAIN,
+        _LAB_MAIN.format(app=app),
         "--no-browser",
         "--allow-root",
         "--ServerApp.ip=127.0.0.1",
@@ -266,6 +269,7 @@ def start_lab(root: Path, home: Path) -> Lab:
         f"--LabApp.user_settings_dir={home / 'settings'}",
         f"--LabApp.workspaces_dir={home / 'workspaces'}",
         "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+        *extra,
     ]
     log = home / "lab.log"
     with log.open("wb") as sink:
