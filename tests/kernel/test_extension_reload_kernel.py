@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 
+from mcp_lab.servers.server_log import HANDLER_LOGGERS
 from tests.kernel.harness import errors_of, run_cells, text_of
 
 CENSUS = """import json, logging, warnings
@@ -86,7 +87,7 @@ print(b.status, json.dumps(b.rounds[-1].server_log))
 ONCE = {
     "sinks": 1,
     "propagate": False,
-    "error_filters": [1, 1, 1, 1],
+    "error_filters": [1] * len(HANDLER_LOGGERS),
     "duplicate_filters": [1, 1, 1],
     "showwarning_wraps": 1,
     "transformers": 1,
@@ -121,7 +122,7 @@ def test_reloading_the_extension_installs_everything_once_and_unloading_removes_
     )
     assert [len(errors_of(c)) for c in cells[:15]] == [0] * 15, [text_of(c) for c in cells if errors_of(c)]
     (before,) = census_of(cells[1])
-    assert before["sinks"] == 0 and before["error_filters"] == [0, 0, 0, 0] and before["transformers"] == 0
+    assert before["sinks"] == 0 and before["error_filters"] == [0] * len(HANDLER_LOGGERS) and before["transformers"] == 0
     assert before["showwarning_wraps"] == 0 and before["magics"] == [] and before["comm_target"] is False
     assert "already loaded" in text_of(cells[3])
     (loaded,) = census_of(cells[6])
@@ -138,11 +139,11 @@ def test_reloading_the_extension_installs_everything_once_and_unloading_removes_
         assert shown.strip().endswith('error ["ValueError: kaboom"]'), shown
 
     unloaded, after_leg = census_of(cells[14])
-    assert unloaded["sinks"] == 0 and unloaded["error_filters"] == [0, 0, 0, 0] and unloaded["propagate"] is True
+    assert unloaded["sinks"] == 0 and unloaded["error_filters"] == [0] * len(HANDLER_LOGGERS) and unloaded["propagate"] is True
     assert unloaded["duplicate_filters"] == [0, 0, 0] and unloaded["showwarning_wraps"] == 0
     assert unloaded["transformers"] == 0 and unloaded["magics"] == [] and unloaded["comm_target"] is False
     # A lab leg without the extension (as a CLI or a script runs one) puts on the legs' hooks only, once.
-    assert after_leg["sinks"] == 1 and after_leg["error_filters"] == [1, 1, 1, 1]
+    assert after_leg["sinks"] == 1 and after_leg["error_filters"] == [1] * len(HANDLER_LOGGERS)
     assert after_leg["duplicate_filters"] == [0, 0, 0] and after_leg["showwarning_wraps"] == 0
     assert text_of(cells[14]).strip().endswith('error ["ValueError: kaboom"]')
     assert "UsageError" in text_of(cells[15]) or "not found" in text_of(cells[15]), text_of(cells[15])
