@@ -47,6 +47,7 @@ HEAVY = (
     "tests/replay/test_hostile_collections.py",
     "tests/kernel/",
     "tests/interop/",
+    "tests/notebooks/",
 )
 
 
