@@ -154,6 +154,10 @@ def test_a_person_answers_a_korean_form_and_every_screen_reads_korean(korean_lab
     retype(region, "ap-northeast-2 서울")
     retype(nodes, "3")
     typed = {"region": region.input_value(), "nodes": int(nodes.input_value())}
+    # Valid now, and nobody pressed 제출 yet: the errors clear as the kernel checks the draft.
+    for field in ("region", "nodes"):
+        expect(form.locator(f'[data-field="{field}"] .mcp-lab-field-error')).to_be_hidden(timeout=5_000)
+    expect(form.locator(".mcp-lab-form-status")).to_have_text("")
     screenshot(page, "korean-form-and-panel.png")
     submit.click()
 
