@@ -27,7 +27,14 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
 from tests.browser.harness import ARTIFACTS, Lab, start_lab
-from tests.browser.pages import open_notebook, safe_name, screenshot, wait_kernel_idle, wait_notebook_open
+from tests.browser.pages import (
+    CELL_TIMEOUT_MS,
+    open_notebook,
+    safe_name,
+    screenshot,
+    wait_kernel_idle,
+    wait_notebook_open,
+)
 from tests.notebooks.korean_sources import NOTEBOOKS, ROOT, build, with_synthetic_korean
 
 pytestmark = pytest.mark.browser
@@ -118,8 +125,10 @@ def _first_heading(notebook: Any) -> str:
 def test_dev_lab_ko_opens_the_korean_edition_with_lab_in_korean(korean_lab: Lab, tab: Page) -> None:
     page = tab
     page.goto(f"{korean_lab.url}/lab?reset")
-    # The file browser at the root shows the Korean folder's notebooks, as `./dev lab --ko` does.
-    expect(page.locator(".jp-DirListing-content")).to_contain_text(f"{TUTORIAL}.ipynb")
+    # The file browser at the root shows the Korean folder's notebooks, as `./dev lab --ko` does (the first page
+    # of a Lab builds its app: as long as a notebook takes to open, not expect's 5 s).
+    listing = page.locator(".jp-DirListing-content")
+    expect(listing).to_contain_text(f"{TUTORIAL}.ipynb", timeout=CELL_TIMEOUT_MS)
     open_notebook(page, korean_lab, f"{TUTORIAL}.ipynb")
     menus = page.locator("#jp-menu-panel, .lm-MenuBar").first
     for menu in ("파일", "편집", "보기", "설정", "도움말"):
@@ -140,8 +149,8 @@ def test_dev_lab_ko_opens_the_korean_edition_with_lab_in_korean(korean_lab: Lab,
 
     # The same server's Notebook 7 pages (Lab's "노트북" button) read in Korean too: dev passes them the override.
     page.goto(f"{korean_lab.url}/tree")
-    expect(page.locator(".lm-MenuBar").first).to_contain_text("파일")
-    expect(page.locator(".jp-DirListing-content")).to_contain_text(f"{TUTORIAL}.ipynb")
+    expect(page.locator(".lm-MenuBar").first).to_contain_text("파일", timeout=CELL_TIMEOUT_MS)
+    expect(page.locator(".jp-DirListing-content")).to_contain_text(f"{TUTORIAL}.ipynb", timeout=CELL_TIMEOUT_MS)
 
 
 def _run_cell(page: Page, index: int) -> None:
