@@ -73,6 +73,11 @@ def _flat(text: str) -> str:
 def _cells(notebook: str) -> dict[str, tuple[str, str, str]]:
     """cell id -> (cell type, source, saved text output) for notebook `NN`."""
     (path,) = NOTEBOOKS.glob(f"{notebook}_*.ipynb")
+    return cells_of(path)
+
+
+def cells_of(path: Path) -> dict[str, tuple[str, str, str]]:
+    """cell id -> (cell type, source, saved text output) of the notebook at `path` (either edition)."""
     cells = {}
     for cell in nbformat.read(path, as_version=4).cells:
         printed = []

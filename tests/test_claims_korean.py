@@ -12,10 +12,9 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
-import nbformat
 import pytest
 
-from tests.test_claims import NOTEBOOKS, _flat, _found, _rows, references
+from tests.test_claims import NOTEBOOKS, _found, _rows, cells_of, references
 
 
 @cache
@@ -25,18 +24,7 @@ def _korean(notebook: str) -> Path | None:
     return korean if korean.exists() else None
 
 
-@cache
-def _cells(path: Path) -> dict[str, tuple[str, str, str]]:
-    cells = {}
-    for cell in nbformat.read(path, as_version=4).cells:
-        printed = []
-        for output in cell.get("outputs", []):
-            printed.append(output.get("text", ""))
-            printed.append(output.get("data", {}).get("text/plain", ""))
-            if output.get("output_type") == "error":
-                printed.append(f"{output['ename']}: {output['evalue']}")
-        cells[cell.id] = (cell.cell_type, _flat(cell.source), _flat("\n".join(printed)))
-    return cells
+_cells = cache(cells_of)
 
 
 CITED = sorted({notebook for _, evidence in _rows() for notebook, _, _ in references(evidence)})
