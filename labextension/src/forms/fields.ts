@@ -16,6 +16,7 @@ import { trans } from '../i18n';
 import { el, nextId } from './html';
 import { kernelText } from './kernel-words';
 import { rootsEditor } from './roots';
+import { writeLine } from './steady';
 import { FieldRecord, RawValue } from './types';
 
 export type { FieldHooks } from './controls';
@@ -25,7 +26,8 @@ export interface FieldControl {
   readonly node: HTMLElement;
   read(): RawValue;
   write(value: RawValue): void;
-  setError(message: string): void;
+  /** `steady`: the pointer is over the form; the error line may change but gets no shorter (./steady.ts). */
+  setError(message: string, steady?: boolean): void;
   focus(): void;
 }
 
@@ -265,9 +267,8 @@ export function buildField(field: FieldRecord, hooks: FieldHooks, ownWords = fal
     read: part.read,
     write: part.write,
     focus: part.focus,
-    setError: message => {
-      error.textContent = message ? `⚠ ${kernelText(message)}` : '';
-      error.hidden = !message;
+    setError: (message, steady = false) => {
+      writeLine(error, message ? `⚠ ${kernelText(message)}` : '', steady);
       node.classList.toggle('mcp-lab-invalid', !!message);
       if (message) {
         target.setAttribute('aria-invalid', 'true');

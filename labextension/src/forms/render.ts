@@ -14,6 +14,7 @@ import { buildField, FieldControl } from './fields';
 import { trans } from '../i18n';
 import { el, nextId } from './html';
 import { kernelText } from './kernel-words';
+import { pointerOver, writeLine } from './steady';
 import { FormEvent, FormRecord, FormValues, RoundRecord } from './types';
 
 export type Send = (event: FormEvent) => void;
@@ -170,11 +171,11 @@ class FormView {
     this.dropDraft();
     this.submitted = true;
     this.status.className = 'mcp-lab-form-status mcp-lab-sending';
-    this.status.textContent = trans.__('Sending…');
+    writeLine(this.status, trans.__('Sending…'), false);
     window.clearTimeout(this.sendingTimer);
     // The kernel answers by changing the record; an identical verdict changes nothing, so the line
     // falls back to what the current record says.
-    this.sendingTimer = window.setTimeout(() => this.showStatus(), SENDING_MS);
+    this.sendingTimer = window.setTimeout(() => this.showStatus(pointerOver(this.node)), SENDING_MS);
   }
 
   update(record: FormRecord): void {
@@ -183,7 +184,10 @@ class FormView {
     }
     const versionMoved = record.values_version !== this.record.values_version;
     if (this.drawnOpen && record.state === 'open' && signature(record) === signature(this.record)) {
-      // Same inputs: keep them (and the focus); redraw only what changed around them.
+      // Same inputs: keep them (and the focus); redraw only what changed around them. Nothing below a
+      // changed line moves while the pointer is over the form (./steady.ts: a press would be released
+      // over another control), except for the verdict on this form's own Submit.
+      const steady = !this.submitted && pointerOver(this.node);
       const infoChanged = infoKey(record) !== infoKey(this.record);
       const buttonsChanged = JSON.stringify(record.buttons) !== JSON.stringify(this.record.buttons);
       this.record = record;
@@ -196,7 +200,7 @@ class FormView {
       if (versionMoved) {
         this.applyValues();
       }
-      this.showErrors();
+      this.showErrors(steady);
       return;
     }
     // Other inputs (or a closed form): redraw, carrying over what was typed into fields that remain,
@@ -268,16 +272,16 @@ class FormView {
     }
   }
 
-  private showErrors(): void {
+  private showErrors(steady = false): void {
     const errors = this.record.errors;
     let firstInvalid: FieldControl | undefined;
     for (const control of this.controls) {
       const message = errors[control.field.name] ?? '';
-      control.setError(message);
+      control.setError(message, steady);
       firstInvalid = firstInvalid ?? (message ? control : undefined);
     }
     window.clearTimeout(this.sendingTimer);
-    this.showStatus();
+    this.showStatus(steady);
     if (this.submitted && firstInvalid) {
       // Only after this form's own Submit, and only if the person is not already elsewhere.
       const active = document.activeElement;
@@ -288,7 +292,7 @@ class FormView {
     this.submitted = false;
   }
 
-  private showStatus(): void {
+  private showStatus(steady: boolean): void {
     const errors = this.record.errors;
     const fieldErrors = this.controls.filter(c => errors[c.field.name]).length;
     const unknown = Object.keys(errors).filter(k => k && !this.controls.some(c => c.field.name === k));
@@ -297,7 +301,7 @@ class FormView {
       lines.push(trans._n('Fix the marked field, then submit again.', 'Fix the %1 marked fields, then submit again.', fieldErrors));
     }
     this.status.className = `mcp-lab-form-status${lines.length ? ' mcp-lab-error' : ''}`;
-    this.status.textContent = lines.join(' ');
+    writeLine(this.status, lines.join(' '), steady);
   }
 
   private buttons(): HTMLElement {
