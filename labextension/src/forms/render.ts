@@ -14,7 +14,7 @@ import { buildField, FieldControl } from './fields';
 import { trans } from '../i18n';
 import { el, nextId } from './html';
 import { kernelText } from './kernel-words';
-import { pointerOver, writeLine } from './steady';
+import { pointerOver, unlessPressed, writeLine } from './steady';
 import { FormEvent, FormRecord, FormValues, RoundRecord } from './types';
 
 export type Send = (event: FormEvent) => void;
@@ -390,9 +390,8 @@ export function renderRound(host: HTMLElement, record: RoundRecord, send: Send):
   stop.title = trans.__('End the whole flow now, as interrupted; it can be resumed later');
   stop.addEventListener('click', () => guarded({ event: 'stop' }));
 
-  const update: Update = incoming => {
-    latest = incoming;
-    const next = ended === null ? incoming : endRound(incoming, trans.__('abandoned: %1', ended));
+  const draw = (): void => {
+    const next = ended === null ? latest : endRound(latest, trans.__('abandoned: %1', ended));
     root.dataset.flow = next.flow.id;
     root.dataset.round = String(next.round);
     root.dataset.state = next.state;
@@ -430,6 +429,12 @@ export function renderRound(host: HTMLElement, record: RoundRecord, send: Send):
     const open = next.state === 'open' ? next.forms.filter(f => f.state === 'open').length : 0;
     actions.replaceChildren(...(open > 1 ? [submitAll] : []), ...(open && next.stoppable ? [stop] : []));
     actions.hidden = !actions.childElementCount;
+  };
+  // A record arriving while a button pressed inside this round is down is drawn once it is released
+  // (./steady.ts): the click goes where the person pressed.
+  const update: Update = incoming => {
+    latest = incoming;
+    unlessPressed(root, draw);
   };
   update(record);
   root.addEventListener(KERNEL_GONE_EVENT, event => {

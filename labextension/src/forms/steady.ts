@@ -36,3 +36,54 @@ export function writeLine(line: HTMLElement, text: string, steady: boolean): voi
   line.classList.toggle(HELD, held);
   line.hidden = !text && !held;
 }
+
+/** Where the pointer button now held down was pressed (null: no button is down). */
+let pressedOn: Node | null = null;
+/** Per round's root: the update that arrived during a press inside it, applied once the button is up. */
+const afterRelease = new Map<HTMLElement, () => void>();
+
+function released(): void {
+  if (pressedOn === null) {
+    return;
+  }
+  pressedOn = null;
+  // After this event's mouseup and click, which the browser aimed at the layout the person pressed on.
+  window.setTimeout(() => {
+    const waiting = [...afterRelease.values()];
+    afterRelease.clear();
+    waiting.forEach(apply => apply());
+  }, 0);
+}
+
+let hooked = false;
+
+function hookPointer(): void {
+  if (hooked) {
+    return;
+  }
+  hooked = true;
+  // Capture on the window: no handler inside the page can hide a press or a release from it.
+  window.addEventListener('pointerdown', event => (pressedOn = event.target as Node | null), true);
+  for (const end of ['pointerup', 'pointercancel', 'dragend'] as const) {
+    window.addEventListener(end, released, true);
+  }
+  // The page itself losing focus (another window) may swallow the release; a field's blur, which a
+  // press on another control causes, must not count.
+  window.addEventListener('blur', event => event.target === window && released());
+}
+
+/**
+ * Apply `update` to the round drawn in `root` now -- or, while a button pressed inside `root` is still
+ * down, right after its release: anything the update adds (error lines from another view's Submit, a
+ * notice) would move the pressed control away before the release, and the click would be lost. Only the
+ * newest waiting update is applied (each carries the whole record).
+ */
+export function unlessPressed(root: HTMLElement, update: () => void): void {
+  hookPointer();
+  if (pressedOn !== null && root.contains(pressedOn)) {
+    afterRelease.set(root, update);
+  } else {
+    afterRelease.delete(root);
+    update();
+  }
+}
