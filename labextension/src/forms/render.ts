@@ -174,8 +174,12 @@ class FormView {
     writeLine(this.status, trans.__('Sending…'), false);
     window.clearTimeout(this.sendingTimer);
     // The kernel answers by changing the record; an identical verdict changes nothing, so the line
-    // falls back to what the current record says.
-    this.sendingTimer = window.setTimeout(() => this.showStatus(pointerOver(this.node)), SENDING_MS);
+    // falls back to what the current record says, and a later record is no verdict on this Submit (it
+    // neither moves the focus nor the form's lines).
+    this.sendingTimer = window.setTimeout(() => {
+      this.submitted = false;
+      this.showStatus(pointerOver(this.node));
+    }, SENDING_MS);
   }
 
   update(record: FormRecord): void {
