@@ -82,10 +82,32 @@ def loads(text: str, what: str, limit: int = MAX_DEPTH) -> JsonValue:
     return value
 
 
+_ATOMS = (int, float, bool, type(None))
+
+
+def _plain_ascii(value: object, levels: int) -> bool:
+    """`value` is a dict or list of ASCII text and numbers, nested at most `levels` deep (arguments, answers):
+    told without the walk below, which costs more than the rest of a call's checks together."""
+    items: tuple[object, ...] | list[object]
+    if isinstance(value, dict) and type(value) is dict:
+        items = (*value, *value.values())
+    elif type(value) is list or type(value) is tuple:
+        items = value  # type: ignore[assignment]
+    else:
+        return False
+    for item in items:
+        if type(item) is str:
+            if not item.isascii():
+                return False
+        elif type(item) not in _ATOMS and not (levels > 0 and _plain_ascii(item, levels - 1)):
+            return False
+    return True
+
+
 def lone_surrogate(value: object) -> str | None:
     """The first text in `value` (strings, and those inside dicts, lists and tuples) that holds a lone UTF-16
     surrogate such as '\\ud800' -- text no UTF-8 message can carry -- or None."""
-    if type(value) is dict and all(type(item) is str and item.isascii() for item in (*value, *value.values())):
+    if _plain_ascii(value, 2):
         return None  # the common case, said at once: ASCII text holds no surrogate
     stack: list[object] = [value]
     seen: set[int] = set()

@@ -14,7 +14,7 @@ and resumed by another process -- the SDK docs' distributed client, where any in
 from __future__ import annotations
 
 import json
-import os
+import random
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -39,6 +39,7 @@ from mcp_lab.flow.stepping import (
     late_leg_note,
     lost_in_transit,
     next_leg,
+    running_message,
     status_after,
     step_limit,
 )
@@ -49,15 +50,11 @@ from mcp_lab.protocol.eras import METHODS, MODERN
 from mcp_lab.protocol.limits import DEFAULT_MAX_ROUNDS
 from mcp_lab.protocol.results import result_texts
 
-__all__ = ["Connection", "Flow", "LegCapture", "Round"]
+__all__ = ["Connection", "Flow", "LegCapture", "Round", "running_message"]
 
 
-def running_message(flow: Flow) -> str:
-    """Why a flow that is running now cannot be driven again."""
-    return (
-        f"flow {flow.id} ({flow.method} {flow.target} on {flow.server!r}) is still running; wait for it to end, "
-        "or end it (its Stop button, or Interrupt) before resuming it"
-    )
+_RESULT_MODELS = {"tools/call": T.CallToolResult, "prompts/get": T.GetPromptResult, "resources/read": T.ReadResourceResult}
+_ids = random.Random()  # flow ids: seeded from the system once, not read from it on every call
 
 
 @dataclass
@@ -76,7 +73,7 @@ class Flow:
     max_rounds: int = DEFAULT_MAX_ROUNDS
     start_over: bool = False
     """On a rejected request_state (-32602), start the flow over once instead of failing."""
-    id: str = field(default_factory=lambda: os.urandom(4).hex())  # 8 random hex digits, no UUID built
+    id: str = field(default_factory=lambda: f"{_ids.getrandbits(32):08x}")  # 8 random hex digits, no syscall
 
     def __post_init__(self) -> None:
         if self.method not in METHODS:
@@ -95,7 +92,6 @@ class Flow:
         self._stepping: int | None = None
         """The epoch of the step running now (None between steps): a second driver is refused meanwhile."""
 
-    # ---- plain data -------------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
         data = {k: getattr(self, k) for k in self.__dataclass_fields__ if k != "rounds"}
         data["rounds"] = [r.to_dict() for r in self.rounds]
@@ -123,7 +119,6 @@ class Flow:
             raise LabError("not a saved flow: expected a JSON object with server, method, target and rounds")
         return cls.from_dict(data)
 
-    # ---- derived views of the data ---------------------------------------------------------------
     @property
     def done(self) -> bool:
         return self.status in ("done", "error")
@@ -161,12 +156,7 @@ class Flow:
         last = self.last
         if last is None or last.outcome != "result" or last.result is None:
             return None
-        model = {
-            "tools/call": T.CallToolResult,
-            "prompts/get": T.GetPromptResult,
-            "resources/read": T.ReadResourceResult,
-        }[self.method]
-        return model.model_validate(last.result)  # type: ignore[attr-defined, no-any-return]
+        return _RESULT_MODELS[self.method].model_validate(last.result)  # type: ignore[attr-defined, no-any-return]
 
     @property
     def error(self) -> LegError | None:
@@ -205,7 +195,6 @@ class Flow:
     def summary(self) -> str:
         return view_registry.text(self, "summary")
 
-    # ---- driving -----------------------------------------------------------------------------------
     def bind(
         self, connection: Connection, answerer: Answerer | None = None, scripted: ScriptedAnswerer | None = None
     ) -> Flow:
@@ -249,12 +238,24 @@ class Flow:
 
     async def _until_done(self) -> None:
         while not self.done and self.status not in ("stopped", "interrupted"):
-            await self.step()
+            epoch = self._begin_step(None)
+            try:  # `step` inlined: one coroutine less between the cell and the SDK on every leg
+                await self._step()
+            finally:
+                self._end_step(epoch)
             if self.status == "input_required" and self.stop_reason:
                 break
 
     async def step(self, answers: Mapping[str, Any] | Answerer | None = None) -> Round | None:
         """Perform one leg: answer the pending questions (if any), send, record what came back."""
+        epoch = self._begin_step(answers)
+        try:
+            return await self._step()
+        finally:
+            self._end_step(epoch)
+
+    def _begin_step(self, answers: Mapping[str, Any] | Answerer | None) -> int:
+        """Refuse a leg this flow must not send now; else mark the step running (its epoch, returned)."""
         if self.done:
             raise FlowError(f"flow {self.id} has already ended ({self.status}); start a new call")
         if self._connection is None:
@@ -264,11 +265,11 @@ class Flow:
         if answers is not None:
             self._set_answers(answers)
         epoch = self._stepping = self._epoch
-        try:
-            return await self._step()
-        finally:
-            if self._stepping == epoch:
-                self._stepping = None
+        return epoch
+
+    def _end_step(self, epoch: int) -> None:
+        if self._stepping == epoch:
+            self._stepping = None
 
     async def _step(self) -> Round | None:
         """One leg, as the SDK's driver loop body: the limits, then answer or back off, then send and record."""
@@ -326,7 +327,6 @@ class Flow:
         self._notify()
         return leg
 
-    # ---- internals ---------------------------------------------------------------------------------
     def _set_answers(self, answers: Mapping[str, Any] | Answerer | None) -> None:
         if answers is None:
             return

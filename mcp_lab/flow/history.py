@@ -10,7 +10,7 @@ covers a request live here too: `mcp_lab.forms` registers the live form among th
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from mcp_lab.flow.answers import Answerer
@@ -28,8 +28,8 @@ class FlowHistory:
     def __init__(self) -> None:
         self.flows: list[Flow] = []
         """Every flow started or resumed in this kernel, newest (most recently run) last (`mcp_lab.flows`)."""
-        self.running: dict[str, tuple[Flow, asyncio.Task[None]]] = {}
-        """Flow id -> (flow, the task driving it), while it runs."""
+        self.running: dict[str, tuple[Flow, asyncio.Task[Any]]] = {}
+        """Flow id -> (flow, the task it runs in: a cell's or a background one), while it runs."""
         self.stop_requested: dict[str, str] = {}
         """Flow id -> why it is being stopped (Stop button, Interrupt, a command), while its task is cancelled."""
         self.fallback_answerers: list[Answerer] = []

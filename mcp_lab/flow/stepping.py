@@ -11,7 +11,7 @@ together its injected dispatch and retry.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Literal
+from typing import Literal, Protocol
 
 import anyio
 
@@ -28,6 +28,7 @@ __all__ = [
     "late_leg_note",
     "lost_in_transit",
     "next_leg",
+    "running_message",
     "status_after",
     "step_limit",
 ]
@@ -37,6 +38,21 @@ BACKOFF_CAP = 0.25
 """State-only rounds back off 50 ms doubling to 250 ms, as the SDK's driver does."""
 
 Status = Literal["input_required", "done", "error", "new"]
+
+
+class _Running(Protocol):
+    id: str
+    server: str
+    method: str
+    target: str
+
+
+def running_message(flow: _Running) -> str:
+    """Why a flow that is running now cannot be driven again."""
+    return (
+        f"flow {flow.id} ({flow.method} {flow.target} on {flow.server!r}) is still running; wait for it to end, "
+        "or end it (its Stop button, or Interrupt) before resuming it"
+    )
 
 
 def step_limit(rounds: list[Round], max_rounds: int, asking: Round | None) -> str | None:
