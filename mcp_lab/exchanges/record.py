@@ -29,8 +29,12 @@ __all__ = [
     "ParamHeaderUsage",
     "RpcError",
     "SseEvent",
+    "body_dict",
+    "body_messages",
     "decode_body",
     "redact",
+    "redacted_pairs",
+    "rpc_facts",
 ]
 
 BODY_CAP = 64 * 1024
@@ -148,22 +152,44 @@ def redact(headers: Sequence[tuple[str, str]]) -> list[Header]:
 
 def decode_body(raw: bytes, content_type: str, size: int | None = None) -> Body:
     """A body record from the bytes kept (at most `BODY_CAP`) of `size` bytes seen."""
+    return Body.model_validate(body_dict(raw, content_type, size))
+
+
+def body_dict(raw: bytes, content_type: str, size: int | None = None) -> dict[str, Any]:
+    """`decode_body(...).dump()`, built directly: every leg records two bodies per exchange, and building
+    the models only to dump them again cost more than reading the bodies (views validate the dicts)."""
     seen = len(raw) if size is None else size
     kept = raw[:BODY_CAP]
     truncated = seen > len(kept)
-    if not kept:
-        return Body(kind="empty", content_type=content_type, size=seen, truncated=truncated)
-    text = kept.decode("utf-8", errors="replace")
-    if "text/event-stream" in content_type:
-        return Body(kind="sse", content_type=content_type, size=seen, truncated=truncated, events=_events(text))
-    if not truncated:
-        try:
-            value = _embedded_json(text)
-        except ValueError:
-            pass
+    kind = "empty"
+    value: Any = None
+    events: list[dict[str, Any]] = []
+    text: Any = None
+    if kept:
+        decoded = kept.decode("utf-8", errors="replace")
+        if "text/event-stream" in content_type:
+            kind, events = "sse", _events(decoded)
         else:
-            return Body(kind="json", content_type=content_type, size=seen, value=value)
-    return Body(kind="text", content_type=content_type, size=seen, truncated=truncated, text=clip(text))
+            kind = "text"
+            if not truncated:
+                try:
+                    value = _embedded_json(decoded)
+                except ValueError:
+                    pass
+                else:
+                    kind = "json"
+            if kind == "text":
+                clipped = clip(decoded)
+                text = clipped if isinstance(clipped, str) else clipped.dump()
+    return {
+        "kind": kind,
+        "content_type": content_type,
+        "size": seen,
+        "truncated": truncated,
+        "value": value,
+        "events": events,
+        "text": text,
+    }
 
 
 _CLIP_DEPTH = 40
@@ -182,7 +208,8 @@ def _embedded_json(text: str) -> Any:
     return clip_json(value)
 
 
-def _events(text: str) -> list[SseEvent]:
+def _events(text: str) -> list[dict[str, Any]]:
+    """The SSE events of `text` as `SseEvent` dumps."""
     events = []
     for block in text.replace("\r\n", "\n").split("\n\n"):
         fields: dict[str, list[str]] = {}
@@ -199,22 +226,40 @@ def _events(text: str) -> list[SseEvent]:
             data = clip_json(data_text)
         event = fields.get("event", [None])[-1]
         ident = fields.get("id", [None])[-1]
-        events.append(SseEvent(event=event, id=ident, data=data))
+        events.append({"event": event, "id": ident, "data": data})
     return events
 
 
-def rpc_facts(request_body: Body, response: HttpResponseRecord | None) -> tuple[int | str | None, RpcError | None]:
-    """The request's JSON-RPC id and the first JSON-RPC error in the response."""
-    message = request_body.value if request_body.kind == "json" else None
+def body_messages(body: dict[str, Any]) -> list[Any]:
+    """The JSON-RPC messages a `body_dict` carries (`Body.messages` for the dumped form)."""
+    if body["kind"] == "json":
+        return [body["value"]]
+    if body["kind"] == "sse":
+        return [e["data"] for e in body["events"]]
+    return []
+
+
+def rpc_facts(
+    request_body: dict[str, Any], response_body: dict[str, Any] | None
+) -> tuple[int | str | None, dict[str, Any] | None]:
+    """The request's JSON-RPC id and the first JSON-RPC error in the response (as an `RpcError` dump),
+    from `body_dict`s."""
+    message = request_body["value"] if request_body["kind"] == "json" else None
     ident = message.get("id") if isinstance(message, dict) else None
     error = None
-    for reply in response.body.messages() if response is not None else []:
+    for reply in body_messages(response_body) if response_body is not None else []:
         if isinstance(reply, dict) and isinstance(reply.get("error"), dict):
             raw = reply["error"]
             code = raw.get("code") if isinstance(raw.get("code"), int) else None
-            error = RpcError(code=code, message=str(raw.get("message", "")))
+            error = {"code": code, "message": str(raw.get("message", ""))}
             break
     return (ident if isinstance(ident, int | str) and not isinstance(ident, bool) else None), error
+
+
+def redacted_pairs(headers: Sequence[tuple[str, str]]) -> list[list[str]]:
+    """`redact(headers)` as the record dumps it (each header a two-item list)."""
+    hidden = REDACTED | GIVEN_CREDENTIALS
+    return [[k, "<redacted>" if k.lower() in hidden else v] for k, v in headers]
 
 
 @dataclass
