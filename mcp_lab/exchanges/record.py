@@ -258,7 +258,7 @@ def rpc_facts(
 
 def redacted_pairs(headers: Sequence[tuple[str, str]]) -> list[list[str]]:
     """`redact(headers)` as the record dumps it (each header a two-item list)."""
-    hidden = REDACTED | GIVEN_CREDENTIALS
+    hidden = REDACTED.union(GIVEN_CREDENTIALS) if GIVEN_CREDENTIALS else REDACTED
     return [[k, "<redacted>" if k.lower() in hidden else v] for k, v in headers]
 
 

@@ -181,16 +181,28 @@ class Exchange:
         self.response_size = 0
         self.finished: float | None = None
         self.seen_by: set[str] = {"client"}
-        self.rpc_method = self.header("mcp-method")
+        self.rpc_method: str | None = None
         """The request's `Mcp-Method` header (2026-07-28 requests carry one), read once."""
+        self.request_type = ""
+        """The request's `Content-Type`, read in the same pass."""
+        for key, value in request_headers:
+            lower = key.lower()
+            if lower == "mcp-method" and self.rpc_method is None:
+                self.rpc_method = value
+            elif lower == "content-type" and not self.request_type:
+                self.request_type = value
+        self.content_type = ""
+        """The response's `Content-Type` (set with its headers)."""
 
     def header(self, name: str) -> str | None:
         lower = name.lower()
         return next((v for k, v in self.request_headers if k.lower() == lower), None)
 
-    @property
-    def content_type(self) -> str:
-        return next((v for k, v in self.response_headers if k.lower() == "content-type"), "")
+    def responded(self, status: int, headers: list[tuple[str, str]]) -> None:
+        """The response's status and headers arrived (its body follows, through `keep`)."""
+        self.status = status
+        self.response_headers = headers
+        self.content_type = next((v for k, v in headers if k.lower() == "content-type"), "")
 
     def keep(self, chunk: bytes) -> None:
         self.response_size += len(chunk)
@@ -205,7 +217,7 @@ class Exchange:
     def dump(self) -> JsonObject:
         """`record().dump()`, built directly as plain data: every leg of every flow over HTTP records its
         exchanges, and views validate the dicts they show anyway (tests/exchanges hold the two equal)."""
-        request_body = body_dict(self.request_body, self.header("content-type") or "")
+        request_body = body_dict(self.request_body, self.request_type)
         response: dict[str, Any] | None = None
         if self.status is not None:
             body = body_dict(bytes(self.response_body), self.content_type, self.response_size)
@@ -303,8 +315,9 @@ def http_hooks(book: SchemaBook | None = None, *, tag: bool = True) -> dict[str,
     async def on_response(response: httpx2.Response) -> None:
         exchange = response.request.extensions.get("mcp_lab_exchange")
         if isinstance(exchange, Exchange):
-            exchange.status = response.status_code
-            exchange.response_headers = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in response.headers.raw]
+            exchange.responded(
+                response.status_code, [(k.decode("latin-1"), v.decode("latin-1")) for k, v in response.headers.raw]
+            )
             if isinstance(response.stream, httpx2.AsyncByteStream):
                 response.stream = _Tee(response.stream, exchange)
 

@@ -29,8 +29,7 @@ def _exchange(
     sent = headers if headers is not None else [("Content-Type", "application/json"), ("Mcp-Method", "tools/call")]
     exchange = Exchange("POST", "http://127.0.0.1:1/mcp", "/mcp", sent, raw, book=book)
     if response is not None:
-        exchange.status = 200
-        exchange.response_headers = [("content-type", content_type), ("set-cookie", "secret")]
+        exchange.responded(200, [("Content-Type", content_type), ("set-cookie", "secret")])
         exchange.keep(response)
         if size is not None:
             exchange.response_size = size
