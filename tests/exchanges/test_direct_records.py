@@ -99,3 +99,21 @@ async def test_a_real_flow_over_http_records_exchanges_its_model_accepts(served_
         _same_as_the_models(exchange)
     usage = exchanges[-1]["param_headers"]
     assert [(u["header"], u["sent"], u["verdict"]) for u in usage] == [("Mcp-Param-Region", "eu-west", "ok")]
+
+
+def test_bodies_the_fast_parser_refuses_read_as_json_reads_them() -> None:
+    from mcp_lab.records.base import clip_json
+
+    cases = [
+        b'{"s": "\\ud800"}',  # a lone surrogate escape: Python's json keeps it
+        b'{"s": "caf\xe9"}',  # not UTF-8: read with a replacement character, as before
+        b"[" * 300 + b"]" * 300,  # deeper than pydantic-core parses
+        b'{"a": 1, "a": 2}',
+        b"[1e400, NaN]",
+    ]
+    for raw in cases:
+        expected = clip_json(json.loads(raw.decode("utf-8", errors="replace")))
+        body = body_dict(raw, "application/json")
+        assert body["kind"] == "json" and body["value"] == expected
+        assert Body.model_validate(body).dump()["kind"] == "json"
+    assert body_dict(b"\xef\xbb\xbf{}", "application/json")["kind"] == "text"  # a BOM: json refuses it too
