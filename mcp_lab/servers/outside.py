@@ -163,7 +163,7 @@ class OutsideServer:
         return owner.client.session
 
     def capture(self) -> LegRecorder:
-        if self.log_path is not None and (self._probe is None or self._probe.path != self.log_path):
+        if self.log_path is not None and (self._probe is None or self._probe.path is not self.log_path):
             self._probe = StderrProbe(self.log_path)  # the connection's own descriptor on its stderr log
         return LegRecorder(self.log_path, self.name, self._probe)
 
