@@ -6,7 +6,7 @@ count (goal: lab <= 1.02x bare; bench/ratio.py says which ratios, CPU time of th
 both servers' threads too -- among them). Also prints serve-to-first-call: serve a fresh server, connect,
 make one call; each start interleaved with the bare one.
 
-    python -m bench.http_roundtrip [--iterations 300] [--starts 7]
+    python -m bench.http_roundtrip [--iterations 300] [--starts 15] [--runs 1]
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import socket
+import statistics
 import threading
 from typing import Annotated, Any
 
@@ -86,7 +87,15 @@ async def bare_call(client: Client) -> None:
     assert not result.is_error
 
 
-async def steady_state(iterations: int) -> None:
+def _spread(top: Samples, under: Samples) -> None:
+    """The per-pair CPU ratios' median and quartiles (each lab call over the bare call next to it)."""
+    pairs = [a / b for a, b in zip(top.cpu, under.cpu, strict=True) if b > 0]
+    if len(pairs) >= 2:
+        q1, q2, q3 = statistics.quantiles(pairs, n=4)
+        print(f"  per-pair CPU ratio lab/bare: median {q2:.3f} (quartiles {q1:.3f}-{q3:.3f})")
+
+
+async def steady_state(iterations: int, runs: int = 1) -> None:
     lab_server("bench")
     mcp_lab.serve("bench")
     bare_mcp = MCPServer("bench", log_level="WARNING")
@@ -98,14 +107,17 @@ async def steady_state(iterations: int) -> None:
             for _ in range(20):  # warm both paths (imports, connection pools, validators)
                 await lab_call("bench")
                 await bare_call(client)
-            lab_times, bare_times = Samples(), Samples()
-            for i in range(iterations):
-                for which in (lab_times, bare_times) if i % 2 else (bare_times, lab_times):
-                    if which is lab_times:
-                        await timed(lab_times, lambda: lab_call("bench"))
-                    else:
-                        await timed(bare_times, lambda: bare_call(client))
-        report("2-round tools/call over loopback HTTP (lab: serve + flow engine + capture)", lab_times, bare_times)
+            for run in range(runs):
+                lab_times, bare_times = Samples(), Samples()
+                for i in range(iterations):
+                    for which in (lab_times, bare_times) if i % 2 else (bare_times, lab_times):
+                        if which is lab_times:
+                            await timed(lab_times, lambda: lab_call("bench"))
+                        else:
+                            await timed(bare_times, lambda: bare_call(client))
+                label = "2-round tools/call over loopback HTTP (lab: serve + flow engine + capture)"
+                report(f"{label}, run {run + 1} of {runs}", lab_times, bare_times)
+                _spread(lab_times, bare_times)
     finally:
         await bare.stop()
         await sandbox.stop_all()
@@ -140,14 +152,16 @@ async def start_to_first_call(starts: int) -> None:
         await started.stop()
         await sandbox.stop(name)
     report("serve-to-first-call (serve a fresh server, connect, one 2-round call)", lab_times, bare_times)
+    _spread(lab_times, bare_times)
 
 
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--iterations", type=int, default=300)
     parser.add_argument("--starts", type=int, default=15)
+    parser.add_argument("--runs", type=int, default=1, help="steady-state runs in this process")
     args = parser.parse_args()
-    await steady_state(args.iterations)
+    await steady_state(args.iterations, args.runs)
     await start_to_first_call(args.starts)
 
 

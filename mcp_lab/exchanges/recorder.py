@@ -32,12 +32,10 @@ from mcp_lab.exchanges.pending import PendingExchanges
 from mcp_lab.exchanges.record import (
     BODY_CAP,
     HttpExchange,
-    HttpRequestRecord,
-    HttpResponseRecord,
     LegCapture,
     ParamHeaderUsage,
-    decode_body,
-    redact,
+    body_dict,
+    redacted_pairs,
     rpc_facts,
 )
 from mcp_lab.json_types import JsonObject
@@ -106,7 +104,7 @@ class leg_scope:  # lower case: it reads as the function it replaced, `with leg_
         # Each exchange points back at its leg: let go of them, so that no cycle waits for the collector.
         exchanges, leg.exchanges = leg.exchanges, []
         if exchanges:
-            self._capture.http.extend(exchange.record().dump() for exchange in exchanges)
+            self._capture.http.extend(exchange.dump() for exchange in exchanges)
 
 
 class SchemaBook:
@@ -183,16 +181,28 @@ class Exchange:
         self.response_size = 0
         self.finished: float | None = None
         self.seen_by: set[str] = {"client"}
-        self.rpc_method = self.header("mcp-method")
+        self.rpc_method: str | None = None
         """The request's `Mcp-Method` header (2026-07-28 requests carry one), read once."""
+        self.request_type = ""
+        """The request's `Content-Type`, read in the same pass."""
+        for key, value in request_headers:
+            lower = key.lower()
+            if lower == "mcp-method" and self.rpc_method is None:
+                self.rpc_method = value
+            elif lower == "content-type" and not self.request_type:
+                self.request_type = value
+        self.content_type = ""
+        """The response's `Content-Type` (set with its headers)."""
 
     def header(self, name: str) -> str | None:
         lower = name.lower()
         return next((v for k, v in self.request_headers if k.lower() == lower), None)
 
-    @property
-    def content_type(self) -> str:
-        return next((v for k, v in self.response_headers if k.lower() == "content-type"), "")
+    def responded(self, status: int, headers: list[tuple[str, str]]) -> None:
+        """The response's status and headers arrived (its body follows, through `keep`)."""
+        self.status = status
+        self.response_headers = headers
+        self.content_type = next((v for k, v in headers if k.lower() == "content-type"), "")
 
     def keep(self, chunk: bytes) -> None:
         self.response_size += len(chunk)
@@ -201,37 +211,43 @@ class Exchange:
             self.response_body += chunk[:room]
 
     def record(self) -> HttpExchange:
-        from mcp_lab.protocol.header_values import param_header_usage
+        """The exchange as its record model (what views validate `dump()` into)."""
+        return HttpExchange.model_validate(self.dump())
 
-        request_body = decode_body(self.request_body, self.header("content-type") or "")
-        response = None
+    def dump(self) -> JsonObject:
+        """`record().dump()`, built directly as plain data: every leg of every flow over HTTP records its
+        exchanges, and views validate the dicts they show anyway (tests/exchanges hold the two equal)."""
+        request_body = body_dict(self.request_body, self.request_type)
+        response: dict[str, Any] | None = None
         if self.status is not None:
-            body = decode_body(bytes(self.response_body), self.content_type, self.response_size)
-            response = HttpResponseRecord(status=self.status, headers=redact(self.response_headers), body=body)
-        rpc_id, rpc_error = rpc_facts(request_body, response)
+            body = body_dict(bytes(self.response_body), self.content_type, self.response_size)
+            response = {"status": self.status, "headers": redacted_pairs(self.response_headers), "body": body}
+        rpc_id, rpc_error = rpc_facts(request_body, response["body"] if response is not None else None)
         end = self.finished or time.perf_counter()
-        exchange = HttpExchange(
-            method=self.method,
-            url=self.url,
-            path=self.path,
-            request=HttpRequestRecord(headers=redact(self.request_headers), body=request_body),
-            response=response,
-            rpc=self.rpc_method or _rpc_method(request_body.value),
-            rpc_id=rpc_id,
-            rpc_error=rpc_error,
-            seen_by=sorted(self.seen_by),  # type: ignore[arg-type]
-            elapsed_ms=round((end - self.started) * 1000, 2),
-        )
+        usage: list[JsonObject] = []
         # Only 2026-07-28 requests (they carry Mcp-Method) mirror arguments into headers.
-        message = request_body.value
+        message = request_body["value"]
         if self.rpc_method == "tools/call" and isinstance(message, dict):
             params = message.get("params") or {}
             if self.book is not None:
                 usage = self.book.param_headers(params, self.request_headers)
             else:
+                from mcp_lab.protocol.header_values import param_header_usage
+
                 usage = param_header_usage(None, params.get("arguments") or {}, self.request_headers)
-            exchange.param_headers = [ParamHeaderUsage.model_validate(u) for u in usage]
-        return exchange
+        return {
+            "method": self.method,
+            "url": self.url,
+            "path": self.path,
+            "request": {"headers": redacted_pairs(self.request_headers), "body": request_body},
+            "response": response,
+            "rpc": self.rpc_method or _rpc_method(message),
+            "rpc_id": rpc_id,
+            "rpc_error": rpc_error,
+            "param_headers": [ParamHeaderUsage.model_validate(u).dump() for u in usage],
+            "seen_by": sorted(self.seen_by),
+            "elapsed_ms": round((end - self.started) * 1000, 2),
+        }
 
     def done(self) -> None:
         """The response body ended (or the SDK gave up on it)."""
@@ -299,8 +315,9 @@ def http_hooks(book: SchemaBook | None = None, *, tag: bool = True) -> dict[str,
     async def on_response(response: httpx2.Response) -> None:
         exchange = response.request.extensions.get("mcp_lab_exchange")
         if isinstance(exchange, Exchange):
-            exchange.status = response.status_code
-            exchange.response_headers = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in response.headers.raw]
+            exchange.responded(
+                response.status_code, [(k.decode("latin-1"), v.decode("latin-1")) for k, v in response.headers.raw]
+            )
             if isinstance(response.stream, httpx2.AsyncByteStream):
                 response.stream = _Tee(response.stream, exchange)
 

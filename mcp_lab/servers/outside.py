@@ -43,10 +43,11 @@ from mcp_lab.exchanges.recorder import SchemaBook
 from mcp_lab.json_types import JsonObject
 from mcp_lab.protocol.eras import LEGACY, MODERN
 from mcp_lab.servers.lab_server import backchannel_callbacks
+from mcp_lab.servers.pids import child_running
 from mcp_lab.servers.transports import (
     ConnectionOwner,
     LegRecorder,
-    alive,
+    StderrProbe,
     child_pids,
     env_pair,
     http_transport,
@@ -100,6 +101,8 @@ class OutsideServer:
     _legacy_lock: asyncio.Lock | None = field(default=None, repr=False)
     _answer: AnswerFn | None = field(default=None, repr=False)
     _tools: set[str] = field(default_factory=set, repr=False)
+    _probe: StderrProbe | None = field(default=None, repr=False)
+    """Reads the stderr log's size and new lines for each leg (closed with the connection)."""
     tool_schemas: JsonObject = field(default_factory=dict, repr=False)
     """Input schemas by tool from the latest listing (a saved collection keeps the called tools')."""
 
@@ -160,7 +163,9 @@ class OutsideServer:
         return owner.client.session
 
     def capture(self) -> LegRecorder:
-        return LegRecorder(self.log_path, self.name)
+        if self.log_path is not None and (self._probe is None or self._probe.path is not self.log_path):
+            self._probe = StderrProbe(self.log_path)  # the connection's own descriptor on its stderr log
+        return LegRecorder(self.log_path, self.name, self._probe)
 
     @contextlib.asynccontextmanager
     async def legacy_session(self, answer: AnswerFn) -> AsyncIterator[ClientSession]:
@@ -207,13 +212,16 @@ class OutsideServer:
         await asyncio.gather(*(self._close_owner(owner) for owner in owners))  # each waits out its process
         self._tools = set()
         self._ready = None
+        if self._probe is not None:
+            self._probe.close()
+            self._probe = None
 
     # ---- internals ----------------------------------------------------------------------------------
     async def _owner(self, key: str) -> ConnectionOwner:
         owner = self._owners.get(key)
         usable = owner is not None and owner.client is not None and not owner.broken
         if usable and owner is not None and owner.loop is asyncio.get_running_loop():
-            if not owner.pids or any(alive(pid) for pid in owner.pids):
+            if not owner.pids or any(child_running(pid) for pid in owner.pids):
                 return owner
             if owner.log is not None:  # the process exited under us (a crash, a kill): the next call starts it
                 log_sink(owner.log)("[mcp_lab] the server process exited; starting it again for the next call\n")

@@ -39,6 +39,7 @@ __all__ = [
     "ClientLogRouter",
     "ConnectionOwner",
     "LegRecorder",
+    "StderrProbe",
     "StdioProcesses",
     "alive",
     "child_pids",
@@ -80,22 +81,66 @@ async def http_transport(
         yield streams
 
 
+class StderrProbe:
+    """A stdio server's stderr log, read through a descriptor of its own: its size is one `lseek` (the cheapest
+    system call that tells it; a leg asks before and after), its new lines one `pread`. Opened on first use."""
+
+    __slots__ = ("_fd", "path")
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._fd: int | None = None
+
+    def _descriptor(self) -> int | None:
+        if self._fd is None:
+            with contextlib.suppress(OSError):
+                self._fd = os.open(self.path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+        return self._fd
+
+    def size(self) -> int:
+        fd = self._descriptor()
+        if fd is None:
+            return 0
+        try:
+            return os.lseek(fd, 0, os.SEEK_END)
+        except OSError:
+            return 0
+
+    def text_from(self, offset: int, end: int) -> str:
+        """What the server wrote from `offset` to `end` (decoded as `read_log` does)."""
+        fd = self._descriptor()
+        if fd is None or end <= offset:
+            return ""
+        try:
+            data = os.pread(fd, end - offset, offset)
+        except OSError:
+            return ""
+        return data.decode("utf-8", errors="replace")
+
+    def close(self) -> None:
+        if self._fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._fd)
+            self._fd = None
+
+
 class LegRecorder:
     """One leg's capture: the HTTP exchanges, and for stdio the lines the server wrote to stderr meanwhile."""
 
-    __slots__ = ("capture", "log_path", "name", "offset", "scope")
+    __slots__ = ("capture", "log_path", "name", "offset", "owns_probe", "probe", "scope")
 
-    def __init__(self, log_path: Path | None, name: str = "") -> None:
+    def __init__(self, log_path: Path | None, name: str = "", probe: StderrProbe | None = None) -> None:
         self.log_path = log_path
         self.name = name
+        self.owns_probe = probe is None and log_path is not None
+        self.probe = StderrProbe(log_path) if probe is None and log_path is not None else probe
         self.capture = LegCapture()
         self.scope = leg_scope(self.capture)
         self.offset = 0
 
     def __enter__(self) -> LegCapture:
-        if self.log_path is not None:
-            with contextlib.suppress(OSError):
-                self.offset = os.stat(self.log_path).st_size
+        if self.probe is not None:
+            self.offset = self.probe.size()
         if self.name:
             leg_began(self.capture, self.name)
         # A server served from this kernel (the person's own, on a thread) logs a failing handler's traceback
@@ -114,17 +159,15 @@ class LegRecorder:
             for i in range(len(active) - 1, -1, -1):  # by identity: two empty LegCaptures compare equal
                 if active[i] is self.capture:
                     del active[i]
-        if self.log_path is not None and self._grew():
-            text, _ = read_log(self.log_path, self.offset)
+        probe = self.probe
+        if probe is None:
+            return
+        end = probe.size()  # most legs the server writes nothing: one lseek, no read
+        if end > self.offset:
+            text = probe.text_from(self.offset, end)
             self.capture.server_log.extend(f"stderr: {line}" for line in text.splitlines() if line.strip())
-
-    def _grew(self) -> bool:
-        """The server wrote to its log during the leg (most legs it writes nothing: one stat, no read)."""
-        assert self.log_path is not None
-        try:
-            return os.stat(self.log_path).st_size > self.offset
-        except OSError:
-            return False
+        if self.owns_probe:  # made for this leg from a bare path: closed with it
+            probe.close()
 
 
 class ConnectionOwner(ClientOwner):
