@@ -52,8 +52,15 @@ MARKER = "MCP_LAB_BROWSER_LAB"
 """In Lab's environment, so in every process it (or a kernel of it) starts: which Lab a process belongs to."""
 STOP_TIMEOUT = 15.0
 
-# Lab's news prompt would cover part of every screenshot; it has nothing to do with mcp_lab.
-PAGE_CONFIG = {"disabledExtensions": {"@jupyterlab/apputils-extension:announcements": True}}
+# Lab's news prompt would cover part of every screenshot; it has nothing to do with mcp_lab. Nor does Lab's
+# check whether its own app needs a rebuild (for source extensions; ours is prebuilt): the page asks for it on
+# every load and the server answers by running node twice (`yarn config`, a version check), ~0.6 CPU-s a page
+# load on this machine (measured), for a dialog that never shows here.
+PAGE_CONFIG = {
+    "disabledExtensions": {"@jupyterlab/apputils-extension:announcements": True},
+    "buildAvailable": False,
+    "buildCheck": False,
+}
 
 
 def built_extension() -> Path | None:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import nbformat
-from playwright.sync_api import Page
+from playwright.sync_api import Error, Page
 
 from tests.browser.harness import ARTIFACTS, Lab
 
@@ -131,3 +131,15 @@ def screenshot(page: Page, name: str, selector: str | None = None) -> Path:
 
 def safe_name(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "-", text)[:80]
+
+
+def any_page_error(error: Error) -> bool:
+    return True
+
+
+_OUR_CODE = re.compile(r"mcp-lab|mcp_lab|blob:")
+
+
+def page_error_in_our_code(error: Error) -> bool:
+    """An error whose stack runs through the extension's code (not Lab's or Notebook 7's own)."""
+    return bool(_OUR_CODE.search(str(error.stack)))

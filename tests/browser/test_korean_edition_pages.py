@@ -18,19 +18,19 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import nbformat
 import pytest
-from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import Error, Page, expect
 
-from tests.browser.harness import ARTIFACTS, Lab, start_lab
+from tests.browser.harness import Lab, start_lab
 from tests.browser.pages import (
     CELL_TIMEOUT_MS,
     open_notebook,
-    safe_name,
+    page_error_in_our_code,
     screenshot,
     wait_kernel_idle,
     wait_notebook_open,
@@ -104,26 +104,24 @@ def korean_notebook7(chromium: Path, tmp_path_factory: pytest.TempPathFactory) -
 
 
 @pytest.fixture
-def tab(context: BrowserContext, request: pytest.FixtureRequest) -> Iterator[Page]:
-    page = context.pages[0] if context.pages else context.new_page()
-    page.set_default_timeout(30_000)
-    ours: list[str] = []
-    # Notebook 7.6.5 itself throws one "reading 'schema'" TypeError while loading; only our code's count.
-    page.on("pageerror", lambda e: ours.append(str(e.stack)) if re.search(r"mcp-lab|mcp_lab|blob:", str(e.stack)) else None)
-    yield page
-    report = getattr(request.node, "rep_call", None)
-    if report is not None and report.failed:
-        ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(ARTIFACTS / f"failed-{safe_name(request.node.name)}.png"))
-    assert not ours, ours
+def page_lab() -> None:
+    """The shared `page` fixture (tests/browser/conftest.py) needs no Lab of the session's here: each test
+    opens its page on a server of this module's own."""
+    return None
+
+
+@pytest.fixture
+def failing_page_error() -> Callable[[Error], bool]:
+    """Errors thrown by our code fail the test; Notebook 7.6.5 itself throws one "reading 'schema'"
+    TypeError while loading, which is not ours."""
+    return page_error_in_our_code
 
 
 def _first_heading(notebook: Any) -> str:
     return str(notebook.cells[0].source.splitlines()[0].lstrip("# "))
 
 
-def test_dev_lab_ko_opens_the_korean_edition_with_lab_in_korean(korean_lab: Lab, tab: Page) -> None:
-    page = tab
+def test_dev_lab_ko_opens_the_korean_edition_with_lab_in_korean(korean_lab: Lab, page: Page) -> None:
     page.goto(f"{korean_lab.url}/lab?reset")
     # The file browser at the root shows the Korean folder's notebooks, as `./dev lab --ko` does (the first page
     # of a Lab builds its app: as long as a notebook takes to open, not expect's 5 s).
@@ -174,9 +172,8 @@ def _run_cell(page: Page, index: int) -> None:
 
 
 def test_notebook7_in_korean_runs_the_korean_edition_and_draws_its_flow_in_korean(
-    korean_notebook7: Lab, tab: Page
+    korean_notebook7: Lab, page: Page
 ) -> None:
-    page = tab
     name = f"{TUTORIAL}.ipynb"
     page.goto(f"{korean_notebook7.url}/notebooks/{name}")
     wait_notebook_open(page, name)

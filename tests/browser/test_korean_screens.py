@@ -14,19 +14,19 @@ waiting questions, the palette's commands, a flow view and a token view in Korea
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 from nbformat.v4 import new_code_cell, new_notebook
-from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import Error, Page, expect
 
 from tests.browser.forms_pages import DELAY_MS, PANEL, received, retype
-from tests.browser.harness import ARTIFACTS, Lab, start_lab
+from tests.browser.harness import Lab, start_lab
 from tests.browser.pages import (
+    any_page_error,
     open_notebook,
     run_all,
-    safe_name,
     screenshot,
     wait_cell_running,
     wait_cells_finished,
@@ -86,25 +86,18 @@ def korean_lab(chromium: Path, tmp_path_factory: pytest.TempPathFactory) -> Iter
 
 
 @pytest.fixture
-def korean_page(context: BrowserContext, korean_lab: Lab, request: pytest.FixtureRequest) -> Iterator[Page]:
-    tab = context.pages[0] if context.pages else context.new_page()
-    tab.set_default_timeout(30_000)
-    problems: list[str] = []
-    tab.on("pageerror", lambda error: problems.append(f"page error: {error}"))
-    yield tab
-    report = getattr(request.node, "rep_call", None)
-    if report is not None and report.failed:
-        ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        name = safe_name(request.node.name)
-        tab.screenshot(path=str(ARTIFACTS / f"failed-{name}.png"))
-        (ARTIFACTS / f"failed-{name}.log").write_text(
-            "\n".join([*problems, "--- lab log ---", korean_lab.log_tail(80)])
-        )
-    assert not problems, problems
+def page_lab(korean_lab: Lab) -> Lab:
+    """The shared `page` fixture (tests/browser/conftest.py) opens this module's pages on the Korean Lab."""
+    return korean_lab
 
 
-def test_a_person_answers_a_korean_form_and_every_screen_reads_korean(korean_lab: Lab, korean_page: Page) -> None:
-    page = korean_page
+@pytest.fixture
+def failing_page_error() -> Callable[[Error], bool]:
+    """Any error thrown in a page of the Korean Lab fails the test."""
+    return any_page_error
+
+
+def test_a_person_answers_a_korean_form_and_every_screen_reads_korean(korean_lab: Lab, page: Page) -> None:
     name = write_notebook(korean_lab, "korean.ipynb", korean_notebook())
     open_notebook(page, korean_lab, name)
     # JupyterLab itself is in Korean (its language pack), and so are the extension's palette commands.
@@ -189,8 +182,7 @@ def test_a_person_answers_a_korean_form_and_every_screen_reads_korean(korean_lab
     screenshot(page, "korean-token-view.png", ".mcp-lab-token-view")
 
 
-def test_a_form_whose_kernel_restarted_reads_abandoned_in_korean(korean_lab: Lab, korean_page: Page) -> None:
-    page = korean_page
+def test_a_form_whose_kernel_restarted_reads_abandoned_in_korean(korean_lab: Lab, page: Page) -> None:
     name = write_notebook(korean_lab, "korean_restart.ipynb", korean_notebook())
     open_notebook(page, korean_lab, name)
     run_all(page)
