@@ -25,6 +25,7 @@ import signal
 import sys
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -92,8 +93,13 @@ def start_servers(hub: Hub) -> dict[str, str]:
         reply = hub.api("POST", f"/users/{name}/tokens", json={"note": "classroom test", "expires_in": 3600})
         reply.raise_for_status()
         tokens[name] = reply.json()["token"]
-    for name in STUDENTS:  # as a student pressing "Start My Server", with the student's own token
-        assert hub.api("POST", f"/users/{name}/server", token=tokens[name]).status_code in (201, 202)
+    # As three students pressing "Start My Server" at the same moment, each with their own token. One at a time
+    # they would not be: the hub answers such a request only once the server is up or after its
+    # slow_spawn_timeout (10 s), so each would wait for the one before.
+    with ThreadPoolExecutor(len(STUDENTS)) as pool:
+        pressed = pool.map(lambda name: hub.api("POST", f"/users/{name}/server", token=tokens[name]), STUDENTS)
+        for name, reply in zip(STUDENTS, pressed, strict=True):
+            assert reply.status_code in (201, 202), (name, reply.status_code, reply.text)
     for name in STUDENTS:
         wait_for(f"{name}'s server", lambda name=name: hub.user(name)["servers"].get("", {}).get("ready"), 180)
     return tokens
