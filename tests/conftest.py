@@ -24,20 +24,20 @@ from tests.isolation import pytest_configure, pytest_unconfigure  # noqa: F401 -
 #   run, and a module's tests see each other's effects as they do there. Files start heaviest first (HEAVY),
 #   so that no long file is left to run alone at the end. tests/isolation.py gives each process its own temp,
 #   Jupyter and IPython folders and starts its kernels over Unix sockets.
-# - "serial": SERIAL alone, with no other test of the suite beside them: tests/classroom/test_hub.py stops a
-#   real hub and then asks the whole machine whether any of its ports still listens, which a neighbour binding
-#   a freed port would falsely fail; tests/servers/test_connect_stdio.py lost one of its two server processes
-#   between tests with other workers beside it (seen on an earlier attempt, not understood yet).
-#   (tests/classroom/test_grading.py runs in parallel: its nbgrader kernels use Unix sockets too.)
+# - "serial": SERIAL alone, with no other test of the suite beside them: tests/servers/test_connect_stdio.py
+#   lost one of its two server processes between tests with other workers beside it (seen on an earlier
+#   attempt, not understood yet). (tests/classroom/ runs in parallel: the nbgrader kernels use Unix sockets,
+#   and after stopping its hub test_hub.py counts a port as held only by a process of that hub, not by a
+#   neighbour the OS gave the freed port to.)
 # The parallel run starts during the serial one and only collects until `./dev test` opens its gate (tests/startup.py).
 # Unset (a plain `pytest`): everything, in collection order.
-SERIAL = ("tests/classroom/test_hub.py", "tests/servers/test_connect_stdio.py")
+SERIAL = ("tests/servers/test_connect_stdio.py",)
 # The longest files first (measured in one run of `./dev test`), so none of them is left to run alone at the end;
 # a file not named here runs after these, in collection order. Order only: correctness never depends on it.
 HEAVY = (
     "tests/interop/test_conformance.py",
     "tests/browser/test_live_form.py",
-    "tests/classroom/test_grading.py",
+    "tests/classroom/",
     "tests/browser/",
     "tests/audit/test_cli.py",
     "tests/inspector/",

@@ -40,6 +40,38 @@ def listening_ports(pids: set[int]) -> set[int]:
     return {c.laddr.port for c in psutil.net_connections("tcp") if c.status == psutil.CONN_LISTEN and c.pid in pids}
 
 
+def still_listening(ports: set[int], pids: set[int], directory: Path) -> dict[int, str]:
+    """Which of `ports` a process of this hub still listens on, and what that process is.
+
+    A process of this hub is one of `pids` (the tree recorded while it ran) or any process that still
+    carries the hub's directory: its working folder, HOME or command line there -- every process of the hub,
+    the proxy, the students' servers, their kernels and whatever those start (a server that outlived its
+    parent and was handed to init keeps them). Another process on one of those ports (a test beside this
+    one, another user's run, which the OS may give a freed port to) is not the hub's, so not a leak; one
+    whose owner cannot be read counts as the hub's, so nothing is waved through."""
+    inside = str(directory)
+    found: dict[int, str] = {}
+    for conn in psutil.net_connections("tcp"):
+        if conn.status != psutil.CONN_LISTEN or conn.laddr.port not in ports:
+            continue
+        if conn.pid is None or conn.pid in pids:
+            found[conn.laddr.port] = f"pid {conn.pid}"
+            continue
+        try:
+            process = psutil.Process(conn.pid)
+            with process.oneshot():
+                marks = [process.cwd(), process.environ().get("HOME", ""), *process.cmdline()]
+                what = f"pid {conn.pid} ({process.name()})"
+        except psutil.NoSuchProcess:
+            continue  # gone since: listens no more
+        except psutil.AccessDenied:
+            found[conn.laddr.port] = f"pid {conn.pid} (unreadable)"
+            continue
+        if any(f"{inside}{os.sep}" in f"{mark}{os.sep}" for mark in marks):
+            found[conn.laddr.port] = what
+    return found
+
+
 def process_tree(pid: int) -> set[int]:
     try:
         parent = psutil.Process(pid)

@@ -16,6 +16,7 @@ The two students are graded at the same time, each in a copy of the course (its 
 from __future__ import annotations
 
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -61,6 +62,12 @@ def finished(process: subprocess.Popen[bytes], directory: Path, step: str) -> No
     assert code == 0 and "ERROR" not in text, f"nbgrader {step} in {directory}:\n{text[-4000:]}"
 
 
+def children_cpu() -> float:
+    """CPU seconds of this process's finished children and everything they reaped (nbgrader, its kernels)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def grade_ids(nb: nbformat.NotebookNode, kind: str) -> dict[str, nbformat.NotebookNode]:
     return {c.metadata["nbgrader"]["grade_id"]: c for c in nb.cells if c.metadata.get("nbgrader", {}).get(kind)}
 
@@ -84,21 +91,25 @@ def submit(directory: Path) -> None:
 def graded(tmp_path_factory: pytest.TempPathFactory, say: Callable[[str], None]) -> dict[str, Any]:
     """The course generated, submitted by both students and autograded (both at once)."""
     directory = tmp_path_factory.mktemp("course")
-    began = time.perf_counter()
+    began, cpu = time.perf_counter(), children_cpu()
     course(directory)
     finished(nbgrader(directory, "generate_assignment", "*"), directory, "generate_assignment")
-    say(f"nbgrader generate_assignment: {len(TUTORIALS)} tutorials in {time.perf_counter() - began:.1f} s")
+    say(
+        f"nbgrader generate_assignment: {len(TUTORIALS)} tutorials in {time.perf_counter() - began:.1f} s"
+        f" ({children_cpu() - cpu:.1f} CPU-s)"
+    )
     submit(directory)
     copies = {}
     for student in STUDENTS:  # one gradebook each, so the two autogrades never share a database
         copies[student] = directory.parent / f"{directory.name}-{student}"
         shutil.copytree(directory, copies[student])
-    began = time.perf_counter()
+    began, cpu = time.perf_counter(), children_cpu()
     running = {s: nbgrader(copies[s], "autograde", "*", "--student", s, unattended=True) for s in STUDENTS}
     for student, process in running.items():
         finished(process, copies[student], "autograde")
     say(
         f"nbgrader autograde: {len(STUDENTS)} students x {len(TUTORIALS)} tutorials in {time.perf_counter() - began:.1f} s"
+        f" ({children_cpu() - cpu:.1f} CPU-s: nbgrader, its kernels and what they reaped)"
     )
     return {"directory": directory, "copies": copies}
 
