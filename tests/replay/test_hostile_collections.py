@@ -1,11 +1,13 @@
 """Hostile collections and the command-line tools (issue 22, items 3, 7 and 12), each through the surface a
-user meets: real `python -m mcp_lab replay|audit` subprocesses (exit 2 and one line on stderr, never a
-traceback, never a hang) and `save_flows` on a disk that fills up (a real tmpfs of a few KiB when this runs
-as root, and RLIMIT_FSIZE in a subprocess everywhere): the collection that was there stays valid JSON.
+user meets: `python -m mcp_lab replay|audit` runs (exit 2 and one line on stderr, never a traceback, never a
+hang; all of them in one subprocess, tests/cli_batch.py, each through the real entry point) and `save_flows`
+on a disk that fills up (a real tmpfs of a few KiB when this runs as root, and RLIMIT_FSIZE in a subprocess
+everywhere): the collection that was there stays valid JSON.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import math
 import os
@@ -21,37 +23,26 @@ import pytest
 import mcp_lab
 from mcp_lab.flow.flow import Flow
 from mcp_lab.servers.sandbox import sandbox
+from tests.cli_batch import run_batch
 from tests.sample_servers.booking import build, command
 
 ROOT = Path(__file__).resolve().parents[2]
 LONG = "X" * 6000
 """Over CLIP_CHARS (4096): the recorded argument that once crashed a replay."""
+Result = tuple[int, str, str]
+"""One command-line run: exit code, stdout, stderr."""
 
 
-def cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    """`python -m mcp_lab ARGS` as CI runs it; a hang fails the test through `timeout`."""
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
-    return subprocess.run(
-        [sys.executable, "-m", "mcp_lab", *args],
-        env=env,
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        check=False,
-    )
-
-
-def one_line_exit_2(result: subprocess.CompletedProcess[str], expect: str) -> str:
-    assert result.returncode == 2, (result.returncode, result.stdout, result.stderr)
-    line = result.stderr.strip()
-    assert "\n" not in line and "Traceback" not in result.stderr, result.stderr
+def one_line_exit_2(result: Result, expect: str) -> str:
+    code, _, err = result
+    assert code == 2, result
+    line = err.strip()
+    assert "\n" not in line and "Traceback" not in err, err
     assert expect in line, line
     return line
 
 
-@pytest.fixture
-async def long_collection(tmp_path: Path) -> Path:
+async def _long_collection(folder: Path) -> Path:
     """Two flows recorded in-process whose arguments are 6,000 characters long."""
     sandbox.add(build("A"), name="booking")
     try:
@@ -60,27 +51,60 @@ async def long_collection(tmp_path: Path) -> Path:
             await mcp_lab.call("booking", "book", {"city": LONG}, answers={"ask_region": {"region": "north"}}),
         ]
         assert [f.status for f in flows] == ["done", "done"]
-        return mcp_lab.save_flows(tmp_path / "long.json", flows)
+        return mcp_lab.save_flows(folder / "long.json", flows)
     finally:
         await sandbox.stop_all()
 
 
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Result]:
+    """Every command-line case of this file, run as `python -m mcp_lab ARGS` in one interpreter
+    (tests/cli_batch.py: the entry point per case, its exit code and its stdout and stderr): name -> result.
+    What they test is what each run prints and exits with; the hang a FIFO could cause fails the batch's
+    timeout."""
+    from mcp_lab.audit.runner import CHECKS
+
+    folder = tmp_path_factory.mktemp("hostile")
+    long = str(asyncio.run(_long_collection(folder)))
+    fifo = folder / "collection.fifo"
+    os.mkfifo(fifo)
+    deep = folder / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    empty = str(mcp_lab.save_flows(folder / "empty.json", []))
+    unreachable = ["--server", "http://127.0.0.1:9/mcp", "--connect-timeout", "2"]
+    a, b = shlex.join(command("A")), shlex.join(command("B"))
+    cases: dict[str, list[str]] = {
+        "long same": ["replay", long, "--stdio", a],
+        "long changed": ["replay", long, "--stdio", b],
+        "long changed json": ["replay", long, "--stdio", b, "--json"],
+        "audit skip all": ["audit", empty, "--stdio", a, "--skip", ",".join(CHECKS)],
+        "audit skip each": ["audit", empty, "--stdio", a, *[arg for check in CHECKS for arg in ("--skip", check)]],
+        "replay cwd missing": ["replay", long, "--stdio", a, "--cwd", "/nonexistent/dir"],
+        "audit cwd missing": ["audit", long, "--stdio", a, "--cwd", "/nonexistent/dir"],
+        "cwd a file": ["replay", long, "--stdio", "python x.py", "--cwd", long],
+    }
+    for tool in ("replay", "audit"):
+        cases[f"{tool} fifo"] = [tool, str(fifo), *unreachable]
+        cases[f"{tool} deep"] = [tool, str(deep), *unreachable]
+    return dict(zip(cases, run_batch(list(cases.values()), timeout=300), strict=True))
+
+
 # ---- item 3: a long recorded argument ----------------------------------------------------------------
-def test_replay_cli_of_a_long_argument_reports_instead_of_crashing(long_collection: Path) -> None:
-    same = cli("replay", str(long_collection), "--stdio", shlex.join(command("A")))
-    assert same.returncode == 0 and "Traceback" not in same.stderr, same.stdout + same.stderr
-    assert same.stdout.splitlines()[0].endswith(": 2 flow(s), no differences"), same.stdout
-    assert max(len(line) for line in same.stdout.splitlines()) < 400  # a label is one short line
-    changed = cli("replay", str(long_collection), "--stdio", shlex.join(command("B")))
-    assert changed.returncode == 1 and "Traceback" not in changed.stderr, changed.stdout + changed.stderr
-    lines = changed.stdout.splitlines()
+def test_replay_cli_of_a_long_argument_reports_instead_of_crashing(runs: dict[str, Result]) -> None:
+    code, out, err = runs["long same"]
+    assert code == 0 and "Traceback" not in err, out + err
+    assert out.splitlines()[0].endswith(": 2 flow(s), no differences"), out
+    assert max(len(line) for line in out.splitlines()) < 400  # a label is one short line
+    code, out, err = runs["long changed"]
+    assert code == 1 and "Traceback" not in err, out + err
+    lines = out.splitlines()
     assert "1 different" in lines[0]
     assert any(".params.message: 'Which region for XXX" in line for line in lines), lines
     assert any(line.strip().startswith("- $.result.content[0].text: 'Booked XXX") for line in lines), lines
     assert max(len(line) for line in lines) < 400
-    as_json = cli("replay", str(long_collection), "--stdio", shlex.join(command("B")), "--json")
-    assert as_json.returncode == 1, as_json.stderr
-    report = json.loads(as_json.stdout)
+    code, out, err = runs["long changed json"]
+    assert code == 1, err
+    report = json.loads(out)
     entry = report["entries"][1]
     assert isinstance(entry["label"], str) and entry["label"].startswith("tools/call book")
     assert all(isinstance(d["message"], str) for d in entry["differences"])
@@ -96,11 +120,9 @@ def fifo(tmp_path: Path) -> Iterator[Path]:
     yield path
 
 
-def test_a_fifo_is_refused_by_both_clis_without_waiting(fifo: Path) -> None:
-    server = ("--server", "http://127.0.0.1:9/mcp", "--connect-timeout", "2")
+def test_a_fifo_is_refused_by_both_clis_without_waiting(runs: dict[str, Result]) -> None:
     for tool in ("replay", "audit"):
-        result = cli(tool, str(fifo), *server, timeout=60)
-        one_line_exit_2(result, "is a FIFO, not a regular file")
+        one_line_exit_2(runs[f"{tool} fifo"], "is a FIFO, not a regular file")
 
 
 def test_a_fifo_is_refused_by_load_flows_and_save_flows(fifo: Path) -> None:
@@ -119,34 +141,29 @@ def test_a_directory_and_a_device_are_refused(tmp_path: Path) -> None:
         mcp_lab.save_flows(tmp_path, [])
 
 
-def test_a_collection_nested_past_any_record_is_one_line_not_a_recursion_error(tmp_path: Path) -> None:
+def test_a_collection_nested_past_any_record_is_one_line_not_a_recursion_error(
+    tmp_path: Path, runs: dict[str, Result]
+) -> None:
     deep = tmp_path / "deep.json"
     deep.write_text("[" * 100_000 + "]" * 100_000)
     with pytest.raises(mcp_lab.LabError, match="nested deeper than"):
         mcp_lab.load_flows(deep)
-    server = ("--server", "http://127.0.0.1:9/mcp", "--connect-timeout", "2")
     for tool in ("replay", "audit"):
-        one_line_exit_2(cli(tool, str(deep), *server, timeout=60), "nested deeper than")
+        one_line_exit_2(runs[f"{tool} deep"], "nested deeper than")
 
 
-def test_audit_skipping_every_check_exits_2_instead_of_claiming_nothing_broke(tmp_path: Path) -> None:
-    from mcp_lab.audit.runner import CHECKS
-
-    path = mcp_lab.save_flows(tmp_path / "empty.json", [])
-    result = cli("audit", str(path), "--stdio", shlex.join(command("A")), "--skip", ",".join(CHECKS))
+def test_audit_skipping_every_check_exits_2_instead_of_claiming_nothing_broke(runs: dict[str, Result]) -> None:
+    result = runs["audit skip all"]
     line = one_line_exit_2(result, "every check is left out")
-    assert "no rule broken" not in result.stdout + line
-    split = [arg for check in CHECKS for arg in ("--skip", check)]
-    one_line_exit_2(cli("audit", str(path), "--stdio", shlex.join(command("A")), *split), "every check is left out")
+    assert "no rule broken" not in result[1] + line
+    one_line_exit_2(runs["audit skip each"], "every check is left out")
 
 
-def test_a_missing_working_directory_is_named_as_such(long_collection: Path) -> None:
+def test_a_missing_working_directory_is_named_as_such(runs: dict[str, Result]) -> None:
     for tool in ("replay", "audit"):
-        result = cli(tool, str(long_collection), "--stdio", shlex.join(command("A")), "--cwd", "/nonexistent/dir")
-        line = one_line_exit_2(result, "the working directory '/nonexistent/dir' does not exist")
+        line = one_line_exit_2(runs[f"{tool} cwd missing"], "the working directory '/nonexistent/dir' does not exist")
         assert "python" not in line
-    result = cli("replay", str(long_collection), "--stdio", "python x.py", "--cwd", str(long_collection))
-    one_line_exit_2(result, "is not a directory")
+    one_line_exit_2(runs["cwd a file"], "is not a directory")
 
 
 # ---- item 12: NaN arguments ----------------------------------------------------------------------------

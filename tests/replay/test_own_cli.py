@@ -2,22 +2,28 @@
 
 The collection is recorded in-process against the originals; the servers then run as the user runs them
 -- `python -m tests.sample_servers.own.shop --http PORT` in a subprocess, or started by the CLI over stdio --
-where their resolvers are `__main__:...`. The originals exit 0; each deliberately changed copy exits 1 and
-the printed report names exactly the paths of its change.
+where their resolvers are `__main__:...`. The originals exit 0 (each run a `python -m mcp_lab` process of its
+own); each deliberately changed copy exits 1 and the printed report names exactly the paths of its change.
+The changed copies' runs (each copy served by a process of its own, over HTTP and over stdio) share one
+recording and two interpreters (tests/cli_batch.py: the same entry point, its exit code and output per run):
+what they test is the report, not the CLI's process start.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import shlex
 import sys
 from pathlib import Path
 
 import pytest
 
-from tests.sample_servers.changes import CHANGES, ROOT, Change, changed_copy, named_paths, replay_cli, served
+from tests.cli_batch import run_batch
+from tests.sample_servers.changes import CHANGES, ROOT, Change, changed_copy, named_paths, record, replay_cli, served
 
 SERVERS = ("shop", "desk")
+Result = tuple[int, str, str]
 
 
 async def _over_http(collection: Path, *command: str) -> tuple[int, str, str]:
@@ -38,14 +44,30 @@ async def test_the_originals_run_as_scripts_exit_0(server: str, own_recording: d
         assert out.splitlines()[0].endswith("no differences") and "Traceback" not in err
 
 
+async def _every_change(folder: Path) -> dict[str, dict[str, Result]]:
+    (folder / "recording").mkdir()
+    recording = await record(folder / "recording")
+    copies = {c.name: str(changed_copy(c, folder / f"changed-{i}")) for i, c in enumerate(CHANGES)}
+    async with contextlib.AsyncExitStack() as servers:
+        urls = await asyncio.gather(*(servers.enter_async_context(served(copies[c.name])) for c in CHANGES))
+        http = [["replay", str(recording[c.server]), "--server", url] for c, url in zip(CHANGES, urls, strict=True)]
+        stdio = [
+            ["replay", str(recording[c.server]), "--stdio", shlex.join([sys.executable, copies[c.name]]), "--cwd", str(ROOT)]
+            for c in CHANGES
+        ]
+        over_http, over_stdio = await asyncio.gather(asyncio.to_thread(run_batch, http), asyncio.to_thread(run_batch, stdio))
+    return {c.name: {"http": h, "stdio": s} for c, h, s in zip(CHANGES, over_http, over_stdio, strict=True)}
+
+
+@pytest.fixture(scope="module")
+def every_change(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Result]]:
+    """Each changed copy replayed over HTTP and over stdio: its runs' exit code, stdout and stderr."""
+    return asyncio.run(_every_change(tmp_path_factory.mktemp("own-cli")))
+
+
 @pytest.mark.parametrize("change", CHANGES, ids=[c.name for c in CHANGES])
-async def test_each_changed_copy_exits_1_naming_its_paths(
-    change: Change, own_recording: dict[str, Path], tmp_path: Path
-) -> None:
-    copy = str(changed_copy(change, tmp_path / "changed"))
-    collection = own_recording[change.server]
-    runs = await asyncio.gather(_over_http(collection, copy), _over_stdio(collection, copy))
-    for transport, (code, out, err) in zip(("http", "stdio"), runs, strict=True):
+def test_each_changed_copy_exits_1_naming_its_paths(change: Change, every_change: dict[str, dict[str, Result]]) -> None:
+    for transport, (code, out, err) in every_change[change.name].items():
         assert code == 1, (transport, out + err)
         assert "1 different" in out.splitlines()[0] or "1 stopped" in out.splitlines()[0], (transport, out)
         assert named_paths(out) == list(change.where), (transport, out)
