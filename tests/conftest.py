@@ -31,6 +31,7 @@ from tests.isolation import pytest_configure, pytest_unconfigure  # noqa: F401 -
 #   neighbour the OS gave the freed port to.)
 # The parallel run starts during the serial one and only collects until `./dev test` opens its gate (tests/startup.py).
 # Unset (a plain `pytest`): everything, in collection order.
+ROOT = Path(__file__).resolve().parents[1]
 SERIAL = ("tests/servers/test_connect_stdio.py",)
 # The longest files first (measured in one run of `./dev test`), so none of them is left to run alone at the end;
 # a file not named here runs after these, in collection order. Order only: correctness never depends on it.
@@ -49,6 +50,24 @@ HEAVY = (
     "tests/interop/",
     "tests/notebooks/",
 )
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """The serial run reads only SERIAL's files: importing the whole suite to deselect all but two of its
+    files costs that process seconds of CPU (every test module and what it imports). The parallel run still
+    collects everything and deselects SERIAL below (its workers must all collect the same items)."""
+    if os.environ.get("MCP_LAB_TEST_PHASE") != "serial":
+        return None
+    try:
+        relative = collection_path.resolve().relative_to(ROOT).as_posix()
+    except ValueError:
+        return None  # a path outside the checkout, named on the command line: collected as asked
+    if collection_path.is_dir():
+        inside = relative + "/"
+        return not any(path.startswith(inside) or path == relative for path in SERIAL) and relative != "."
+    if not collection_path.name.endswith(".py") or collection_path.name == "conftest.py":
+        return None
+    return not relative.startswith(SERIAL)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

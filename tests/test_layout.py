@@ -23,6 +23,7 @@ Rules, each checked over every `import` statement in mcp_lab/ -- module level, i
 from __future__ import annotations
 
 import ast
+import functools
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -133,7 +134,11 @@ def edges() -> list[Edge]:
     return found
 
 
-EDGES = edges()
+@functools.cache
+def all_edges() -> tuple[Edge, ...]:
+    """Every import edge, scanned on first use: not at import, since every pytest process of `./dev test`
+    imports this module to collect it and only one runs its tests (the scan is ~1 CPU-s)."""
+    return tuple(edges())
 
 
 def is_view_hook(edge: Edge) -> bool:
@@ -158,18 +163,18 @@ def where(edge: Edge) -> str:
 
 def test_the_scan_sees_the_package() -> None:
     assert "mcp_lab.flow.flow" in MODULES and "mcp_lab.lab" in MODULES
-    assert any(e.importer == "mcp_lab.lab" and e.imported == "mcp_lab.flow.history" for e in EDGES)
+    assert any(e.importer == "mcp_lab.lab" and e.imported == "mcp_lab.flow.history" for e in all_edges())
 
 
 def test_records_never_import_views() -> None:
-    bad = [where(e) for e in EDGES if is_record(e.importer) and is_view(e.imported)]
+    bad = [where(e) for e in all_edges() if is_record(e.importer) and is_view(e.imported)]
     assert not bad, "\n".join(bad)
 
 
 def test_views_are_reached_only_by_views_magics_or_their_own_features_hook() -> None:
     bad = [
         where(e)
-        for e in EDGES
+        for e in all_edges()
         if is_view(e.imported)
         and not is_view(e.importer)
         and feature(e.importer) not in VIEW_USERS
@@ -215,7 +220,7 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 def test_no_import_cycles() -> None:
     graph: dict[str, set[str]] = {}
-    for edge in EDGES:
+    for edge in all_edges():
         graph.setdefault(edge.importer, set()).add(edge.imported)
     found = cycles(graph)
     described = []
@@ -231,7 +236,7 @@ def test_every_package_stands_on_a_floor_and_imports_only_below_it() -> None:
     assert tops == set(level), f"not on a floor: {sorted(tops - set(level))}; gone: {sorted(set(level) - tops)}"
     upward = [
         f"{where(e)} (floor {level[floor_of(e.importer)]} -> {level[floor_of(e.imported)]})"
-        for e in EDGES
+        for e in all_edges()
         if floor_of(e.importer) != floor_of(e.imported)
         and level[floor_of(e.importer)] <= level[floor_of(e.imported)]
     ]
@@ -240,7 +245,7 @@ def test_every_package_stands_on_a_floor_and_imports_only_below_it() -> None:
 
 def test_the_feature_graph_is_acyclic() -> None:
     graph: dict[str, set[str]] = {}
-    for edge in EDGES:
+    for edge in all_edges():
         if floor_of(edge.importer) != floor_of(edge.imported):
             graph.setdefault(floor_of(edge.importer), set()).add(floor_of(edge.imported))
     assert not cycles(graph), cycles(graph)
