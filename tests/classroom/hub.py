@@ -9,6 +9,7 @@ servers (nobody answers the tutorials' forms here). configurable-http-proxy come
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import secrets
 import signal
@@ -125,7 +126,7 @@ class Hub:
 
 def write_config(directory: Path, token: str, ports: dict[str, int]) -> Path:
     homes = directory / "homes"
-    homes.mkdir()
+    homes.mkdir(exist_ok=True)
     config = directory / "jupyterhub_test_config.py"
     config.write_text(
         f"""
@@ -151,12 +152,46 @@ c.JupyterHub.load_roles = [{{
     return config
 
 
+PORT_TAKEN = ("Address already in use", "EADDRINUSE")
+"""What the hub or its proxy logs when a port picked free was bound by another process before it."""
+
+
 @contextlib.contextmanager
-def running_hub(directory: Path) -> Iterator[Hub]:
-    """Start the hub and wait until its API answers; on exit stop it with SIGTERM (as systemd would)."""
+def running_hub(directory: Path, attempts: int = 3) -> Iterator[Hub]:
+    """Start the hub and wait until its API answers; on exit stop it with SIGTERM (as systemd would).
+
+    Its ports are picked free and bound by the hub a moment later; a test beside this one can take one in
+    between. The hub or its proxy then logs so, and the hub starts again on other ports (only for that)."""
     if not PROXY.exists():
         raise RuntimeError(f"configurable-http-proxy is not installed: run `npm ci --prefix class` ({PROXY})")
     token = secrets.token_hex(32)
+    for attempt in range(1, attempts + 1):
+        hub = start_hub(directory, token)
+        try:
+            wait_for("the hub's API", functools.partial(answers, hub), timeout=90)
+            break
+        except HubFailed as failed:
+            stop(hub.process)
+            if attempt == attempts or not failed.port_taken:
+                raise RuntimeError(f"the hub failed (exit {hub.process.returncode}):\n{failed.log}") from None
+        except BaseException:
+            stop(hub.process)
+            raise
+    try:
+        yield hub
+    finally:
+        stop(hub.process)
+
+
+class HubFailed(Exception):
+    """The hub exited, or a port it was given was taken (its log's last lines)."""
+
+    def __init__(self, log: str, port_taken: bool) -> None:
+        super().__init__(log)
+        self.log, self.port_taken = log, port_taken
+
+
+def start_hub(directory: Path, token: str) -> Hub:
     ports = {"hub": free_port(), "hub_api": free_port(), "proxy_api": free_port()}
     config = write_config(directory, token, ports)
     log = directory / "hub.log"
@@ -169,23 +204,25 @@ def running_hub(directory: Path) -> Iterator[Hub]:
             stderr=subprocess.STDOUT,
             env=env,
         )
-    hub = Hub(directory, f"http://127.0.0.1:{ports['hub']}", token, process, log, ports)
+    return Hub(directory, f"http://127.0.0.1:{ports['hub']}", token, process, log, ports)
 
-    def answers() -> bool:
-        if process.poll() is not None:
-            raise RuntimeError(f"the hub exited with {process.returncode}:\n{hub.log_tail()}")
-        with contextlib.suppress(requests.ConnectionError):
-            return hub.api("GET", "/").status_code == 200
-        return False
 
-    try:
-        wait_for("the hub's API", answers, timeout=90)
-        yield hub
-    finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(timeout=60)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+def answers(hub: Hub) -> bool:
+    text = hub.log.read_text(errors="replace")
+    if any(mark in text for mark in PORT_TAKEN):
+        raise HubFailed(hub.log_tail(), port_taken=True)  # the proxy would be restarted on it again and again
+    if hub.process.poll() is not None:
+        raise HubFailed(hub.log_tail(), port_taken=False)
+    with contextlib.suppress(requests.ConnectionError):
+        return hub.api("GET", "/").status_code == 200
+    return False
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
