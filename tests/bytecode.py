@@ -47,6 +47,8 @@ def write_plain() -> None:
 
 
 def write_rewritten() -> int:
+    if "enable_assertion_pass_hook" in (ROOT / "pyproject.toml").read_text():
+        return 0  # rewritten without the ini here (config None): only right while that option keeps its default
     try:
         from _pytest.assertion.rewrite import PYC_TAIL, _rewrite_test, _write_pyc_fp, get_cache_dir
     except ImportError:
