@@ -18,6 +18,7 @@ from pathlib import Path
 import mcp_lab
 from tests.audit.helpers import ROOT, command, http_subprocess, record, started
 from tests.audit.servers import load
+from tests.cli_batch import run_batch
 
 
 async def _cli(*args: str) -> tuple[int, str, str]:
@@ -101,9 +102,11 @@ async def test_the_audit_cannot_run_exits_2_with_one_line(tmp_path: Path) -> Non
         ((str(collection), "--stdio", "no-such-command-here"), "cannot start"),
         ((str(collection), "--server", "http://127.0.0.1:9/mcp", "--max-wait", "-1"), "--max-wait must be"),
     ]
-    for args, message in cases:
-        code, out, err = await _cli(*args)
+    # All of them in one interpreter (tests/cli_batch.py: the real entry point per case, its exit code and its
+    # stdout and stderr): what they test is the one line and the exit code, not the process start.
+    runs = run_batch([["audit", *args] for args, _ in cases] + [["audit", str(collection)]])
+    for (args, message), (code, out, err) in zip(cases, runs[:-1], strict=True):
         assert code == 2, (args, out, err)
         assert out == "" and len(err.strip().splitlines()) == 1 and message in err, (args, err)
-    code, _, err = await _cli(str(collection))  # neither --server nor --stdio: argparse's usage error
+    code, _, err = runs[-1]  # neither --server nor --stdio: argparse's usage error
     assert code == 2 and "one of the arguments --server --stdio is required" in err
