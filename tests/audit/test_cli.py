@@ -2,33 +2,31 @@
 one is, 2 when the audit cannot run; the text report on stdout, JSON and JUnit XML written on request.
 
 Spec context: the 2026-07-28 rules the audit checks, run as a CI step against a server started the way a CI
-job starts one (a subprocess over stdio, or over HTTP), repeating a collection saved in a notebook.
+job starts one (a subprocess over stdio, or over HTTP), repeating a collection saved in a notebook. Every
+run of this file goes through the real entry point in one interpreter (tests/cli_batch.py: each run's exit
+code, stdout and stderr; tests/audit/test_entry_points.py starts `python -m mcp_lab audit` as a process of
+its own): what they test is the report and the exit code, not the process start. Each server is a process
+of its own (started by the audit over stdio, or serving HTTP).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
-import os
 import shlex
-import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import pytest
+
 import mcp_lab
-from tests.audit.helpers import ROOT, command, http_subprocess, record, started
+from tests.audit.helpers import command, http_subprocess, record, started
 from tests.audit.servers import load
+from tests.cli_batch import run_batch
 
-
-async def _cli(*args: str) -> tuple[int, str, str]:
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
-    process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "mcp_lab", "audit", *args, env=env, cwd=ROOT,
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
-    )  # fmt: skip
-    out, err = await process.communicate()
-    assert process.returncode is not None
-    return process.returncode, out.decode(), err.decode()
+Result = tuple[int, str, str]
+"""One command-line run: exit code, stdout, stderr."""
 
 
 async def _collection(name: str, path: Path) -> Path:
@@ -39,71 +37,97 @@ async def _collection(name: str, path: Path) -> Path:
     return mcp_lab.save_flows(path / f"{name}.flows.json", flows)
 
 
-async def test_a_well_behaved_server_over_stdio_exits_0_and_writes_json_and_junit(tmp_path: Path) -> None:
-    collection = await _collection("good_lowlevel", tmp_path)
-    stdio = shlex.join(command(load("good_lowlevel"), "--stdio"))
-    junit, report = tmp_path / "audit.xml", tmp_path / "audit.json"
-    code, out, err = await _cli(str(collection), "--stdio", stdio, "--junit", str(junit), "--json", str(report))
+def _stdio(name: str) -> str:
+    return shlex.join(command(load(name), "--stdio"))
+
+
+async def _every_run(folder: Path) -> dict[str, Result]:
+    names = ("good_lowlevel", "refund_plaintext", "any_param", "good_mcpserver")
+    good, refund, any_param, good_mcp = [str(await _collection(name, folder)) for name in names]
+    unreachable = "http://127.0.0.1:9/mcp"
+    cases: dict[str, list[str]] = {
+        "stdio good": [good, "--stdio", _stdio("good_lowlevel"), "--junit", str(folder / "good.xml"),
+                       "--json", str(folder / "good.json")],
+        "stdio broken must": [refund, "--stdio", _stdio("refund_plaintext"), "--junit", str(folder / "refund.xml"),
+                              "--skip", "state-lifetime"],
+        "no such collection": [str(folder / "missing.json"), "--server", unreachable],
+        "no check named": [good, "--server", unreachable, "--only", "state-nonsense"],
+        "nothing answers at": [good, "--server", unreachable, "--connect-timeout", "5"],
+        "cannot start": [good, "--stdio", "no-such-command-here"],
+        "--max-wait must be": [good, "--server", unreachable, "--max-wait", "-1"],
+        "usage": [good],  # neither --server nor --stdio
+    }  # fmt: skip
+    async with contextlib.AsyncExitStack() as servers:
+        any_url, good_url = await asyncio.gather(
+            servers.enter_async_context(http_subprocess(load("any_param"))),
+            servers.enter_async_context(http_subprocess(load("good_mcpserver"))),
+        )
+        cases["http any param"] = [any_param, "--server", any_url, "--only", "header-mismatch,header-missing"]
+        cases["http good mcpserver"] = [good_mcp, "--server", good_url, "--skip", "state-lifetime"]
+        results = await asyncio.to_thread(run_batch, [["audit", *args] for args in cases.values()])
+    return dict(zip(cases, results, strict=True))
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("audit-cli")
+
+
+@pytest.fixture(scope="module")
+def runs(folder: Path) -> dict[str, Result]:
+    """Every run of this file by name: its exit code, stdout and stderr."""
+    return asyncio.run(_every_run(folder))
+
+
+def test_a_well_behaved_server_over_stdio_exits_0_and_writes_json_and_junit(
+    runs: dict[str, Result], folder: Path
+) -> None:
+    code, out, err = runs["stdio good"]
     assert code == 0, out + err
     lines = out.splitlines()
-    assert lines[0] == f"server: stdio: {stdio}"
+    assert lines[0] == f"server: stdio: {_stdio('good_lowlevel')}"
     assert lines[1].startswith(
         "audit of 'good-lowlevel' (stdio, 2026-07-28): 10 rule(s) kept, 0 broken (0 MUST), 0 warned, 6"
     )
     assert lines[2] == "exit code 0: no rule broken"
-    suite = ET.parse(junit).getroot().find("testsuite")
+    suite = ET.parse(folder / "good.xml").getroot().find("testsuite")
     assert suite is not None and suite.get("tests") == "16" and suite.get("failures") == "0"
     assert suite.get("skipped") == "6"  # lifetime unknown, no affinity over stdio, four HTTP-only rules
-    record_ = json.loads(report.read_text(encoding="utf-8"))
+    record_ = json.loads((folder / "good.json").read_text(encoding="utf-8"))
     assert record_["kind"] == "audit" and record_["exit_code"] == 0 and record_["server"] == "good-lowlevel"
 
 
-async def test_a_broken_must_exits_1_with_the_rule_in_the_log(tmp_path: Path) -> None:
-    collection = await _collection("refund_plaintext", tmp_path)
-    stdio = shlex.join(command(load("refund_plaintext"), "--stdio"))
-    junit = tmp_path / "audit.xml"
-    code, out, err = await _cli(str(collection), "--stdio", stdio, "--junit", str(junit), "--skip", "state-lifetime")
+def test_a_broken_must_exits_1_with_the_rule_in_the_log(runs: dict[str, Result], folder: Path) -> None:
+    code, out, err = runs["stdio broken must"]
     assert code == 1, out + err
     assert "exit code 1: broken: state-integrity (MUST), state-binding (SHOULD)" in out
     assert "FAIL  MUST      state-integrity" in out
     assert "came back: result 'Refunded order 1 (26 EUR)'" in out
-    cases = {c.get("name", "").split(":")[0]: c for c in ET.parse(junit).getroot().iter("testcase")}
+    cases = {c.get("name", "").split(":")[0]: c for c in ET.parse(folder / "refund.xml").getroot().iter("testcase")}
     assert "state-lifetime" not in cases
     assert cases["state-integrity"].find("failure").get("type") == "MUST"  # type: ignore[union-attr]
     assert cases["state-binding"].find("failure").get("type") == "SHOULD"  # type: ignore[union-attr]
     assert cases["state-readable"].find("system-out") is not None  # a warning: shown, not a failure
 
 
-async def test_over_http_a_collection_recorded_in_process_is_repeated(tmp_path: Path) -> None:
+def test_over_http_a_collection_recorded_in_process_is_repeated(runs: dict[str, Result]) -> None:
     # Recorded in-process, the resolver's key names its module; served as a script it is __main__:confirm.
-    collection = await _collection("any_param", tmp_path)
-    async with http_subprocess(load("any_param")) as url:
-        code, out, err = await _cli(str(collection), "--server", url, "--only", "header-mismatch,header-missing")
+    code, out, err = runs["http any param"]
     assert code == 1, out + err
     assert "exit code 1: broken: header-mismatch (MUST), header-missing (MUST)" in out
     assert "came back: result 'Dune: 3 copies in eu-west'" in out  # the gateway's header said another region
 
 
-async def test_resolver_keys_of_another_module_still_find_their_recorded_answers(tmp_path: Path) -> None:
-    collection = await _collection("good_mcpserver", tmp_path)
-    async with http_subprocess(load("good_mcpserver")) as url:
-        code, out, err = await _cli(str(collection), "--server", url, "--skip", "state-lifetime")
+def test_resolver_keys_of_another_module_still_find_their_recorded_answers(runs: dict[str, Result]) -> None:
+    code, out, err = runs["http good mcpserver"]
     assert code == 0, out + err
     assert "15 rule(s) kept, 0 broken (0 MUST), 0 warned, 0 not applicable" in out
 
 
-async def test_the_audit_cannot_run_exits_2_with_one_line(tmp_path: Path) -> None:
-    collection = await _collection("good_lowlevel", tmp_path)
-    cases = [
-        ((str(tmp_path / "missing.json"), "--server", "http://127.0.0.1:9/mcp"), "no such collection"),
-        ((str(collection), "--server", "http://127.0.0.1:9/mcp", "--only", "state-nonsense"), "no check named"),
-        ((str(collection), "--server", "http://127.0.0.1:9/mcp", "--connect-timeout", "5"), "nothing answers at"),
-        ((str(collection), "--stdio", "no-such-command-here"), "cannot start"),
-        ((str(collection), "--server", "http://127.0.0.1:9/mcp", "--max-wait", "-1"), "--max-wait must be"),
-    ]
-    for args, message in cases:
-        code, out, err = await _cli(*args)
-        assert code == 2, (args, out, err)
-        assert out == "" and len(err.strip().splitlines()) == 1 and message in err, (args, err)
-    code, _, err = await _cli(str(collection))  # neither --server nor --stdio: argparse's usage error
+def test_the_audit_cannot_run_exits_2_with_one_line(runs: dict[str, Result]) -> None:
+    for message in ("no such collection", "no check named", "nothing answers at", "cannot start", "--max-wait must be"):
+        code, out, err = runs[message]
+        assert code == 2, (message, out, err)
+        assert out == "" and len(err.strip().splitlines()) == 1 and message in err, (message, err)
+    code, _, err = runs["usage"]  # argparse's usage error
     assert code == 2 and "one of the arguments --server --stdio is required" in err

@@ -25,7 +25,7 @@ def main() -> int:
     if not answer:
         print("forward_client: the fork server closed without an exit code", file=sys.stderr)
         return 1
-    code = json.loads(answer.decode())["code"]
+    code = int(json.loads(answer.decode())["code"])
     return code if code >= 0 else 128 - code
 
 
