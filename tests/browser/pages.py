@@ -110,6 +110,18 @@ def current_kernel_id(page: Page) -> str | None:
     )
 
 
+def change_theme(page: Page, theme: str, light: bool) -> None:
+    """Switch Lab's theme and wait until it is applied: Lab flips `data-jp-theme-light` once the theme's
+    stylesheet has loaded (and the old one is gone), hides its shell, and shows and refits it in the next
+    animation frame -- so the flip with the shell shown again is the new theme drawn, not a guess in time."""
+    page.evaluate(f"() => {{ window.jupyterapp.commands.execute('apputils:change-theme', {{theme: '{theme}'}}); }}")
+    page.wait_for_function(
+        "light => document.body.dataset.jpThemeLight === light && !window.jupyterapp.shell.isHidden",
+        arg=str(light).lower(),
+        timeout=CELL_TIMEOUT_MS,
+    )
+
+
 def mime_outputs(page: Page, mime: str) -> Any:
     """The output areas JupyterLab rendered with `mime` as the chosen (preferred) MIME type."""
     return page.locator(f'.jp-OutputArea-output[data-mime-type="{mime}"]')

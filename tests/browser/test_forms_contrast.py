@@ -14,7 +14,7 @@ from playwright.sync_api import Page, expect
 
 from tests.browser.forms_pages import PANEL, error_of, fill_profile_with_mistakes, run_until_form
 from tests.browser.harness import Lab
-from tests.browser.pages import screenshot
+from tests.browser.pages import change_theme, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -80,11 +80,6 @@ def low_contrast(page: Page, selector: str) -> list[dict[str, Any]]:
     return [row for row in rows if row["ratio"] < 4.5]
 
 
-def set_theme(page: Page, theme: str, light: bool) -> None:
-    page.evaluate(f"() => {{ window.jupyterapp.commands.execute('apputils:change-theme', {{theme: '{theme}'}}); }}")
-    page.wait_for_function(f"() => document.body.dataset.jpThemeLight === '{str(light).lower()}'")
-
-
 def test_forms_read_well_in_the_light_and_dark_themes(lab: Lab, page: Page) -> None:
     form = run_until_form(page, lab, "themes.ipynb", "profile", "ask_profile")
     fill_profile_with_mistakes(page, form)
@@ -96,7 +91,7 @@ def test_forms_read_well_in_the_light_and_dark_themes(lab: Lab, page: Page) -> N
     expect(panel.locator('.mcp-lab-form[data-key="ask_profile"]')).to_be_visible()
     try:
         for theme, light in (("JupyterLab Light", True), ("JupyterLab Dark", False)):
-            set_theme(page, theme, light)
+            change_theme(page, theme, light)
             expect(error_of(form, "age")).to_be_visible()
             assert low_contrast(page, ".jp-CodeCell .mcp-lab-forms") == [], theme
             assert low_contrast(page, f"{PANEL}") == [], theme
@@ -110,4 +105,4 @@ def test_forms_read_well_in_the_light_and_dark_themes(lab: Lab, page: Page) -> N
             assert ring[0] != "none" and ring[1] != "0px", (theme, ring)
             screenshot(page, f"forms-{'light' if light else 'dark'}-errors.png")
     finally:
-        set_theme(page, "JupyterLab Light", True)  # the theme is a user setting: leave Lab as it was
+        change_theme(page, "JupyterLab Light", True)  # the theme is a user setting: leave Lab as it was

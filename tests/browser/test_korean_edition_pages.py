@@ -29,7 +29,6 @@ from playwright.sync_api import Error, Page, expect
 from tests.browser.harness import Lab, start_lab
 from tests.browser.pages import (
     CELL_TIMEOUT_MS,
-    open_notebook,
     page_error_in_our_code,
     screenshot,
     wait_kernel_idle,
@@ -127,7 +126,9 @@ def test_dev_lab_ko_opens_the_korean_edition_with_lab_in_korean(korean_lab: Lab,
     # of a Lab builds its app: as long as a notebook takes to open, not expect's 5 s).
     listing = page.locator(".jp-DirListing-content")
     expect(listing).to_contain_text(f"{TUTORIAL}.ipynb", timeout=CELL_TIMEOUT_MS)
-    open_notebook(page, korean_lab, f"{TUTORIAL}.ipynb")
+    # Opened as a reader opens it, from that listing (a double click): the page Lab built, not a second load.
+    listing.locator(".jp-DirListing-item", has_text=f"{TUTORIAL}.ipynb").dblclick()
+    wait_notebook_open(page, f"{TUTORIAL}.ipynb")
     menus = page.locator("#jp-menu-panel, .lm-MenuBar").first
     for menu in ("파일", "편집", "보기", "설정", "도움말"):
         expect(menus).to_contain_text(menu)

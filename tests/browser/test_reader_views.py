@@ -30,6 +30,7 @@ from tests.browser.forms_pages import (
 )
 from tests.browser.harness import Lab
 from tests.browser.pages import (
+    change_theme,
     open_notebook,
     run_all,
     screenshot,
@@ -146,10 +147,9 @@ def test_the_token_view_fits_a_notebook_in_both_themes_with_one_key_id_spelling(
     expect(view).to_be_visible()
     expect(view.locator(".mcp-lab-claims")).to_contain_text("sku-0089")  # the whole claim is there, wrapped
     for theme in ("JupyterLab Light", "JupyterLab Dark"):
-        page.evaluate(f"() => window.jupyterapp.commands.execute('apputils:change-theme', {{theme: '{theme}'}})")
         light = "true" if theme.endswith("Light") else "false"
-        expect(page.locator("body")).to_have_attribute("data-jp-theme-light", light, timeout=15_000)
-        page.wait_for_timeout(300)  # the theme's stylesheet settles
+        change_theme(page, theme, light == "true")
+        expect(page.locator("body")).to_have_attribute("data-jp-theme-light", light)
         fits = view.evaluate(_FITS_JS)
         assert fits["viewWidth"] <= fits["areaWidth"] + 1, fits  # nothing scrolls or stretches sideways
         assert len(fits["headsRight"]) == 4, fits  # claim, value, meaning, note
@@ -159,7 +159,7 @@ def test_the_token_view_fits_a_notebook_in_both_themes_with_one_key_id_spelling(
         view.scroll_into_view_if_needed()
         screenshot(page, f"token-view-{'light' if light == 'true' else 'dark'}.png", ".mcp-lab-token-view")
         page.set_viewport_size({"width": 1100, "height": 1000})
-    page.evaluate("() => window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Light'})")
+    change_theme(page, "JupyterLab Light", True)
 
     # One spelling of the key id: the encoded strip's kid part is labelled with the hex id the facts give.
     key_id = view.locator(".mcp-lab-kv .mcp-lab-seg-kid code").inner_text().strip()
