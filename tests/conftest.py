@@ -36,10 +36,10 @@ SERIAL = ("tests/servers/test_connect_stdio.py",)
 # The longest files first (measured in one run of `./dev test`), so none of them is left to run alone at the end;
 # a file not named here runs after these, in collection order. Order only: correctness never depends on it.
 HEAVY = (
-    "tests/interop/test_conformance.py",
-    "tests/browser/test_live_form.py",
     "tests/classroom/",
+    "tests/browser/test_live_form.py",
     "tests/browser/",
+    "tests/interop/test_conformance.py",
     "tests/audit/test_cli.py",
     "tests/inspector/",
     "tests/audit/test_servers.py",
@@ -53,7 +53,7 @@ HEAVY = (
 
 
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
-    """The serial run reads only SERIAL's files: importing the whole suite to deselect all but two of its
+    """The serial run reads only SERIAL's files: importing the whole suite to deselect all but SERIAL's
     files costs that process seconds of CPU (every test module and what it imports). The parallel run still
     collects everything and deselects SERIAL below (its workers must all collect the same items)."""
     if os.environ.get("MCP_LAB_TEST_PHASE") != "serial":
