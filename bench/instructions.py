@@ -30,7 +30,18 @@ import tempfile
 from collections import defaultdict
 from typing import Annotated, Any
 
+from mcp.server.mcpserver import Elicit, Resolve
+from pydantic import BaseModel
+
 INNER = "--inner"
+
+
+class Region(BaseModel):
+    region: str
+
+
+async def ask_region(city: str) -> Elicit[Region]:
+    return Elicit(f"Which region for {city}?", Region)
 
 
 def outer(warm: int, n: int, reps: int) -> None:
@@ -67,17 +78,9 @@ def outer(warm: int, n: int, reps: int) -> None:
 def inner(warm: int, n: int, reps: int) -> None:
     import mcp.types as T
     from mcp import Client
-    from mcp.server.mcpserver import Elicit, Resolve
-    from pydantic import BaseModel
 
     import mcp_lab
     from mcp_lab.servers.sandbox import sandbox
-
-    class Region(BaseModel):
-        region: str
-
-    async def ask_region(city: str) -> Elicit[Region]:
-        return Elicit(f"Which region for {city}?", Region)
 
     held: dict[str, Any] = {}
     answers = {"ask_region": {"region": "eu"}}
