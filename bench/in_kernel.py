@@ -144,6 +144,9 @@ def main(cells: int) -> None:
     finally:
         kc.stop_channels()
         km.shutdown_kernel(now=True)
+    if os.environ.get("MCP_LAB_BENCH_SAMPLES"):  # every sample, for a closer look at the distributions
+        with open(os.environ["MCP_LAB_BENCH_SAMPLES"], "w") as out:
+            json.dump({"inside": inside, "trip": trip}, out)
     cell = {side: Samples(inside["wall"][side], inside["cpu"][side]) for side in ("lab", "bare")}
     report(f"in the cell (the awaited call), one kernel, {WARM} warm-up cells", cell["lab"], cell["bare"])
     trips = {side: Samples(trip[side]) for side in ("lab", "bare")}  # the driver sees the wall clock only

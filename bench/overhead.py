@@ -130,4 +130,5 @@ if __name__ == "__main__":
         args = [int(a) for a in sys.argv[1:4]]
         n = args[0] if args else 1000
         asyncio.run(main(n, args[1] if len(args) > 1 else 3))
-        separate(n, args[2] if len(args) > 2 else 4)
+        if (args[2] if len(args) > 2 else 4) > 0:
+            separate(n, args[2] if len(args) > 2 else 4)

@@ -5,6 +5,8 @@ bench times lab and bare interleaved call by call, wall clock and this process's
 - the ratio of the medians, and the median of the per-iteration ratios (each lab call over the bare call
   made next to it, so a slow spell hits both);
 - the ratio of trimmed means (the slowest and fastest tenth of each side left out), wall and CPU;
+- the trimmed mean of the per-pair CPU ratios, with the middle half of them and its standard error (the
+  figure that tells 2% apart on a busy machine: each pair is two calls made back to back);
 - the ratio of total CPU time: everything each side spent, its rare full garbage collections included
   (a trimmed mean leaves exactly those out, and what a side keeps alive is part of what it costs);
 - the load average, so a reader can tell a quiet run from a busy one.
@@ -20,7 +22,7 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
-__all__ = ["GOAL", "Samples", "load", "report", "timed"]
+__all__ = ["GOAL", "Samples", "load", "pair_ratios", "report", "spread", "timed"]
 
 GOAL = 1.02
 """Issue 23: the engine within 2% of the bare SDK on the same work."""
@@ -72,7 +74,31 @@ def ratios(lab: Samples, bare: Samples) -> dict[str, float]:
         out["CPU trimmed mean"] = trimmed_mean(lab.cpu) / trimmed_mean(bare.cpu)
     if len(lab.wall) == len(bare.wall):
         out["per-iteration median"] = statistics.median(a / b for a, b in zip(lab.wall, bare.wall, strict=True))
+        if lab.cpu and bare.cpu:
+            out["per-pair CPU trimmed mean"] = trimmed_mean(pair_ratios(lab.cpu, bare.cpu))
     return out
+
+
+def pair_ratios(lab: list[float], bare: list[float]) -> list[float]:
+    """Each lab call over the bare call made next to it (a pair shares whatever the machine did then)."""
+    return [a / b for a, b in zip(lab, bare, strict=True) if b > 0]
+
+
+def spread(values: list[float]) -> str:
+    """How far the per-pair ratios scatter, and how well their trimmed mean is known: the middle half of
+    them, and the standard error of the trimmed mean (a 2% difference is told apart when it is several
+    standard errors wide)."""
+    ordered = sorted(values)
+    n = len(ordered)
+    if n < 4:
+        return "too few pairs for a spread"
+    drop = int(n * 0.1)
+    kept = ordered[drop : n - drop]
+    error = statistics.stdev(kept) / len(kept) ** 0.5 if len(kept) > 1 else float("nan")
+    return (
+        f"per-pair CPU ratio: middle half {ordered[n // 4]:.3f} .. {ordered[(3 * n) // 4]:.3f}, "
+        f"trimmed mean {statistics.fmean(kept):.3f} +- {error:.3f} (standard error, {n} pairs)"
+    )
 
 
 def report(label: str, lab: Samples, bare: Samples) -> dict[str, float]:
@@ -86,5 +112,7 @@ def report(label: str, lab: Samples, bare: Samples) -> dict[str, float]:
     print(f"{label}: {len(lab.wall)} calls each; bare {side(bare)}, lab {side(lab)}")
     shown = ", ".join(f"{name} {value:.3f}" for name, value in found.items())
     print(f"  ratio lab/bare: {shown}  (goal <= {GOAL})")
+    if lab.cpu and bare.cpu and len(lab.cpu) == len(bare.cpu):
+        print(f"  {spread(pair_ratios(lab.cpu, bare.cpu))}")
     print(f"  {load()}")
     return found

@@ -44,11 +44,19 @@ _T = TypeVar("_T")
 
 
 def _in_kernel() -> bool:
+    if _kernel_found:  # a kernel, once running in this process, stays for its life: asked once
+        return True
     if "ipykernel" not in sys.modules:  # no kernel in this process (a script, a test): asked on every call
         return False
     from IPython import get_ipython
 
-    return getattr(get_ipython(), "kernel", None) is not None
+    found = getattr(get_ipython(), "kernel", None) is not None
+    if found:
+        globals()["_kernel_found"] = True
+    return found
+
+
+_kernel_found = False
 
 
 def _wake() -> None:

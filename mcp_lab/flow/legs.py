@@ -13,7 +13,7 @@ recovery -- re-list, resend once -- is applied here so every flow behaves like t
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Awaitable, Mapping
 from contextlib import asynccontextmanager, nullcontext
 from typing import TYPE_CHECKING, Any
 
@@ -222,9 +222,11 @@ async def _legacy_session(
         yield session
 
 
-async def _call(flow: Request, session: ClientSession, responses: Any, state: str | None) -> Any:
+def _call(flow: Request, session: ClientSession, responses: Any, state: str | None) -> Awaitable[Any]:
+    """The SDK's request for this leg, to be awaited by the caller (a plain function: no coroutine frame of
+    its own between the leg and the SDK)."""
     if flow.method == "tools/call":
-        return await session.call_tool(
+        return session.call_tool(
             flow.target,
             flow.arguments or None,
             input_responses=responses,
@@ -232,13 +234,13 @@ async def _call(flow: Request, session: ClientSession, responses: Any, state: st
             allow_input_required=True,
         )
     if flow.method == "prompts/get":
-        return await session.get_prompt(
+        return session.get_prompt(
             flow.target,
             {k: str(v) for k, v in flow.arguments.items()} or None,
             input_responses=responses,
             request_state=state,
             allow_input_required=True,
         )
-    return await session.read_resource(
+    return session.read_resource(
         flow.target, input_responses=responses, request_state=state, allow_input_required=True
     )
