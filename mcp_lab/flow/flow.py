@@ -14,7 +14,7 @@ and resumed by another process -- the SDK docs' distributed client, where any in
 from __future__ import annotations
 
 import json
-import random
+import os
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -54,7 +54,6 @@ __all__ = ["Connection", "Flow", "LegCapture", "Round", "running_message"]
 
 
 _RESULT_MODELS = {"tools/call": T.CallToolResult, "prompts/get": T.GetPromptResult, "resources/read": T.ReadResourceResult}
-_ids = random.Random()  # flow ids: seeded from the system once, not read from it on every call
 
 
 @dataclass
@@ -73,7 +72,7 @@ class Flow:
     max_rounds: int = DEFAULT_MAX_ROUNDS
     start_over: bool = False
     """On a rejected request_state (-32602), start the flow over once instead of failing."""
-    id: str = field(default_factory=lambda: f"{_ids.getrandbits(32):08x}")  # 8 random hex digits, no syscall
+    id: str = field(default_factory=lambda: os.urandom(4).hex())  # 8 random hex digits, no UUID built
 
     def __post_init__(self) -> None:
         if self.method not in METHODS:

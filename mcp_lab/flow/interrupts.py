@@ -12,12 +12,12 @@ always be able to end that wait. Two things stood in the way in a kernel, both f
   ended only when something else woke the loop, with a bare `CancelledError`. Each running flow now puts
   its own guard over the handler it found (`_Guard`), so whichever cell runs, its canceller is reached.
 - A cancelled cell raised `CancelledError` through the SDK's internals (a 216-line traceback), and
-  `f = await mcp_lab.call(...)` never assigned `f`. Here the cancellation is caught where the flow is
-  driven: the flow is marked *interrupted* (its legs kept, resumable with `mcp_lab.resume`), the kernel's
+  `f = await mcp_lab.call(...)` never assigned `f`. Here the flow runs as a child task; when the wait is
+  ended the flow is marked *interrupted* (its legs kept, resumable with `mcp_lab.resume`), the kernel's
   `mcp_lab.flows` still holds it, and the cell ends with one line (`FlowInterrupted`).
 
-A tool stuck in a worker thread is left behind by the cancellation (the thread runs on, the await ends);
-a leg that comes back later is not written into the flow (flow.py).
+A tool stuck in a thread cannot be cancelled; the flow is ended anyway after a short grace period and a leg
+that comes back later is not written into it (flow.py).
 """
 
 from __future__ import annotations
@@ -36,7 +36,10 @@ from mcp_lab.errors import FlowInterrupted
 from mcp_lab.flow.flow import Flow
 from mcp_lab.flow.history import history
 
-__all__ = ["INTERRUPT_PRESSED", "before_first_leg", "run_interruptibly", "stop", "stop_all"]
+__all__ = ["GRACE", "INTERRUPT_PRESSED", "before_first_leg", "run_interruptibly", "stop", "stop_all"]
+
+GRACE = 0.5
+"""Seconds a cancelled flow gets to finish its current step before it is declared interrupted anyway."""
 
 INTERRUPT_PRESSED = "interrupted (Interrupt pressed)"
 
@@ -44,19 +47,11 @@ _T = TypeVar("_T")
 
 
 def _in_kernel() -> bool:
-    if _kernel_found:  # a kernel, once running in this process, stays for its life: asked once
-        return True
     if "ipykernel" not in sys.modules:  # no kernel in this process (a script, a test): asked on every call
         return False
     from IPython import get_ipython
 
-    found = getattr(get_ipython(), "kernel", None) is not None
-    if found:
-        globals()["_kernel_found"] = True
-    return found
-
-
-_kernel_found = False
+    return getattr(get_ipython(), "kernel", None) is not None
 
 
 def _wake() -> None:
@@ -151,42 +146,51 @@ def stop_all(reason: str = "stopped") -> int:
 
 
 async def run_interruptibly(flow: Flow, drive: Callable[[], Awaitable[Any]]) -> Flow:
-    """Run `drive()` (which drives `flow`) so that Interrupt or Stop end it promptly and one-line.
-
-    In the calling task itself, not a child of it: a child task cost two extra event-loop turns per call
-    (profiled, the largest part of what the lab cost over the bare SDK in a kernel cell). Interrupt and Stop
-    cancel this very task (the kernel's canceller, or `stop`, which the guard calls when no cell runs); the
-    cancellation is thrown in at the await the flow is waiting in -- a form, the server, a tool's worker
-    thread (asyncio's cancellation leaves a thread that is still running behind) -- and turned here into the
-    flow's interrupted outcome."""
+    """Run `drive()` (which drives `flow`) so that Interrupt or Stop end it promptly and one-line."""
     history.remember(flow)
     if not _in_kernel():
         await drive()
         return flow
-    task = asyncio.current_task()
-    assert task is not None  # awaited from a coroutine the loop runs
+    loop = asyncio.get_running_loop()
+    task: asyncio.Task[None] = loop.create_task(_drive(drive))
+    finished: asyncio.Future[None] = loop.create_future()
+
+    def settle(_task: asyncio.Task[None]) -> None:
+        if not finished.done():
+            finished.set_result(None)
+
+    task.add_done_callback(settle)
     history.running[flow.id] = (flow, task)
-    guard = _install_guard(flow.id, task.get_loop())
+    guard = _install_guard(flow.id, loop)
+    cancelled_here = False
     try:
-        await drive()
-    except asyncio.CancelledError:
-        requested = history.stop_requested.pop(flow.id, None)
-        if requested is None and guard is not None and guard.pressed:
-            requested = INTERRUPT_PRESSED  # the kernel cancelled the cell this flow's call was awaited in
-        if requested is None:
-            # Cancelled by the code around the call (a timeout scope, a task group), not by the person: the
-            # flow is kept as interrupted, and the cancellation goes on as that code expects.
-            flow.interrupt("cancelled")
-            raise
-        flow.interrupt(requested)
-        task.uncancel()  # the cancellation is answered by the one-line error below
-        raise FlowInterrupted(flow, _message(flow)) from None
+        try:
+            await finished  # a plain future: cancelling the cell ends this await at once, whatever the task does
+        except asyncio.CancelledError:
+            cancelled_here = True
+            task.cancel()
+            await asyncio.wait({task}, timeout=GRACE)
     finally:
         _remove_guard(guard)
         history.running.pop(flow.id, None)
-    if history.stop_requested.pop(flow.id, None) is not None and task.cancelling():
-        task.uncancel()  # a stop that came as the flow ended, swallowed on the way: nothing is left to end
-    return flow
+    requested = history.stop_requested.pop(flow.id, None)
+    if requested is None and cancelled_here and guard is not None and guard.pressed:
+        requested = INTERRUPT_PRESSED  # the kernel cancelled the cell this flow's call was awaited in
+    if task.done() and not task.cancelled() and not cancelled_here:
+        error = task.exception()
+        if error is not None:
+            raise error
+        return flow
+    if requested is None and cancelled_here:
+        # Cancelled by the code around the call (a timeout scope, a task group), not by the person: the
+        # flow is kept as interrupted, and the cancellation goes on as that code expects.
+        flow.interrupt("cancelled")
+        raise asyncio.CancelledError
+    flow.interrupt(requested or "stopped")
+    current = asyncio.current_task()
+    if cancelled_here and current is not None:
+        current.uncancel()  # the cancellation is answered by the one-line error below
+    raise FlowInterrupted(flow, _message(flow))
 
 
 async def before_first_leg(flow: Flow, prepare: Awaitable[_T]) -> _T:
@@ -209,6 +213,10 @@ async def before_first_leg(flow: Flow, prepare: Awaitable[_T]) -> _T:
         raise FlowInterrupted(flow, _message(flow)) from None
     finally:
         _remove_guard(guard)
+
+
+async def _drive(drive: Callable[[], Awaitable[Any]]) -> None:
+    await drive()
 
 
 def _message(flow: Flow) -> str:
