@@ -113,7 +113,11 @@ def test_a_press_held_while_the_kernel_clears_an_error_above_still_clicks(lab: L
     # 3. The other view submits while this tab's button is held down on "py": its verdict brings an
     # error line back above "py" (its name "A" is too short). It is drawn once the button is released,
     # after the click reached "py". (The other tab opened with the drafts typed here, so only its name
-    # and the Yes/No it never saw are wrong.)
+    # and the Yes/No it never saw are wrong.) This tab shortens its name too, first: the draft that the
+    # click on "py" sends carries this tab's values, and a name this tab still had right would clear the
+    # verdict's error line again as soon as it was drawn (a draft adds no error line, so none shows yet).
+    retype(in_cell.get_by_label("Name", exact=True), "A")
+    expect(error_of(in_cell, "name")).to_be_hidden()
     retype(in_other.get_by_label("Name", exact=True), "A")
     py = in_cell.get_by_role("group", name="Languages").get_by_label("py")
     point_at(page, py)
@@ -127,7 +131,10 @@ def test_a_press_held_while_the_kernel_clears_an_error_above_still_clicks(lab: L
     expect(error_of(in_cell, "name")).to_be_visible()
     other.close()
 
-    # The rest as usual, then the cell's Submit: the server receives what its form shows.
+    # The person corrects the name (the draft clears its error), types the rest as usual, then the cell's
+    # Submit: the server receives what its form shows.
+    retype(in_cell.get_by_label("Name", exact=True), "Ada Lovelace")
+    expect(error_of(in_cell, "name")).to_be_hidden()
     retype(in_cell.get_by_label("Email", exact=True), "ada@example.org")
     shown = profile_on_screen(in_cell)
     assert shown["langs"] == ["py", "go"] and shown["offers"] is True and shown["plan"] == "team"
