@@ -1,16 +1,12 @@
 """The per-leg checks of a stdio connection, made cheap: the server's stderr log read through a descriptor
-of its own (size by lseek, new lines by pread) and the server process asked by one `waitid` -- with the
-same answers as the long way (lines written during the leg only; a zombie or reaped child is gone)."""
+of its own (size by lseek, new lines by pread), with the same answers as the long way (lines written during
+the leg only). The server process asked by one `waitid` (`child_running`) is tested beside `alive`, in
+tests/servers/test_pids.py."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-import time
 from pathlib import Path
 
-from mcp_lab.servers.pids import alive, child_running
 from mcp_lab.servers.transports import LegRecorder, StderrProbe
 
 
@@ -46,22 +42,3 @@ def test_a_missing_log_records_nothing(tmp_path: Path) -> None:
     with LegRecorder(tmp_path / "gone.log") as capture:
         pass
     assert capture.server_log == [] and StderrProbe(tmp_path / "gone.log").size() == 0
-
-
-def test_child_running_for_a_running_exited_and_reaped_child() -> None:
-    child = subprocess.Popen([sys.executable, "-c", "import sys; sys.stdin.read()"], stdin=subprocess.PIPE)
-    try:
-        assert child_running(child.pid)
-        assert child.stdin is not None
-        child.stdin.close()
-        for _ in range(250):
-            if os.waitid(os.P_PID, child.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None:
-                break
-            time.sleep(0.02)
-        assert not child_running(child.pid)  # exited, not reaped: gone, and asking reaped nothing
-        assert child.poll() is not None
-        assert not child_running(child.pid)  # reaped: gone
-    finally:
-        child.kill()
-        child.wait()
-    assert child_running(os.getppid()) == alive(os.getppid()) is True  # not a child: asked as alive() does
