@@ -79,9 +79,14 @@ def cells(page: Page) -> list[dict[str, Any]]:
     return page.evaluate(_CELLS_JS) or []
 
 
+def wait_cells_done(page: Page, timeout_ms: int = CELL_TIMEOUT_MS) -> None:
+    """Wait until every code cell shows `[n]`, or one shows an error output (Run All stops there)."""
+    page.wait_for_function(_FINISHED_JS, timeout=timeout_ms)
+
+
 def wait_cells_finished(page: Page, timeout_ms: int = CELL_TIMEOUT_MS) -> list[dict[str, Any]]:
     """Wait until every code cell shows `[n]` (or one failed); fail with the error outputs if any."""
-    page.wait_for_function(_FINISHED_JS, timeout=timeout_ms)
+    wait_cells_done(page, timeout_ms)
     state = cells(page)
     errors = [e for c in state for e in c["errors"]]
     assert not errors, f"notebook cells raised: {errors}"

@@ -2,20 +2,20 @@
 
 Spec context: the client side of multi round-trip requests -- an `InputRequiredResult` asks, the person
 answers in a form in the waiting cell, the answer goes back with the echoed request_state. These tests run
-the tutorials themselves (with their exercise solutions put back, `notebooks/build.py --reference`) under
-Run All, type the answers character by character, and then look at what the server got and what the page
-shows -- also after saving, shutting the kernel down and reopening the notebook, and after Interrupt (■).
+tutorial 1 itself (with its exercise solution put back, `notebooks/build.py --reference`) under Run All,
+type the answer character by character, and then look at what the server got and what the page shows --
+also after saving, shutting the kernel down and reopening the notebook -- and a notebook's waiting form and
+hung tool ended by Interrupt (■). Every tutorial run twice in one kernel, its forms answered on screen:
+tests/browser/tutorial_runs.py.
 """
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
-from typing import Any
 
 import nbformat
 import pytest
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Page, expect
 
 from tests.browser.harness import Lab
 from tests.browser.pages import (
@@ -29,42 +29,16 @@ from tests.browser.pages import (
     wait_cells_finished,
     write_notebook,
 )
+from tests.browser.tutorial_runs import (
+    DEAD_WIDGET,
+    NOTEBOOK,
+    code_cell,
+    code_index,
+    solved_tutorial,
+    type_region_with_a_correction,
+)
 
 pytestmark = pytest.mark.browser
-
-ROOT = Path(__file__).resolve().parents[2]
-NOTEBOOK = ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook"
-DEAD_WIDGET = re.compile(r"model not found|Error displaying widget", re.IGNORECASE)
-TYPING_DELAY_MS = 60
-
-
-def solved_tutorial(tmp: Path, stem: str) -> Any:
-    """A tutorial as shipped, its exercise solved (reference solution), without saved outputs."""
-    import sys
-
-    sys.path.insert(0, str(ROOT / "notebooks"))
-    from build import reference
-
-    (path,) = [p for p in reference(tmp) if p.stem == stem]
-    nb = nbformat.read(path, as_version=4)
-    for cell in nb.cells:
-        if cell.cell_type == "code":
-            cell.outputs, cell.execution_count = [], None
-    return nb
-
-
-def code_index(nb: Any, prefix: str) -> int:
-    code = [c for c in nb.cells if c.cell_type == "code"]
-    return next(i for i, c in enumerate(code) if c.source.startswith(prefix))
-
-
-def code_cell(page: Page, index: int) -> Locator:
-    return page.locator(f"{NOTEBOOK} .jp-CodeCell").nth(index)
-
-
-def type_like_a_person(field: Locator, text: str) -> None:
-    field.click()
-    field.press_sequentially(text, delay=TYPING_DELAY_MS)
 
 
 def saved(page: Page) -> None:
@@ -73,36 +47,6 @@ def saved(page: Page) -> None:
         "() => { const p = window.jupyterapp.shell.currentWidget; return !!p && !p.context.model.dirty; }",
         timeout=CELL_TIMEOUT_MS,
     )
-
-
-def answer_tutorial_forms(page: Page, stem: str, nb: Any) -> None:
-    """Answer the forms a tutorial asks under Run All, typing as a person does (with a correction)."""
-    if stem == "01_first_round_trip":
-        wait_cell_running(page, code_index(nb, "flow = await %mcp_call Provisioner"))
-        form = page.locator(f"{NOTEBOOK} .mcp-lab-form").first
-        region = form.get_by_label("region", exact=True)
-        type_like_a_person(region, "eu-wst")
-        region.press("Backspace")
-        region.press("Backspace")
-        region.press_sequentially("est-1", delay=TYPING_DELAY_MS)
-        region.press("Enter")  # Enter in a single-line field submits a valid form
-    elif stem == "02_dependencies":
-        forms = page.locator(f"{NOTEBOOK} .mcp-lab-forms").first
-        expect(forms.locator(".mcp-lab-form")).to_have_count(2, timeout=CELL_TIMEOUT_MS)
-        type_like_a_person(forms.get_by_label("Region", exact=True), "Kreuzberg")
-        type_like_a_person(forms.get_by_label("Nights", exact=True), "three")
-        forms.get_by_role("button", name="Submit all").click()
-        expect(forms.get_by_text(re.compile("whole number"))).to_be_visible()  # refused in the form
-        nights = forms.get_by_label("Nights", exact=True)
-        nights.fill("")
-        type_like_a_person(nights, "3")
-        forms.get_by_role("button", name="Submit all").click()
-    elif stem == "04_prompts_and_resources":
-        form = page.locator(f"{NOTEBOOK} .mcp-lab-form").first
-        expect(form).to_be_visible(timeout=CELL_TIMEOUT_MS)
-        audience = form.get_by_label("audience", exact=True)
-        type_like_a_person(audience, "the board")
-        form.get_by_role("button", name="Submit").click()
 
 
 def test_tutorial_one_typed_then_saved_and_reopened_without_its_kernel(lab: Lab, page: Page, tmp_path: Path) -> None:
@@ -115,10 +59,7 @@ def test_tutorial_one_typed_then_saved_and_reopened_without_its_kernel(lab: Lab,
     form = code_cell(page, awaiting).locator(".mcp-lab-form")
     expect(form.locator(".mcp-lab-form-name").first).to_have_text("region", timeout=CELL_TIMEOUT_MS)
     region = form.get_by_label("region", exact=True)
-    type_like_a_person(region, "eu-wst")
-    region.press("Backspace")
-    region.press("Backspace")
-    region.press_sequentially("est-1", delay=TYPING_DELAY_MS)
+    type_region_with_a_correction(region)
     expect(region).to_have_value("eu-west-1")
     screenshot(page, "tutorial1-typed.png", NOTEBOOK)
     region.press("Enter")
@@ -212,21 +153,3 @@ def test_interrupt_ends_a_waiting_form_and_a_hung_tool(lab: Lab, page: Page) -> 
     run_cell(page, 5)
     expect(code_cell(page, 5).locator(".jp-OutputArea")).to_contain_text("hang interrupted False")
     assert not [c for c in cells(page) if any("CancelledError" in e for e in c["errors"])]
-
-
-TUTORIALS = sorted(p.stem for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
-
-
-@pytest.mark.parametrize("stem", TUTORIALS)
-def test_run_all_twice_in_one_kernel(lab: Lab, page: Page, tmp_path: Path, stem: str) -> None:
-    nb = solved_tutorial(tmp_path, stem)
-    name = write_notebook(lab, f"twice-{stem}.ipynb", nb)
-    open_notebook(page, lab, name)
-    for run in (1, 2):
-        run_all(page)
-        answer_tutorial_forms(page, stem, nb)
-        wait_cells_finished(page, timeout_ms=180_000)
-        assert not page.locator(NOTEBOOK).get_by_text(DEAD_WIDGET).count()
-        if run == 1:
-            page.evaluate("() => { window.jupyterapp.commands.execute('notebook:clear-all-cell-outputs'); }")
-    screenshot(page, f"twice-{stem}.png", NOTEBOOK)
