@@ -25,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = ("mcp_lab", "tests", "notebooks", "bench", "class")
 SKIP = re.compile(r"node_modules|[\\/]\.|notebooks[\\/](src|ko|_reference)[\\/]")  # tutorials' sources: cells, not modules
-PLUGINS = ("startup", "timing", "isolation", "nbval_twice")  # the `-p tests.X` plugins `./dev test` loads
+PLUGINS = ("startup", "timing", "isolation")  # the `-p tests.X` plugins `./dev test` loads
 
 
 def rewritten_by_pytest() -> list[Path]:

@@ -37,6 +37,8 @@ SERIAL = ("tests/servers/test_connect_stdio.py",)
 # a file not named here runs after these, in collection order. Order only: correctness never depends on it.
 HEAVY = (
     "tests/classroom/",
+    "tests/browser/test_run_all_twice_11.py",
+    "tests/browser/test_run_all_twice_",
     "tests/browser/test_live_form.py",
     "tests/browser/",
     "tests/interop/test_conformance.py",

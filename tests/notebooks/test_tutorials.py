@@ -3,8 +3,8 @@
 Spec context: the course teaches the 2026-07-28 features by running them. A reader opens a shipped
 notebook (notebooks/NN_*.ipynb): each exercise starts from an empty answer cell, and its check -- run
 before anything is written -- says in one line what to write. The reference solutions are proved by nbval
-(`./dev test`), which also runs every tutorial a second time in the same kernel (Run All, then Run All
-again: tests/nbval_twice.py), and in JupyterLab by tests/browser/test_live_form.py.
+(`./dev test`), and in JupyterLab, where every tutorial runs twice in one kernel (Run All, then Run All
+again, the forms answered on screen: tests/browser/tutorial_runs.py).
 """
 
 from __future__ import annotations
