@@ -117,8 +117,9 @@ def answer_tutorial_forms(page: Page, stem: str, nb: Any) -> None:
 
 
 # Each code cell as the page draws it: every output's type (from the cell's output model, drawn in the same
-# order) and the text its rendered output node shows. textContent, not innerText: a cell scrolled out of
-# view is drawn lazily (`content-visibility`), and its text is still there.
+# order) and the text its rendered output node shows. textContent, not innerText: Lab's default windowing
+# mode keeps every cell in the page but lets the browser skip drawing those out of view
+# (`content-visibility`), and their text is still there.
 _SCREEN_JS = """() => {
   const panel = window.jupyterapp.shell.currentWidget;
   return panel.content.widgets.filter(c => c.model.type === 'code').map(c => {
