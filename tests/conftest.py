@@ -37,7 +37,7 @@ SERIAL = ("tests/servers/test_connect_stdio.py",)
 # a file not named here runs after these, in collection order. Order only: correctness never depends on it.
 HEAVY = (
     "tests/classroom/",
-    "tests/browser/test_run_all_twice_11.py",
+    "tests/browser/test_run_all_twice_11.py",  # tutorial 11 alone: the heaviest of them, measured alone
     "tests/browser/test_run_all_twice_",
     "tests/browser/test_live_form.py",
     "tests/browser/",
