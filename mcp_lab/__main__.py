@@ -7,22 +7,29 @@ or stdio (`--stdio "COMMAND ARGS"`), the questions answered from the recording. 
 report -- each difference named by its JSON path -- and exits 0 when every flow matches, 1 when anything
 differs (or a flow could not run), and 2 on bad input (usage, a missing, unreadable or structurally wrong
 collection, a server that cannot be reached) with one line saying why, never a traceback.
+
+Why the imports wait: the SDK costs about a CPU-second to import, and `--help` or a mistyped option needs
+none of it. Parsing and the checks that come before any collection is read use the standard library and the
+lab's light modules only; each command imports its engine once its arguments are known to be usable.
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import math
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
+from mcp_lab.audit.cli import add_parser as add_audit
+from mcp_lab.deployment.cli import add_parser as add_deploy_check
 from mcp_lab.errors import LabError
-from mcp_lab.replay.collection import Collection, load_collection
-from mcp_lab.replay.run import DEFAULT_TIMEOUT, ReplayReport, replay
-from mcp_lab.servers.connect import parse_environment
 from mcp_lab.servers.credentials import SafeArgumentParser, header_arguments, redact_url
+
+if TYPE_CHECKING:
+    from mcp_lab.replay.collection import Collection
+    from mcp_lab.replay.run import ReplayReport
 
 __all__ = ["main"]
 
@@ -59,18 +66,17 @@ def _parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="HTTP headers for --server, one \"Name: value\" a line (the file %%mcp_server url NAME writes)",
     )
-    rp.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds each flow may take")
+    # None: replay's own default (mcp_lab.replay.run.DEFAULT_TIMEOUT), read once the command runs.
+    rp.add_argument("--timeout", type=float, default=None, help="seconds each flow may take")
     rp.add_argument("--connect-timeout", type=float, default=30.0, help="seconds to wait for the server")
     rp.add_argument("--json", action="store_true", help="print the report as JSON instead of text")
-    from mcp_lab.audit.cli import add_parser
-    from mcp_lab.deployment.cli import add_parser as add_deploy_check
-
-    add_parser(commands)
+    add_audit(commands)
     add_deploy_check(commands)
     return parser
 
 
 async def _replay(args: argparse.Namespace, collection: Collection, env: dict[str, str]) -> ReplayReport:
+    from mcp_lab.replay.run import DEFAULT_TIMEOUT, replay
     from mcp_lab.servers.connect import connect
     from mcp_lab.servers.sandbox import sandbox
 
@@ -86,7 +92,8 @@ async def _replay(args: argparse.Namespace, collection: Collection, env: dict[st
         headers=header_arguments(args.header, args.header_file),
     )
     try:
-        report = await replay(collection, server=connection, timeout=args.timeout)
+        timeout = DEFAULT_TIMEOUT if args.timeout is None else args.timeout
+        report = await replay(collection, server=connection, timeout=timeout)
         report.server = connection.where
         return report
     finally:
@@ -103,13 +110,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         from mcp_lab.deployment.cli import run as run_deploy_check
 
         return run_deploy_check(args)
+    return _run_replay(args)
+
+
+def _run_replay(args: argparse.Namespace) -> int:
     try:
         for timeout in (args.timeout, args.connect_timeout):
-            if not math.isfinite(timeout) or timeout <= 0:
+            if timeout is not None and (not math.isfinite(timeout) or timeout <= 0):
                 raise LabError("timeouts must be positive numbers of seconds")
         if (args.header or args.header_file) and not args.server:
             raise LabError("--header is for --server URL (so is --header-file)")
         header_arguments(args.header, args.header_file)
+        import asyncio
+
+        from mcp_lab.replay.collection import load_collection
+        from mcp_lab.servers.connect import parse_environment
+
         collection = load_collection(args.collection)  # checked before anything is started
         if not collection.flows:
             raise LabError(f"{args.collection!r} holds no flows")

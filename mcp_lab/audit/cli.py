@@ -5,18 +5,20 @@ checked against a server reached over Streamable HTTP or stdio by repeating the 
 Why these exit codes: a CI job should fail on a broken MUST and only then -- 0 when no MUST rule is broken
 (broken SHOULDs and warnings are in the report), 1 when one is, 2 when the audit could not run (bad usage, a
 missing or malformed collection, a server that cannot be reached), with one line saying why. The text report
-goes to stdout; `--json FILE` and `--junit FILE` write the record and JUnit XML for CI systems.
+goes to stdout; `--json FILE` and `--junit FILE` write the record and JUnit XML for CI systems. The parser,
+the option checks and an unknown check id need none of the SDK: the audit's engine loads once they pass.
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import math
 import sys
 from typing import Any
 
+from mcp_lab.audit.selection import CHECK_IDS, DEFAULT_MAX_WAIT, select
 from mcp_lab.errors import LabError
+from mcp_lab.servers.credentials import header_arguments, redact
 
 __all__ = ["EXIT_BROKEN", "EXIT_CANNOT_RUN", "EXIT_KEPT", "add_parser", "run"]
 
@@ -25,15 +27,13 @@ EXIT_KEPT, EXIT_BROKEN, EXIT_CANNOT_RUN = 0, 1, 2
 
 def add_parser(commands: Any) -> argparse.ArgumentParser:
     """The `audit` subcommand of `python -m mcp_lab`."""
-    from mcp_lab.audit.runner import CHECKS, DEFAULT_MAX_WAIT
-
     parser: argparse.ArgumentParser = commands.add_parser(
         "audit",
         help="audit a server against the 2026-07-28 rules by repeating a saved collection; exit 1 on a broken MUST",
         description=(
             "Repeat the calls of a collection saved with mcp_lab.save_flows against a server, changed the way "
             "each rule of the 2026-07-28 specification is about, and report which rules it keeps. "
-            f"Checks: {', '.join(CHECKS)}."
+            f"Checks: {', '.join(CHECK_IDS)}."
         ),
     )
     parser.add_argument("collection", help="a JSON file written by mcp_lab.save_flows")
@@ -105,11 +105,6 @@ async def _audit(args: argparse.Namespace, flows: list[Any], env: dict[str, str]
 
 def run(args: argparse.Namespace) -> int:
     """Run the audit the arguments describe; print the report; the exit code."""
-    from mcp_lab.audit.runner import select
-    from mcp_lab.replay.collection import load_flows
-    from mcp_lab.servers.connect import parse_environment
-    from mcp_lab.servers.credentials import header_arguments, redact
-
     secrets: list[str] = []
     try:
         for option in ("timeout", "connect_timeout", "max_wait", "lifetime"):
@@ -121,6 +116,11 @@ def run(args: argparse.Namespace) -> int:
         headers = header_arguments(args.header, args.header_file)
         secrets = [part for value in headers.values() for part in (value, *(w for w in value.split() if len(w) >= 8))]
         select(args.only or None, args.skip or None)  # an unknown check is bad usage: before anything starts
+        import asyncio
+
+        from mcp_lab.replay.collection import load_flows
+        from mcp_lab.servers.connect import parse_environment
+
         flows = load_flows(args.collection)
         report = asyncio.run(_audit(args, flows, parse_environment(args.env), headers))
         report.write(json_path=args.json, junit_path=args.junit)

@@ -25,6 +25,7 @@ from mcp_lab.audit.model import AuditCheck
 from mcp_lab.audit.reach import Reach, RequestSpec
 from mcp_lab.audit.report import AuditReport
 from mcp_lab.audit.rules import RULES
+from mcp_lab.audit.selection import CHECK_IDS, DEFAULT_MAX_WAIT, select
 from mcp_lab.errors import LabError
 from mcp_lab.flow.flow import Connection, Flow
 from mcp_lab.given import check_text_map, shown
@@ -52,33 +53,11 @@ CHECKS: dict[str, Callable[[Context], Awaitable[AuditCheck]]] = {
     "origin": checks_http.origin,
 }
 assert list(CHECKS) == [r.id for r in RULES], "one check per rule, in the catalogue's order"
+assert tuple(CHECKS) == CHECK_IDS, "one check per id the command line and select() name, in the same order"
 
 MAX_FLOWS = 10
 """At most this many distinct recorded calls are repeated (each may act)."""
-DEFAULT_MAX_WAIT = 30.0
-"""The longest the lifetime check waits for a token to expire (seconds)."""
 LISTING_PAGES = 20
-
-
-def _ids(value: str | Iterable[str] | None) -> list[str]:
-    if value is None:
-        return []
-    if not isinstance(value, str | Iterable) or isinstance(value, Mapping):
-        raise LabError(f"only= and skip= take check ids (a str or a list of them), not {shown(value)}")
-    items = [value] if isinstance(value, str) else list(value)
-    return [part.strip() for item in items for part in str(item).split(",") if part.strip()]
-
-
-def select(only: str | Iterable[str] | None = None, skip: str | Iterable[str] | None = None) -> list[str]:
-    """The check ids to run, in catalogue order; one clear error naming an unknown id."""
-    chosen, dropped = _ids(only), _ids(skip)
-    unknown = [i for i in (*chosen, *dropped) if i not in CHECKS]
-    if unknown:
-        raise LabError(f"no check named {', '.join(map(repr, unknown))}; the checks are: {', '.join(CHECKS)}")
-    selected = [i for i in CHECKS if (not chosen or i in chosen) and i not in dropped]
-    if not selected:  # an audit that checks nothing must not report "no rule broken"
-        raise LabError("every check is left out (only/skip): nothing would be audited; keep at least one check")
-    return selected
 
 
 def _recorded(flows: Any, server: str, notes: list[str]) -> list[Flow]:

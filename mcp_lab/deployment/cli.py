@@ -3,17 +3,18 @@
 Spec context: shared request_state keys across instances, and a key rotation rolled out one step at a time;
 a team runs this before and during a rotation. Exit 0: every retry verified; 1: some were refused (or a flow
 could not finish); 2: the check could not run (bad input, nothing answers), with one line saying why.
+The options are checked before the check's engine (and the SDK under it) is imported.
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import sys
 from typing import Any
 
 from mcp_lab.errors import LabError
+from mcp_lab.servers.credentials import parse_headers
 
 __all__ = ["add_parser", "run"]
 
@@ -37,13 +38,14 @@ def add_parser(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from mcp_lab.deployment.check import check_deployment
-    from mcp_lab.servers.connect import parse_headers
-
     try:
         headers = parse_headers(args.header)
         if not args.timeout > 0:
             raise LabError("--timeout must be a positive number of seconds")
+        import asyncio
+
+        from mcp_lab.deployment.check import check_deployment
+
         report = asyncio.run(
             check_deployment(
                 args.url, args.collection, instances=args.instance, times=args.times, headers=headers, timeout=args.timeout

@@ -4,6 +4,11 @@ Nothing the lab starts may outlive the kernel, also when the kernel is killed ou
 hook). Linux's `prctl(PR_SET_PDEATHSIG)` asks the kernel to signal a process when its parent dies; the
 setting survives `exec`, so this tiny launcher sets it and then becomes the real command (uvicorn, Caddy).
 If the parent died before the setting took effect, the launcher exits instead of running unowned.
+
+The launcher is one more interpreter start per process the lab runs, so it starts as little as Python can:
+this file is run by its path in isolated mode without `site` (`-I -S`: no site-packages, no .pth hooks, no
+PYTHON* variables, not the script's folder on sys.path -- it needs the standard library only), and never
+imports the mcp_lab package. The command it becomes is started as usual: its environment is untouched.
 """
 
 from __future__ import annotations
@@ -16,6 +21,8 @@ import sys
 __all__ = ["GUARD_MODULE", "die_with_parent", "guarded"]
 
 GUARD_MODULE = "mcp_lab.deployment.guard"
+"""Also runnable as `python -m mcp_lab.deployment.guard ...` (what `guarded` does costs less: the file)."""
+_GUARD_FILE = os.path.abspath(__file__)
 _PR_SET_PDEATHSIG = 1
 
 
@@ -36,7 +43,7 @@ def die_with_parent(parent: int | None = None, sig: int = signal.SIGTERM) -> boo
 
 def guarded(command: list[str]) -> list[str]:
     """`command` run under the launcher, tied to this process's life."""
-    return [sys.executable, "-m", GUARD_MODULE, str(os.getpid()), *command]
+    return [sys.executable, "-I", "-S", _GUARD_FILE, str(os.getpid()), *command]
 
 
 def main(argv: list[str]) -> None:

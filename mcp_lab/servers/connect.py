@@ -18,6 +18,7 @@ from mcp_lab.errors import LabError
 from mcp_lab.exchanges.record import keep_out_of_records
 from mcp_lab.given import check_text_map, shown
 from mcp_lab.protocol.limits import check_timeout
+from mcp_lab.servers.credentials import parse_headers
 from mcp_lab.servers.lab_server import check_name
 from mcp_lab.servers.outside import KEYLESS_NOTE, OutsideServer, stdio_log_path
 from mcp_lab.servers.sandbox import sandbox
@@ -48,17 +49,6 @@ def parse_environment(pairs: Sequence[str]) -> dict[str, str]:
             raise LabError(f"--env takes KEY=VALUE, not {pair!r}")
         env[key] = value
     return env
-
-
-def parse_headers(lines: Sequence[str]) -> dict[str, str]:
-    """`Name: value` lines (from `--header`) as a dict; one clear error for anything else."""
-    headers: dict[str, str] = {}
-    for line in lines:
-        key, sep, value = line.partition(":")
-        if not sep or not key.strip() or not all(c.isalnum() or c in "!#$%&'*+-.^_`|~" for c in key.strip()):
-            raise LabError(f'--header takes "Name: value", e.g. "Authorization: Bearer ...", not {line[:40]!r}')
-        headers[key.strip()] = value.strip()
-    return headers
 
 
 def open_connection(
