@@ -23,7 +23,7 @@ import sys
 import time
 from typing import Any
 
-from mcp_lab.deployment.preloaded import LAUNCHER_MODULE, STARTUP_VARIABLES
+from mcp_lab.deployment.preloaded import LAUNCHER_MODULE, startup_variables
 
 __all__ = ["UNKNOWN_STATUS", "ForkedProcess", "Launcher", "launcher"]
 
@@ -199,8 +199,7 @@ class Launcher:
     def fits(self, argv: list[str], env: dict[str, str]) -> bool:
         """The launcher can start this command: `python -m uvicorn` of this interpreter, under the variables
         the interpreter read when the launcher started."""
-        startup = {name: env[name] for name in STARTUP_VARIABLES if name in env}
-        return argv[:3] == [sys.executable, "-m", "uvicorn"] and startup == self.startup
+        return argv[:3] == [sys.executable, "-m", "uvicorn"] and startup_variables(env) == self.startup
 
     async def spawn(self, argv: list[str], env: dict[str, str], cwd: str, log: int) -> ForkedProcess | None:
         """One child running `argv` with `env` in `cwd`, stdout and stderr on fd `log` (None: not possible

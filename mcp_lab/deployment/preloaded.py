@@ -31,7 +31,7 @@ import sys
 import traceback
 from typing import Any
 
-__all__ = ["LAUNCHER_MODULE", "PRELOADED", "STARTUP_VARIABLES", "main", "retitle"]
+__all__ = ["LAUNCHER_MODULE", "PRELOADED", "main", "retitle", "startup_variables"]
 
 LAUNCHER_MODULE = "mcp_lab.deployment.preloaded"
 PRELOADED = [
@@ -61,11 +61,14 @@ PRELOADED = [
 """Modules only: importing them builds no server and draws no key (the SDK's default key is made when a
 server is constructed, in the child)."""
 
-STARTUP_VARIABLES = ("PYTHONPATH", "PYTHONHOME", "PYTHONHASHSEED", "PYTHONSAFEPATH", "PYTHONUTF8", "PYTHONIOENCODING",
-                     "PYTHONDONTWRITEBYTECODE", "PYTHONNOUSERSITE", "PYTHONWARNINGS", "PYTHONDEVMODE", "PYTHONOPTIMIZE",
-                     "PYTHONUNBUFFERED", "PYTHONPYCACHEPREFIX", "PYTHONNODEBUGRANGES", "PYTHONINSPECT", "PYTHONVERBOSE")
-"""Read by the interpreter when it starts, before any code: a child can only have them as this process had
-them, so a request whose values differ is started by exec instead (the kernel compares)."""
+
+
+def startup_variables(env: dict[str, str]) -> dict[str, str]:
+    """The variables an interpreter reads as it starts, before any code (PYTHON*: paths, hash seed, buffering,
+    warnings...; the locale: stdio's encoding). A forked child can only have them as the launcher had them,
+    so the kernel starts a request whose values differ by exec instead."""
+    return {k: v for k, v in env.items() if k.startswith(("PYTHON", "LC_")) or k == "LANG"}
+
 
 _PR_SET_MM, _PR_SET_MM_MAP = 35, 14
 _MAX_MESSAGE = 1 << 20
@@ -147,7 +150,8 @@ def _child(request: dict[str, Any], fds: list[int], launcher: int, keep: set[int
     os.environ.update(env)
     argv: list[str] = request["argv"]
     retitle(argv, env)
-    sys.path[0] = os.getcwd()  # what `python -m` puts first: the working directory
+    if not sys.flags.safe_path:
+        sys.path[0] = os.getcwd()  # what `python -m` puts first: the working directory
     sys.argv = [sys.modules["uvicorn.main"].__file__ or "uvicorn", *argv[3:]]
     if env.get("PYTHONUNBUFFERED"):
         for stream in (sys.stdout, sys.stderr):
@@ -229,7 +233,7 @@ def main(argv: list[str]) -> None:
     signal.set_wakeup_fd(wake_write)
     signal.signal(signal.SIGCHLD, lambda *_: None)
     checked = retitle(sys.orig_argv, dict(os.environ))  # the same areas again: only whether Linux allows it
-    startup = {name: os.environ[name] for name in STARTUP_VARIABLES if name in os.environ}
+    startup = startup_variables(dict(os.environ))
     _send(control, {"ready": checked and _threads() == 1, "pid": os.getpid(), "startup": startup,
                     "reason": "" if checked else "Linux refused to set a child's command line", "missing": missing})
     selector = selectors.DefaultSelector()
