@@ -142,11 +142,10 @@ class Launcher:
             self.control.close()
         self.control = None
         self.ready = False
-        if self.process is not None:
+        if self.process is not None and self.process.poll() is None:
             with contextlib.suppress(ProcessLookupError):
-                self.process.kill()  # it closed its socket, so it is ending: make sure, and reap it
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                self.process.wait(1.0)
+                self.process.kill()  # it closed its socket, so it is ending: make sure (reaped without waiting:
+            self.process.poll()  # by the next poll, or by subprocess's own cleanup once it is dropped)
 
     def _start(self) -> None:
         kernel_end, launcher_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
