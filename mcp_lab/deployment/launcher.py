@@ -85,6 +85,10 @@ class Launcher:
     """The kernel's one preloaded launcher process (see the module's docstring)."""
 
     def __init__(self) -> None:
+        self.reset()
+
+    def reset(self) -> None:
+        """No launcher yet (a new kernel's state)."""
         self.process: subprocess.Popen[bytes] | None = None
         self.control: socket.socket | None = None
         self.startup: dict[str, str] = {}
@@ -207,7 +211,7 @@ class Launcher:
             return None
         self._next_id += 1
         ident = self._next_id
-        message = json.dumps({"id": ident, "argv": argv, "env": env, "cwd": cwd}).encode()
+        message = json.dumps({"id": ident, "argv": argv, "env": env, "cwd": cwd, "umask": _umask()}).encode()
         try:
             socket.send_fds(self.control, [message], [log])
         except OSError:
@@ -229,5 +233,25 @@ class Launcher:
         self._lost()
 
 
+def _umask() -> int | None:
+    """This process's file mode mask now, which an exec'd child would inherit (read, not set and reset:
+    another thread may be creating a file)."""
+    with contextlib.suppress(OSError, ValueError, StopIteration), open("/proc/self/status") as status:
+        return int(next(line for line in status if line.startswith("Umask:")).split()[1], 8)
+    return None
+
+
 launcher = Launcher()
 """The kernel's one launcher."""
+
+
+def _forked_kernel() -> None:
+    """A process forked from the kernel has the kernel's launcher state but is not the launcher's parent:
+    it starts its own when it needs one (its copy of the socket is closed; the kernel's stays open)."""
+    if launcher.control is not None:
+        with contextlib.suppress(OSError):
+            launcher.control.close()
+    launcher.reset()
+
+
+os.register_at_fork(after_in_child=_forked_kernel)

@@ -145,6 +145,8 @@ def _child(request: dict[str, Any], fds: list[int], launcher: int, keep: set[int
         if fd > 2:
             os.close(fd)
     os.chdir(request["cwd"])
+    if isinstance(request.get("umask"), int):
+        os.umask(request["umask"])  # the kernel's now, as an exec'd child inherits it
     env: dict[str, str] = request["env"]
     os.environ.clear()
     os.environ.update(env)

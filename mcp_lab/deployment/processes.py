@@ -7,9 +7,10 @@ The command is what a person would type (`uvicorn --factory mcp_lab.deployment.a
 127.0.0.1 --port P [--workers N]`), in a session of its own (so a stop reaches its workers), dying with the
 kernel also on SIGKILL. With one worker the kernel's preloaded launcher forks it (`mcp_lab.deployment.launcher`:
 uvicorn and the SDK imported once per kernel, not once per instance); under `--workers N`, or when the
-launcher cannot, it is exec'd under `guard` -- the same process either way, seen from outside. Shared keys go through a 0600 file in the fleet's 0700
-directory (`write_keys`); the process's configuration otherwise travels in names and paths only. Nothing here
-blocks the event loop: `reload` signals and returns, `keys_live` awaits the new ring going live.
+launcher cannot, it is exec'd under `guard` -- the same process either way, seen from outside. Shared keys
+go through a 0600 file in the fleet's 0700 directory (`write_keys`); the process's configuration otherwise
+travels in names and paths only. Nothing here blocks the event loop: `reload` signals and returns,
+`keys_live` awaits the new ring going live.
 """
 
 from __future__ import annotations

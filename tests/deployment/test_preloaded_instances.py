@@ -52,7 +52,7 @@ async def test_forked_instances_are_separate_sessions_with_their_own_keys_and_th
             assert line == " ".join(process.command()) and APP_FACTORY in line and f"--port {process.port} " in line
             environ = seen.environ()
             assert environ == process._environment() and environ[ENV_LABEL] == process.label and MARK in environ
-            assert seen.cwd() == str(process.directory)
+            assert seen.cwd() == str(process.directory) and umask(process.pid) == umask(os.getpid())
             assert os.readlink(f"/proc/{process.pid}/fd/0") == os.devnull
             assert os.readlink(f"/proc/{process.pid}/fd/1") == os.readlink(f"/proc/{process.pid}/fd/2") == str(process.log_path)
             assert await answers_as(process.port, process.label)
@@ -67,10 +67,20 @@ async def test_forked_instances_are_separate_sessions_with_their_own_keys_and_th
         assert await answers_as(processes[0].port, processes[0].label)
         ports = fleet.ports()
         pids = fleet.pids()
+
+        child = os.fork()  # a process forked from the kernel is not the launcher's parent: it would start its own
+        if child == 0:
+            os._exit(0 if launcher.control is None and launcher.process is None else 1)
+        assert os.waitstatus_to_exitcode(os.waitpid(child, 0)[1]) == 0
+        assert launcher.alive and await answers_as(processes[1].port, processes[1].label)
     finally:
         await fleet.stop()
     assert no_process_left(pids, ports)
     assert launcher.alive  # it stays for the kernel's next fleet
+
+
+def umask(pid: int) -> str:
+    return next(line for line in Path(f"/proc/{pid}/status").read_text().splitlines() if line.startswith("Umask:"))
 
 
 async def test_a_killed_launcher_takes_its_instances_and_the_next_start_starts_it_again(tmp_path: Path) -> None:
