@@ -4,10 +4,13 @@ Spec context: the SDK docs' deployment lessons need real processes -- the defaul
 restart or another instance cannot verify it), shared `keys=[...]` fix that, rotating them reloads each one.
 
 The command is what a person would type (`uvicorn --factory mcp_lab.deployment.app:instance_app --host
-127.0.0.1 --port P [--workers N]`) started under `guard` (it dies with the kernel, also on SIGKILL) in a
-session of its own (so a stop reaches its workers). Shared keys go through a 0600 file in the fleet's 0700
-directory (`write_keys`); the process's configuration otherwise travels in names and paths only. Nothing here
-blocks the event loop: `reload` signals and returns, `keys_live` awaits the new ring going live.
+127.0.0.1 --port P [--workers N]`), in a session of its own (so a stop reaches its workers), dying with the
+kernel also on SIGKILL. With one worker the kernel's preloaded launcher forks it (`mcp_lab.deployment.launcher`:
+uvicorn and the SDK imported once per kernel, not once per instance); under `--workers N`, or when the
+launcher cannot, it is exec'd under `guard` -- the same process either way, seen from outside. Shared keys
+go through a 0600 file in the fleet's 0700 directory (`write_keys`); the process's configuration otherwise
+travels in names and paths only. Nothing here blocks the event loop: `reload` signals and returns,
+`keys_live` awaits the new ring going live.
 """
 
 from __future__ import annotations
@@ -17,7 +20,6 @@ import contextlib
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -32,13 +34,29 @@ from mcp_lab.deployment.app import (
     ENV_TARGET,
     ENV_TTL,
     ENV_WORKERS,
-    INSTANCE_HEADER,
 )
+from mcp_lab.deployment.groups import Child, end_group, end_group_now, session_pids, stop_group
 from mcp_lab.deployment.guard import guarded
+from mcp_lab.deployment.launcher import launcher
+from mcp_lab.deployment.ports import answers_as, free_port, port_accepts, port_is_free
 from mcp_lab.errors import LabError
 from mcp_lab.json_types import JsonObject
 
-__all__ = ["APP_FACTORY", "InstanceProcess", "PortTaken", "answers_as", "end_group", "end_group_now", "fleet_directory", "free_port", "port_accepts", "port_is_free", "session_pids", "stop_group", "write_keys"]
+__all__ = [
+    "APP_FACTORY",
+    "InstanceProcess",
+    "PortTaken",
+    "answers_as",
+    "end_group",
+    "end_group_now",
+    "fleet_directory",
+    "free_port",
+    "port_accepts",
+    "port_is_free",
+    "session_pids",
+    "stop_group",
+    "write_keys",
+]
 
 APP_FACTORY = "mcp_lab.deployment.app:instance_app"
 START_TIMEOUT = 60.0
@@ -64,23 +82,6 @@ def fleet_directory() -> Path:
     return directory
 
 
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def port_is_free(port: int) -> bool:
-    """Nothing listens on 127.0.0.1:`port` (closed connections still in TIME_WAIT do not count, as for servers)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            probe.bind(("127.0.0.1", port))
-        except OSError:
-            return False
-    return True
-
-
 def write_keys(path: Path, generation: int, keys: list[bytes]) -> None:
     """The keys file an instance reads: created 0600 (never wider, not even for a moment), replaced whole."""
     temporary = path.with_name(path.name + ".new")
@@ -89,85 +90,6 @@ def write_keys(path: Path, generation: int, keys: list[bytes]) -> None:
     with os.fdopen(fd, "w") as handle:
         json.dump({"generation": generation, "keys": [k.hex() for k in keys]}, handle)
     os.replace(temporary, path)
-
-
-def session_pids(leader: int) -> list[int]:
-    """The processes of the session `leader` started (itself, uvicorn's workers), from Linux /proc."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                fields = Path(f"/proc/{entry}/stat").read_bytes().rsplit(b")", 1)[1].split()
-            except (OSError, IndexError):
-                continue
-            if len(fields) > 3 and int(fields[3]) == leader and fields[0] != b"Z":
-                found.append(int(entry))
-    return found
-
-
-def stop_group(pid: int, sig: int = signal.SIGTERM) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(pid, sig)
-
-
-async def end_group(process: subprocess.Popen[bytes], grace: float) -> None:
-    """SIGTERM to the process's session (it finishes its requests), SIGKILL after `grace` seconds -- to the
-    whole session always, so no worker or child is left -- then wait, without blocking the loop, for it to go."""
-    if process.poll() is None:
-        stop_group(process.pid)
-        deadline = time.monotonic() + grace
-        while process.poll() is None and time.monotonic() < deadline:
-            await asyncio.sleep(0.02)
-    stop_group(process.pid, signal.SIGKILL)
-    while process.poll() is None:
-        await asyncio.sleep(0.02)
-
-
-def end_group_now(process: subprocess.Popen[bytes]) -> None:
-    """`end_group` for interpreter exit, when no loop runs: bounded waits instead."""
-    stop_group(process.pid)
-    with contextlib.suppress(subprocess.TimeoutExpired):
-        process.wait(2.0)
-    stop_group(process.pid, signal.SIGKILL)
-    with contextlib.suppress(subprocess.TimeoutExpired):
-        process.wait(1.0)
-
-
-async def port_accepts(port: int) -> bool:
-    """Whether something accepts a connection on 127.0.0.1:`port` now (the connection is closed at once)."""
-    try:
-        _reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    except OSError:
-        return False
-    writer.close()
-    with contextlib.suppress(OSError):
-        await writer.wait_closed()
-    return True
-
-
-async def answers_as(port: int, label: str, timeout: float = 2.0) -> bool:
-    """Whether 127.0.0.1:`port` answers an HTTP request as instance `label` (its `Mcp-Lab-Instance` header;
-    under --workers `label/pidN`). A port that accepts proves nothing: another process may hold it (uvicorn
-    then fails to bind after its app and state file loaded) and the proxy would send the instance's traffic there."""
-    try:
-        reader, writer = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", port), timeout)
-    except (OSError, TimeoutError):
-        return False
-    try:
-        writer.write(f"GET /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n".encode())
-        await writer.drain()
-        head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), timeout)
-    except (OSError, TimeoutError, asyncio.IncompleteReadError, asyncio.LimitOverrunError):
-        return False
-    finally:
-        writer.close()
-        with contextlib.suppress(OSError):
-            await writer.wait_closed()
-    for line in head.decode("latin-1").split("\r\n")[1:]:
-        name, _, value = line.partition(":")
-        if name.strip().lower() == INSTANCE_HEADER.lower() and value.strip().split("/pid")[0] == label:
-            return True
-    return False
 
 
 class PortTaken(LabError):
@@ -194,7 +116,8 @@ class InstanceProcess:
     ttl: float | None = None
     workers: int = 1
     port: int = 0
-    process: subprocess.Popen[bytes] | None = field(default=None, repr=False)
+    process: Child | None = field(default=None, repr=False)
+    """A `subprocess.Popen` (exec'd) or a `ForkedProcess` (forked by the launcher): the same calls on both."""
     generation: int = 0
     restarts: int = 0
     _spawned_at: int = field(default=0, repr=False)  # the log's size when this process was spawned
@@ -265,16 +188,22 @@ class InstanceProcess:
         if self.keys_file is not None and self.workers == 1:
             self.keys_file.unlink(missing_ok=True)
 
-    def spawn(self) -> None:
+    async def spawn(self) -> None:
+        """Start the process: forked by the kernel's preloaded launcher where it can, else exec'd."""
         for stale in [self.state_path, *self.directory.glob(self.state_path.name + ".*")]:
             with contextlib.suppress(FileNotFoundError):
                 stale.unlink()
         self._write_keys()
+        command, env = self.command(), self._environment()
         with self.log_path.open("ab") as log:
             self._spawned_at = log.tell()
+            if self.workers == 1:  # under --workers uvicorn's supervisor spawns its workers: the exec path
+                self.process = await launcher.spawn(command, env, str(self.directory), log.fileno())
+                if self.process is not None:
+                    return
             self.process = subprocess.Popen(
-                guarded(self.command()),
-                env=self._environment(),
+                guarded(command),
+                env=env,
                 stdin=subprocess.DEVNULL,
                 stdout=log,
                 stderr=subprocess.STDOUT,
@@ -329,7 +258,7 @@ class InstanceProcess:
         """Spawn and wait until it answers. A port the lab chose itself (`new_port_if_taken`) may be taken by
         another process before uvicorn binds it: then the instance starts again on a fresh port."""
         for attempt in range(3):
-            self.spawn()
+            await self.spawn()
             try:
                 await self.wait_ready()
                 return

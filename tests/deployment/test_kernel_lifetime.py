@@ -1,7 +1,8 @@
 """Nothing left behind: a fleet started in a real kernel dies with it -- on shutdown and on SIGKILL.
 
 The instances and Caddy run under `mcp_lab.deployment.guard` (prctl PR_SET_PDEATHSIG): the Linux kernel
-signals them when their parent, the ipykernel, dies, even when it never ran an exit hook.
+signals them when their parent, the ipykernel, dies, even when it never ran an exit hook. Instances forked
+by the kernel's preloaded launcher die with the launcher, which dies with the kernel: it is checked too.
 """
 
 from __future__ import annotations
@@ -33,9 +34,11 @@ async def hat(item: str, size: Annotated[Size, Resolve(ask_size)]) -> str:
 
 START = """
 import json
+from mcp_lab.deployment.launcher import launcher
 fleet = await mcp_lab.start_fleet("hats", instances=2, keys="shared")  # the cell above, as a module
 flow = await mcp_lab.call("hats-fleet", "hat", {"item": "red"}, answers={"ask_size": {"size": "7"}})
-print(json.dumps({"pids": fleet.pids(), "ports": fleet.ports(), "status": flow.status, "text": flow.text}))
+facts = {"pids": fleet.pids(), "ports": fleet.ports(), "status": flow.status, "text": flow.text}
+print(json.dumps({**facts, "launcher": launcher.pid}))
 """
 
 SETUP = """
@@ -80,6 +83,8 @@ def test_sigkill_restart_or_shutdown_of_the_kernel_leaves_no_process_and_no_port
             facts = json.loads(started.strip().splitlines()[-1])
             assert facts["status"] == "done" and len(facts["pids"]) == 3, facts
             assert facts["text"] == "a red hat, size 7"
+            assert all(alive(p) for p in facts["pids"])
+            facts["pids"].append(facts["launcher"])  # the kernel's instance launcher goes with it too
             assert all(alive(p) for p in facts["pids"])
             if how == "sigkill":
                 os.kill(manager.provisioner.process.pid, signal.SIGKILL)
