@@ -17,18 +17,20 @@ import contextlib
 import json
 import os
 import select
+import signal
 import socket
 import subprocess
 import sys
 import time
 from typing import Any
 
+from mcp_lab.deployment.groups import stop_group
 from mcp_lab.deployment.preloaded import LAUNCHER_MODULE, startup_variables
 
 __all__ = ["UNKNOWN_STATUS", "ForkedProcess", "Launcher", "launcher"]
 
 READY_TIMEOUT = 60.0
-REPLY_TIMEOUT = 10.0
+REPLY_TIMEOUT = 30.0
 UNKNOWN_STATUS = 255
 """The exit status of a child whose launcher died before reporting it (init reaped it)."""
 
@@ -98,6 +100,7 @@ class Launcher:
         self._starting = False
         self._next_id = 0
         self._replies: dict[int, dict[str, Any]] = {}
+        self._abandoned: set[int] = set()
         self._exits: dict[int, int] = {}
 
     @property
@@ -138,6 +141,10 @@ class Launcher:
             self.startup = dict(message.get("startup") or {})
             if not self.ready:
                 self.failure = str(message.get("reason") or "the launcher could not start")
+        elif message.get("id") in self._abandoned:  # forked after its start gave up and exec'd: it goes
+            self._abandoned.discard(message["id"])
+            if isinstance(message.get("pid"), int):
+                stop_group(message["pid"], signal.SIGKILL)
         elif isinstance(message.get("id"), int):
             self._replies[message["id"]] = message
 
@@ -221,6 +228,7 @@ class Launcher:
         while ident not in self._replies:
             self.pump()
             if not self.alive or time.monotonic() > deadline:
+                self._abandoned.add(ident)
                 return None
             await asyncio.sleep(0.002)
         reply = self._replies.pop(ident)
