@@ -43,20 +43,24 @@ class ForkedProcess:
         self.pid = pid
         self.returncode: int | None = None
         self._pidfd: int | None = None
+        self._launcher = owner.process  # the launcher that forked it (a restarted one does not report it)
         with contextlib.suppress(OSError, AttributeError):
             self._pidfd = os.pidfd_open(pid)
+
+    def _launcher_gone(self) -> bool:
+        return self.owner.process is not self._launcher or not self.owner.alive
 
     def _exited(self) -> bool:
         """The process has ended (the launcher may not have reported its status yet)."""
         if self._pidfd is None:
-            return self.owner.exit_status(self.pid) is not None or not self.owner.alive
+            return self.owner.exit_status(self.pid) is not None or self._launcher_gone()
         return bool(select.select([self._pidfd], [], [], 0)[0])
 
     def poll(self) -> int | None:
         if self.returncode is None:
             self.owner.pump()
-            status = self.owner.exit_status(self.pid)
-            if status is None and not self.owner.alive and self._exited():
+            status = self.owner.exit_status(self.pid) if self.owner.process is self._launcher else None
+            if status is None and self._launcher_gone() and self._exited():
                 status = UNKNOWN_STATUS  # its launcher is gone, and init reaped it
             if status is not None:
                 self.returncode = status
@@ -221,6 +225,8 @@ class Launcher:
         message = json.dumps({"id": ident, "argv": argv, "env": env, "cwd": cwd, "umask": _umask()}).encode()
         try:
             socket.send_fds(self.control, [message], [log])
+        except BlockingIOError:  # its queue is full for now: this one starts by exec, the launcher stays
+            return None
         except OSError:
             self._lost()
             return None
