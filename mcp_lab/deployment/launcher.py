@@ -17,18 +17,20 @@ import contextlib
 import json
 import os
 import select
+import signal
 import socket
 import subprocess
 import sys
 import time
 from typing import Any
 
+from mcp_lab.deployment.groups import stop_group
 from mcp_lab.deployment.preloaded import LAUNCHER_MODULE, startup_variables
 
 __all__ = ["UNKNOWN_STATUS", "ForkedProcess", "Launcher", "launcher"]
 
 READY_TIMEOUT = 60.0
-REPLY_TIMEOUT = 10.0
+REPLY_TIMEOUT = 30.0
 UNKNOWN_STATUS = 255
 """The exit status of a child whose launcher died before reporting it (init reaped it)."""
 
@@ -41,20 +43,24 @@ class ForkedProcess:
         self.pid = pid
         self.returncode: int | None = None
         self._pidfd: int | None = None
+        self._launcher = owner.process  # the launcher that forked it (a restarted one does not report it)
         with contextlib.suppress(OSError, AttributeError):
             self._pidfd = os.pidfd_open(pid)
+
+    def _launcher_gone(self) -> bool:
+        return self.owner.process is not self._launcher or not self.owner.alive
 
     def _exited(self) -> bool:
         """The process has ended (the launcher may not have reported its status yet)."""
         if self._pidfd is None:
-            return self.owner.exit_status(self.pid) is not None or not self.owner.alive
+            return self.owner.exit_status(self.pid) is not None or self._launcher_gone()
         return bool(select.select([self._pidfd], [], [], 0)[0])
 
     def poll(self) -> int | None:
         if self.returncode is None:
             self.owner.pump()
-            status = self.owner.exit_status(self.pid)
-            if status is None and not self.owner.alive and self._exited():
+            status = self.owner.exit_status(self.pid) if self.owner.process is self._launcher else None
+            if status is None and self._launcher_gone() and self._exited():
                 status = UNKNOWN_STATUS  # its launcher is gone, and init reaped it
             if status is not None:
                 self.returncode = status
@@ -98,6 +104,7 @@ class Launcher:
         self._starting = False
         self._next_id = 0
         self._replies: dict[int, dict[str, Any]] = {}
+        self._abandoned: set[int] = set()
         self._exits: dict[int, int] = {}
 
     @property
@@ -138,6 +145,10 @@ class Launcher:
             self.startup = dict(message.get("startup") or {})
             if not self.ready:
                 self.failure = str(message.get("reason") or "the launcher could not start")
+        elif message.get("id") in self._abandoned:  # forked after its start gave up and exec'd: it goes
+            self._abandoned.discard(message["id"])
+            if isinstance(message.get("pid"), int):
+                stop_group(message["pid"], signal.SIGKILL)
         elif isinstance(message.get("id"), int):
             self._replies[message["id"]] = message
 
@@ -214,6 +225,8 @@ class Launcher:
         message = json.dumps({"id": ident, "argv": argv, "env": env, "cwd": cwd, "umask": _umask()}).encode()
         try:
             socket.send_fds(self.control, [message], [log])
+        except BlockingIOError:  # its queue is full for now: this one starts by exec, the launcher stays
+            return None
         except OSError:
             self._lost()
             return None
@@ -221,6 +234,7 @@ class Launcher:
         while ident not in self._replies:
             self.pump()
             if not self.alive or time.monotonic() > deadline:
+                self._abandoned.add(ident)
                 return None
             await asyncio.sleep(0.002)
         reply = self._replies.pop(ident)

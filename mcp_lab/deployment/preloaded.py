@@ -21,6 +21,7 @@ from __future__ import annotations
 import atexit
 import contextlib
 import ctypes
+import gc
 import importlib
 import json
 import os
@@ -231,6 +232,7 @@ def main(argv: list[str]) -> None:
     except BaseException as exc:  # the environment cannot import what an instance needs: the kernel execs
         _send(control, {"ready": False, "reason": f"{type(exc).__name__}: {exc}".splitlines()[0][:300]})
         return
+    gc.freeze()  # what is loaded stays: the children's collections skip it (and leave its pages shared)
     wake_read, wake_write = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
     signal.set_wakeup_fd(wake_write)
     signal.signal(signal.SIGCHLD, lambda *_: None)
