@@ -16,7 +16,8 @@ effects, so it never invents a call. Listings (`tools/list`, ...) are the except
     python -m mcp_lab audit calls.flows.json --server http://127.0.0.1:8000/mcp --junit audit.xml
 
 Layout: `rules` (the catalogue, quoted), `model` (records), `reach` (how the audit talks to a server),
-`legs` (recorded calls sent again, changed), `checks_*` (one function per rule), `lab` (the run),
+`legs` (recorded calls sent again, changed), `checks_*` (one function per rule), `selection` (the check
+ids and choosing among them, light enough for the command line's refusals), `lab` (the run),
 `report` and `view` (renderings), `cli` and `magics` (entry points).
 """
 
