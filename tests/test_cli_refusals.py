@@ -39,6 +39,7 @@ CASES: list[tuple[list[str], int, str]] = [
     (["audit", "c.json", "--stdio", "x", "--header-file", "h"], 2, "mcp_lab audit: error: --header is for --server"),
     (["deploy-check", URL, "c.json", "--timeout", "0"], 2, "mcp_lab deploy-check: error: --timeout must be a positive"),
     (["deploy-check", URL, "c.json", "--header", "nocolon"], 2, 'mcp_lab deploy-check: error: --header takes "Name'),
+    (["deploy-check", URL, "c.json", "--header", "Bearer s3cr3t"], 2, 'mcp_lab deploy-check: error: --header takes "Name'),
     (["deploy-check", URL, "c.json", "--times", "x"], 2, "python -m mcp_lab deploy-check: error: argument --times"),
 ]
 

@@ -14,7 +14,7 @@ import sys
 from typing import Any
 
 from mcp_lab.errors import LabError
-from mcp_lab.servers.credentials import parse_headers
+from mcp_lab.servers.credentials import header_arguments
 
 __all__ = ["add_parser", "run"]
 
@@ -39,7 +39,7 @@ def add_parser(commands: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        headers = parse_headers(args.header)
+        headers = header_arguments(args.header)
         if not args.timeout > 0:
             raise LabError("--timeout must be a positive number of seconds")
         import asyncio

@@ -113,8 +113,9 @@ class ConnectMagics(Magics):
         %mcp_connect NAME --stdio "COMMAND ARGS" [--env KEY=VALUE ...] [--cwd DIR] [--legacy]
         %mcp_connect log NAME      (what a stdio server wrote to stderr)
         """
-        from mcp_lab.servers.connect import connection_log, open_connection, parse_environment, parse_headers
+        from mcp_lab.servers.connect import connection_log, open_connection, parse_environment
         from mcp_lab.servers.connection_view import ConnectionLog
+        from mcp_lab.servers.credentials import header_arguments
 
         args = magic_args(self.shell, self.mcp_connect, line)
         args.stdio, args.cwd = _unquote(args.stdio), _unquote(args.cwd)
@@ -135,7 +136,7 @@ class ConnectMagics(Magics):
             env=parse_environment(args.env),
             cwd=args.cwd,
             timeout=args.timeout,
-            headers=parse_headers(args.header),
+            headers=header_arguments(args.header),
         )
         return Pending(_connected(entry), f"connecting {args.name!r}", lambda e: e)
 

@@ -18,7 +18,6 @@ from mcp_lab.errors import LabError
 from mcp_lab.exchanges.record import keep_out_of_records
 from mcp_lab.given import check_text_map, shown
 from mcp_lab.protocol.limits import check_timeout
-from mcp_lab.servers.credentials import parse_headers
 from mcp_lab.servers.lab_server import check_name
 from mcp_lab.servers.outside import KEYLESS_NOTE, OutsideServer, stdio_log_path
 from mcp_lab.servers.sandbox import sandbox
@@ -35,7 +34,6 @@ __all__ = [
     "disconnect",
     "open_connection",
     "parse_environment",
-    "parse_headers",
     "server_log",
 ]
 

@@ -18,7 +18,7 @@ from typing import NoReturn
 
 from mcp_lab.errors import LabError
 
-__all__ = ["SafeArgumentParser", "header_arguments", "parse_headers", "read_header_file", "redact", "redact_url"]
+__all__ = ["SafeArgumentParser", "header_arguments", "read_header_file", "redact", "redact_url"]
 
 _TOKEN_CHARS = frozenset("!#$%&'*+-.^_`|~")
 _USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)([^/\s@]*)@")
@@ -71,17 +71,6 @@ def header_arguments(lines: Sequence[str], files: Sequence[str] = ()) -> dict[st
     for line in lines:
         key, value = _header_line(line, "--header")
         headers[key] = value
-    return headers
-
-
-def parse_headers(lines: Sequence[str]) -> dict[str, str]:
-    """`Name: value` lines (from `--header`) as a dict; one clear error for anything else."""
-    headers: dict[str, str] = {}
-    for line in lines:
-        key, sep, value = line.partition(":")
-        if not sep or not key.strip() or not all(c.isalnum() or c in _TOKEN_CHARS for c in key.strip()):
-            raise LabError(f'--header takes "Name: value", e.g. "Authorization: Bearer ...", not {line[:40]!r}')
-        headers[key.strip()] = value.strip()
     return headers
 
 

@@ -213,6 +213,7 @@ MAGIC = [
     Bad("magic", '%mcp_connect x --stdio "python" --header "A: b"', "headers are for Streamable HTTP connections"),
     Bad("magic", "%mcp_connect x http://127.0.0.1:1/mcp --header nocolon", '--header takes "Name: value"'),
     Bad("magic", '%mcp_connect x http://127.0.0.1:1/mcp --header "bad name: v"', '--header takes "Name: value"'),
+    Bad("magic", '%mcp_connect x http://127.0.0.1:1/mcp --header "Bearer s3cr3t"', '--header takes "Name: value"'),
     Bad("magic", "%mcp_connect x http://127.0.0.1:1/mcp --env A=b", "--env is for --stdio servers"),
     Bad("magic", '%mcp_connect x --stdio "python" --env noequals', "--env takes KEY=VALUE, not 'noequals'"),
     Bad("magic", "%mcp_connect x http://127.0.0.1:1/mcp --timeout 0", "timeout must be a positive number"),
@@ -345,6 +346,8 @@ def test_bad_input_is_one_line_and_the_kernel_keeps_working(executed: list[dict[
         assert case.expect in error["evalue"], (case.source, error["evalue"])
         assert len(error["traceback"]) == 1 and "\n" not in error["evalue"].strip(), (case.source, error["traceback"])
         assert streams == [], (case.source, streams)
+    if "s3cr3t" in case.source:  # a header line without its name may be all secret: never echoed
+        assert "s3cr3t" not in str(text_of(cell)), (case.source, text_of(cell))
     assert _stdout(health) == "HEALTHY done", (case.source, text_of(health))
 
 
