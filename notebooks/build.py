@@ -219,7 +219,7 @@ def reference(directory: Path) -> list[Path]:
 def course(directory: Path) -> list[Path]:
     """An nbgrader course: `source/NN_name/NN_name.ipynb` (one assignment per tutorial, with its reference
     solution) and class/nbgrader_config.py. `nbgrader generate_assignment NN_name` there writes the student
-    version, which is the shipped notebook (tests/classroom/test_grading.py proves it)."""
+    version, which is the shipped notebook (tests/classroom/test_grading.py and test_grading_servers.py prove it)."""
     written = []
     for source in sorted(SOURCES.glob("*.py")):
         target = directory / "source" / source.stem / f"{source.stem}.ipynb"

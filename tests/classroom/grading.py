@@ -1,4 +1,4 @@
-"""The tutorials as an nbgrader course, for the grading tests (test_grading.py, test_grading_many_instances.py).
+"""The tutorials as an nbgrader course, for the grading tests (test_grading.py, test_grading_servers.py).
 
 Spec context: every tutorial teaching the 2026-07-28 features ends with an exercise whose check cell
 proves the reader's answer on a real server. An instructor runs the course with nbgrader: the answer
@@ -13,9 +13,10 @@ MCP_LAB_UNATTENDED=1, which its kernel inherits, so the tutorials' `unattended(.
 The two students are graded at the same time, each in a copy of the course (its own gradebook).
 
 The course is graded in two parts, one per test file, so that neither file holds a test worker for the
-whole course: tutorial 11 (fifteen server processes, as long as the ten others together) alone, the other
-ten together. Each part is a course of its own: generated, submitted and autograded by real nbgrader
-commands, one `generate_assignment` for the part and one `autograde` per student for all its tutorials.
+whole course (~450 s in CI as one file): tutorials 10 and 11 (audit and fleet: tutorial 11 alone starts
+fifteen server processes and takes as long as several others together), and tutorials 1 to 9. Each part
+is a course of its own: generated, submitted and autograded by real nbgrader commands, one
+`generate_assignment` for the part and one `autograde` per student for all its tutorials.
 """
 
 from __future__ import annotations
@@ -42,7 +43,8 @@ from build import SOURCES, course  # noqa: E402
 from tests.startup import BLOCK  # noqa: E402
 
 TUTORIALS = [source.stem for source in sorted(SOURCES.glob("*.py"))]
-MANY_INSTANCES = "11_many_instances"
+SERVERS = ["10_audit_your_server", "11_many_instances"]
+"""Graded in test_grading_servers.py; the others in test_grading.py."""
 STUDENTS = ("reference", "untouched")
 """`reference` submits the released notebooks with the reference answers typed in; `untouched` as released."""
 BEGIN_SOLUTION = "### BEGIN SOLUTION"
@@ -50,12 +52,13 @@ BEGIN_SOLUTION = "### BEGIN SOLUTION"
 NBGRADER = BLOCK + "from nbgrader.apps.nbgraderapp import main; main()"
 """`python -m nbgrader`, without the grammar module jsonschema would build on import (tests/startup.py)."""
 SCORES = """
-import json
+import json, pathlib
 from nbgrader.api import Gradebook
 student = sys.argv[sys.argv.index('--student') + 1]
 with Gradebook('sqlite:///gradebook.db', 'mcp-lab') as book:
     found = {a.name: book.find_submission(a.name, student) for a in book.assignments}
-    json.dump({name: [s.score, s.max_score] for name, s in found.items()}, open('scores.json', 'w'))
+    scores = {name: [s.score, s.max_score] for name, s in found.items()}
+pathlib.Path('scores.json').write_text(json.dumps(scores))
 """
 """After `autograde`, in the same process: the scores it recorded, read with nbgrader's own gradebook API
 (the test process would pay seconds of CPU importing nbgrader only to read them)."""

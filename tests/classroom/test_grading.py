@@ -1,7 +1,8 @@
-"""The course's tutorials 1 to 10 under nbgrader: released as shipped, graded by their own checks.
+"""The course's tutorials 1 to 9 under nbgrader: released as shipped, graded by their own checks.
 
-What is checked and why: tests/classroom/grading.py. Tutorial 11 is graded the same way in
-test_grading_many_instances.py, beside this file (its fifteen server processes take as long as these ten).
+What is checked and why: tests/classroom/grading.py. Tutorials 10 and 11 are graded the same way in
+test_grading_servers.py, beside this file (tutorial 11's fifteen server processes take as long as several
+tutorials together).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import Any
 import pytest
 
 from tests.classroom.grading import (
-    MANY_INSTANCES,
+    SERVERS,
     TUTORIALS,
     autograded,
     check_reference,
@@ -21,7 +22,7 @@ from tests.classroom.grading import (
     grade,
 )
 
-GRADED = [name for name in TUTORIALS if name != MANY_INSTANCES]
+GRADED = [name for name in TUTORIALS if name not in SERVERS]
 
 
 @pytest.fixture(scope="module")
