@@ -34,6 +34,7 @@ from typing import Any
 import psutil
 
 import mcp_lab
+from tests.jupyter_servers import server_main
 
 CHROMIUM = Path(os.environ.get("MCP_LAB_CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = [
@@ -102,7 +103,7 @@ def extension_override(home: Path) -> Path | None:
 
 # jsonschema imports rfc3987_syntax when installed, whose grammar takes seconds to build (measured)
 # and only adds "iri" formats the server never checks: Lab starts without it, as the kernel does.
-_LAB_MAIN = "import sys; sys.modules['rfc3987_syntax'] = None; from {app} import main; sys.exit(main())"
+_WITHOUT_RFC3987 = "sys.modules['rfc3987_syntax'] = None; "
 
 
 @dataclass
@@ -255,7 +256,7 @@ def start_lab(root: Path, home: Path, extra: Sequence[str] = (), app: str = "jup
     command = [
         sys.executable,
         "-c",
-        _LAB_MAIN.format(app=app),
+        server_main(app, before=_WITHOUT_RFC3987),  # tests/jupyter_servers.py
         "--no-browser",
         "--allow-root",
         "--ServerApp.ip=127.0.0.1",
