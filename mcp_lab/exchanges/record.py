@@ -10,23 +10,23 @@ SSE events, which argument travelled in which header, and bodies capped with a v
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from pydantic_core import from_json
-
+from mcp_lab.exchanges.bodies import BODY_CAP, body_dict, body_messages, rpc_facts, rpc_method_of
 from mcp_lab.json_types import JsonObject
-from mcp_lab.records.base import CLIP_CHARS, Clipped, Model, clip, clip_json
+from mcp_lab.records.base import Clipped, Model
 
 __all__ = [
     "BODY_CAP",
     "Body",
     "Header",
     "HttpExchange",
+    "HttpRecords",
     "HttpRequestRecord",
     "HttpResponseRecord",
+    "KeptExchange",
     "LegCapture",
     "ParamHeaderUsage",
     "RpcError",
@@ -34,13 +34,15 @@ __all__ = [
     "body_dict",
     "body_messages",
     "decode_body",
+    "exchange_record",
+    "given_credentials",
+    "hand_on_http",
+    "keep_exchanges",
     "redact",
     "redacted_pairs",
     "rpc_facts",
 ]
 
-BODY_CAP = 64 * 1024
-"""Bytes of a body kept (a listing of many tools still fits; a runaway stream does not)."""
 REDACTED = frozenset({"authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "api-key"})
 """Credentials never enter a record: the header stays visible, its value does not."""
 GIVEN_CREDENTIALS: set[str] = set()
@@ -157,126 +159,131 @@ def decode_body(raw: bytes, content_type: str, size: int | None = None) -> Body:
     return Body.model_validate(body_dict(raw, content_type, size))
 
 
-def body_dict(raw: bytes, content_type: str, size: int | None = None) -> dict[str, Any]:
-    """`decode_body(...).dump()`, built directly: every leg records two bodies per exchange, and building
-    the models only to dump them again cost more than reading the bodies (views validate the dicts)."""
-    seen = len(raw) if size is None else size
-    kept = raw[:BODY_CAP]
-    truncated = seen > len(kept)
-    kind = "empty"
-    value: Any = None
-    events: list[dict[str, Any]] = []
-    text: Any = None
-    if kept and "text/event-stream" in content_type:
-        kind, events = "sse", _events(kept.decode("utf-8", errors="replace"))
-    elif kept:
-        kind = "text"
-        if not truncated:
-            try:
-                value = _embedded_json(kept)
-            except ValueError:
-                pass
-            else:
-                kind = "json"
-        if kind == "text":
-            clipped = clip(kept.decode("utf-8", errors="replace"))
-            text = clipped if isinstance(clipped, str) else clipped.dump()
+def redacted_pairs(headers: Sequence[tuple[str, str]], given: frozenset[str] | None = None) -> list[list[str]]:
+    """`redact(headers)` as the record dumps it (each header a two-item list); `given`: the names given as
+    credentials when the exchange was kept (`given_credentials`), else those given by now."""
+    extra = GIVEN_CREDENTIALS if given is None else given
+    hidden = REDACTED.union(extra) if extra else REDACTED
+    return [[k, "<redacted>" if k.lower() in hidden else v] for k, v in headers]
+
+
+def given_credentials() -> frozenset[str] | None:
+    """The names given as credentials so far (None: none), as an exchange kept now is to be redacted."""
+    return frozenset(GIVEN_CREDENTIALS) if GIVEN_CREDENTIALS else None
+
+
+KeptExchange = tuple[
+    str,  # method
+    str,  # url
+    str,  # path
+    tuple[Header, ...],  # request headers, as sent
+    bytes,  # request body
+    str,  # request Content-Type
+    str | None,  # Mcp-Method
+    int | None,  # status (None: no response)
+    tuple[Header, ...],  # response headers
+    bytes,  # response body kept (at most BODY_CAP)
+    str,  # response Content-Type
+    int,  # response bytes seen
+    tuple[str, ...],  # seen by
+    float,  # elapsed ms
+    frozenset[str] | None,  # the names given as credentials by then (`given_credentials`)
+    list[JsonObject] | None,  # the Mcp-Param-* usage worked out then (None: there can be none)
+]
+"""An exchange as a leg keeps it: what its record is built from, taken when the leg ended (so the record
+built on a later first read is the one built then), of types `marshal` packs (flow/kept.py)."""
+
+
+_NONE_GIVEN: frozenset[str] = frozenset()
+
+
+def exchange_record(kept: KeptExchange) -> JsonObject:
+    """The `HttpExchange` dump of a kept exchange, built directly as plain data (views validate it anyway;
+    tests/exchanges hold the two equal)."""
+    (method, url, path, sent, sent_body, sent_type, rpc_method, status, got, got_body, got_type, got_size,
+     seen_by, elapsed_ms, given, usage) = kept  # fmt: skip
+    request_body = body_dict(sent_body, sent_type)
+    response: dict[str, Any] | None = None
+    if status is not None:
+        body = body_dict(got_body, got_type, got_size)
+        response = {"status": status, "headers": redacted_pairs(got, given or _NONE_GIVEN), "body": body}
+    rpc_id, rpc_error = rpc_facts(request_body, response["body"] if response is not None else None)
     return {
-        "kind": kind,
-        "content_type": content_type,
-        "size": seen,
-        "truncated": truncated,
-        "value": value,
-        "events": events,
-        "text": text,
+        "method": method,
+        "url": url,
+        "path": path,
+        "request": {"headers": redacted_pairs(sent, given or _NONE_GIVEN), "body": request_body},
+        "response": response,
+        "rpc": rpc_method or rpc_method_of(request_body["value"]),
+        "rpc_id": rpc_id,
+        "rpc_error": rpc_error,
+        "param_headers": [ParamHeaderUsage.model_validate(u).dump() for u in usage or ()],
+        "seen_by": list(seen_by),
+        "elapsed_ms": elapsed_ms,
     }
 
 
-_CLIP_DEPTH = 40
-"""How deep `clip_json` embeds (deeper values become a mark)."""
+class HttpRecords:
+    """The `http` field of a `LegCapture` or a flow's `Round`: its exchanges' records (`HttpExchange` dumps).
 
+    A leg hands its exchanges over in their kept form (`KeptExchange`); the first read builds the records and
+    keeps them instead. Most legs' exchanges are never read -- a caller reads the flow's result, a kernel
+    keeps its finished flows packed -- and building the records was most of what recording a leg cost.
+    Assigning a list keeps that very list, as a plain field would.
+    """
 
-def _embedded_json(data: bytes | str) -> Any:
-    """`data` parsed, as `clip_json` embeds it. Most bodies are short: no string in a text of at most
-    `CLIP_CHARS` characters (or bytes, which are never fewer) is longer, fewer opening brackets than the depth
-    bound nest no deeper, and without `NaN` or `Infinity` no float is non-finite -- so the parsed value is
-    already what `clip_json` would copy (every leg records two bodies per exchange, and the copy cost more
-    than the parse). pydantic-core's parser reads a body about three times faster than `json`'s; what it
-    refuses (a lone surrogate escape, bytes that are not UTF-8, deep nesting) `json` reads as before."""
-    try:
-        value = from_json(data)
-    except ValueError:
-        value = json.loads(data.decode("utf-8", errors="replace") if isinstance(data, bytes) else data)
-    if isinstance(data, bytes):
-        short = len(data) <= CLIP_CHARS and data.count(b"{") + data.count(b"[") <= _CLIP_DEPTH
-        finite = b"NaN" not in data and b"Infinity" not in data
-    else:
-        short = len(data) <= CLIP_CHARS and data.count("{") + data.count("[") <= _CLIP_DEPTH
-        finite = "NaN" not in data and "Infinity" not in data
-    if short and finite:
+    __slots__ = ("name",)
+
+    def __init__(self) -> None:
+        self.name = "http"
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, instance: object, owner: type | None = None) -> list[JsonObject]:
+        if instance is None:
+            return ()  # type: ignore[return-value]  # the dataclass field's default: no exchanges (immutable)
+        state = instance.__dict__
+        value = state.get(self.name, ())
+        if isinstance(value, list):
+            return value
+        built = [exchange_record(kept) for kept in value]
+        state[self.name] = built
+        return built
+
+    def __set__(self, instance: object, value: tuple[KeptExchange, ...] | list[JsonObject]) -> None:
+        state = instance.__dict__
+        state[self.name] = value
+
+    def held(self, instance: object) -> tuple[KeptExchange, ...] | list[JsonObject]:
+        """The field as `instance` holds it: still kept (a tuple of `KeptExchange`) or built (a list)."""
+        value: tuple[KeptExchange, ...] | list[JsonObject] = instance.__dict__.get(self.name, ())
         return value
-    return clip_json(value)
 
 
-def _events(text: str) -> list[dict[str, Any]]:
-    """The SSE events of `text` as `SseEvent` dumps."""
-    events = []
-    for block in text.replace("\r\n", "\n").split("\n\n"):
-        fields: dict[str, list[str]] = {}
-        for line in block.split("\n"):
-            name, _, value = line.partition(":")
-            if name in ("event", "id", "data"):
-                fields.setdefault(name, []).append(value[1:] if value.startswith(" ") else value)
-        if "data" not in fields:
-            continue
-        data_text = "\n".join(fields["data"])
-        try:
-            data: Any = _embedded_json(data_text)
-        except ValueError:
-            data = clip_json(data_text)
-        event = fields.get("event", [None])[-1]
-        ident = fields.get("id", [None])[-1]
-        events.append({"event": event, "id": ident, "data": data})
-    return events
+_HTTP = HttpRecords()
+"""The `http` field of whichever class, for the functions below."""
 
 
-def body_messages(body: dict[str, Any]) -> list[Any]:
-    """The JSON-RPC messages a `body_dict` carries (`Body.messages` for the dumped form)."""
-    if body["kind"] == "json":
-        return [body["value"]]
-    if body["kind"] == "sse":
-        return [e["data"] for e in body["events"]]
-    return []
+def hand_on_http(source: object, target: object) -> None:
+    """`target.http = source.http` without building the records: they are built when `target.http` is read."""
+    _HTTP.__set__(target, _HTTP.held(source))
 
 
-def rpc_facts(
-    request_body: dict[str, Any], response_body: dict[str, Any] | None
-) -> tuple[int | str | None, dict[str, Any] | None]:
-    """The request's JSON-RPC id and the first JSON-RPC error in the response (as an `RpcError` dump),
-    from `body_dict`s."""
-    message = request_body["value"] if request_body["kind"] == "json" else None
-    ident = message.get("id") if isinstance(message, dict) else None
-    error = None
-    for reply in body_messages(response_body) if response_body is not None else []:
-        if isinstance(reply, dict) and isinstance(reply.get("error"), dict):
-            raw = reply["error"]
-            code = raw.get("code") if isinstance(raw.get("code"), int) else None
-            error = {"code": code, "message": str(raw.get("message", ""))}
-            break
-    return (ident if isinstance(ident, int | str) and not isinstance(ident, bool) else None), error
-
-
-def redacted_pairs(headers: Sequence[tuple[str, str]]) -> list[list[str]]:
-    """`redact(headers)` as the record dumps it (each header a two-item list)."""
-    hidden = REDACTED.union(GIVEN_CREDENTIALS) if GIVEN_CREDENTIALS else REDACTED
-    return [[k, "<redacted>" if k.lower() in hidden else v] for k, v in headers]
+def keep_exchanges(holder: object, exchanges: tuple[KeptExchange, ...]) -> None:
+    """Add kept exchanges to `holder.http`: kept as they are, unless its records were built (read) already."""
+    value = _HTTP.held(holder)
+    if isinstance(value, list):
+        value.extend(exchange_record(kept) for kept in exchanges)
+    else:
+        _HTTP.__set__(holder, value + exchanges)
 
 
 @dataclass
 class LegCapture:
     """What a connection observed during one leg besides the JSON-RPC result."""
 
-    http: list[JsonObject] = field(default_factory=list)
+    http: list[JsonObject] = HttpRecords()  # type: ignore[assignment]  # a list whenever read: HttpRecords
     """HTTP exchanges (Streamable HTTP connections only)."""
     server_log: list[str] = field(default_factory=list)
     """The server's logged reasons (e.g. why requestState was rejected), for servers the lab owns."""

@@ -32,11 +32,12 @@ from mcp_lab.exchanges.pending import PendingExchanges
 from mcp_lab.exchanges.record import (
     BODY_CAP,
     HttpExchange,
+    KeptExchange,
     LegCapture,
-    ParamHeaderUsage,
     body_dict,
-    redacted_pairs,
-    rpc_facts,
+    exchange_record,
+    given_credentials,
+    keep_exchanges,
 )
 from mcp_lab.json_types import JsonObject
 
@@ -103,8 +104,8 @@ class leg_scope:  # lower case: it reads as the function it replaced, `with leg_
         leg.capture = None
         # Each exchange points back at its leg: let go of them, so that no cycle waits for the collector.
         exchanges, leg.exchanges = leg.exchanges, []
-        if exchanges:
-            self._capture.http.extend(exchange.dump() for exchange in exchanges)
+        if exchanges:  # kept as plain values; the records are built when `capture.http` is read
+            keep_exchanges(self._capture, tuple([exchange.kept() for exchange in exchanges]))
 
 
 class SchemaBook:
@@ -115,6 +116,9 @@ class SchemaBook:
 
     def __init__(self) -> None:
         self.schemas: JsonObject = {}
+        self._learnt = 0
+        """Listings learnt so far: `_marking` holds for the schemas as they were after this many."""
+        self._marking: tuple[int, bool] = (0, False)
         self.unmarked: dict[str, object] = {}
         """Tool -> its learnt schema, once found to give no call any `Mcp-Param-*` usage (it marks no argument
         `x-mcp-header`, as most tools, or is invalid). By identity: a new listing's schema is looked at anew."""
@@ -132,12 +136,29 @@ class SchemaBook:
             self.unmarked[name] = schema
         return usage
 
+    def marks_nothing(self) -> bool:
+        """No schema learnt marks an argument `x-mcp-header` (validly): no `tools/call` has any `Mcp-Param-*`
+        usage, whichever tool it calls -- so an exchange need not read its body to know it has none."""
+        learnt, marking = self._marking
+        if learnt != self._learnt:
+            from mcp.shared.inbound import find_invalid_x_mcp_header, x_mcp_header_map
+
+            learnt = self._learnt  # read before the schemas: a listing learnt meanwhile (a server thread) counts anew
+            # What `param_header_usage` needs to find any: a valid schema that marks an argument.
+            marking = any(
+                isinstance(schema, dict) and find_invalid_x_mcp_header(schema) is None and bool(x_mcp_header_map(schema))
+                for schema in list(self.schemas.values())
+            )
+            self._marking = (learnt, marking)
+        return not marking
+
     def learn(self, listing: object) -> None:
         tools = listing.get("result", {}).get("tools") if isinstance(listing, dict) else None
         if isinstance(tools, list):
             for tool in tools:
                 if isinstance(tool, dict) and isinstance(tool.get("name"), str):
                     self.schemas[tool["name"]] = tool.get("inputSchema")
+            self._learnt += 1
 
     def learn_body(self, raw: bytes, content_type: str) -> None:
         """Learn from a whole tools/list response body (JSON, or an SSE stream of messages)."""
@@ -215,39 +236,40 @@ class Exchange:
         return HttpExchange.model_validate(self.dump())
 
     def dump(self) -> JsonObject:
-        """`record().dump()`, built directly as plain data: every leg of every flow over HTTP records its
-        exchanges, and views validate the dicts they show anyway (tests/exchanges hold the two equal)."""
-        request_body = body_dict(self.request_body, self.request_type)
-        response: dict[str, Any] | None = None
-        if self.status is not None:
-            body = body_dict(bytes(self.response_body), self.content_type, self.response_size)
-            response = {"status": self.status, "headers": redacted_pairs(self.response_headers), "body": body}
-        rpc_id, rpc_error = rpc_facts(request_body, response["body"] if response is not None else None)
-        end = self.finished or time.perf_counter()
-        usage: list[JsonObject] = []
-        # Only 2026-07-28 requests (they carry Mcp-Method) mirror arguments into headers.
-        message = request_body["value"]
-        if self.rpc_method == "tools/call" and isinstance(message, dict):
-            params = message.get("params") or {}
-            if self.book is not None:
-                usage = self.book.param_headers(params, self.request_headers)
-            else:
-                from mcp_lab.protocol.header_values import param_header_usage
+        """`record().dump()`, built directly as plain data (`exchange_record` of what `kept()` takes now)."""
+        return exchange_record(self.kept())
 
-                usage = param_header_usage(None, params.get("arguments") or {}, self.request_headers)
-        return {
-            "method": self.method,
-            "url": self.url,
-            "path": self.path,
-            "request": {"headers": redacted_pairs(self.request_headers), "body": request_body},
-            "response": response,
-            "rpc": self.rpc_method or _rpc_method(message),
-            "rpc_id": rpc_id,
-            "rpc_error": rpc_error,
-            "param_headers": [ParamHeaderUsage.model_validate(u).dump() for u in usage],
-            "seen_by": sorted(self.seen_by),
-            "elapsed_ms": round((end - self.started) * 1000, 2),
-        }
+    def kept(self) -> KeptExchange:
+        """What the record is built from, as it is now (`KeptExchange`): a leg takes it when it ends and
+        builds the record only when someone reads it."""
+        end = self.finished or time.perf_counter()
+        usage: list[JsonObject] | None = None
+        # Only 2026-07-28 requests (they carry Mcp-Method) mirror arguments into headers, and only for a
+        # schema that marks one: the body is read here only when a listing learnt one.
+        if self.rpc_method == "tools/call" and self.book is not None and not self.book.marks_nothing():
+            message = body_dict(self.request_body, self.request_type)["value"]
+            if isinstance(message, dict):
+                params = message.get("params") or {}
+                usage = self.book.param_headers(params if isinstance(params, dict) else {}, self.request_headers)
+        got = bytes(self.response_body[:BODY_CAP]) if self.status is not None else b""
+        return (
+            self.method,
+            self.url,
+            self.path,
+            tuple(self.request_headers),
+            self.request_body,
+            self.request_type,
+            self.rpc_method,
+            self.status,
+            tuple(self.response_headers),
+            got,
+            self.content_type,
+            self.response_size,
+            tuple(sorted(self.seen_by)),
+            round((end - self.started) * 1000, 2),
+            given_credentials(),
+            usage,
+        )
 
     def done(self) -> None:
         """The response body ended (or the SDK gave up on it)."""
@@ -255,16 +277,6 @@ class Exchange:
             self.finished = time.perf_counter()
             if self.book is not None and self.rpc_method == "tools/list":
                 self.book.learn_body(bytes(self.response_body), self.content_type)
-
-
-def _rpc_method(body: object) -> str | None:
-    """The JSON-RPC method from the body (pre-2026 requests carry no Mcp-Method header), or which
-    server request a client's JSON-RPC response answers."""
-    if isinstance(body, dict) and isinstance(body.get("method"), str):
-        return str(body["method"])
-    if isinstance(body, dict) and ("result" in body or "error" in body):
-        return f"response #{body.get('id')}"  # a pre-2026 client answering a back-channel request
-    return None
 
 
 pending_exchanges: PendingExchanges[Exchange] = PendingExchanges()

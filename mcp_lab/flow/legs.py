@@ -25,6 +25,7 @@ from mcp.types import CONNECTION_CLOSED
 from pydantic import ValidationError
 
 from mcp_lab.errors import ConnectionFailed, LabError
+from mcp_lab.exchanges.record import hand_on_http
 from mcp_lab.flow.answers import AnswerContext, Answerer, CallbackRefused, InputResponse, Unanswered, request_kind
 from mcp_lab.protocol.codes import HEADER_MISMATCH
 from mcp_lab.protocol.rejections import rejection_reason
@@ -108,7 +109,7 @@ async def send_leg(flow: Request, rnd: Round, connection: Connection, answerer: 
                 rnd.result = wire(result)
     rnd.elapsed = time.perf_counter() - t0
     if capture is not None:
-        rnd.http = capture.http
+        hand_on_http(capture, rnd)  # rnd.http = capture.http, the records still unbuilt (built when read)
         rnd.server_log = capture.server_log
         rnd.served_by = capture.served_by
         if rnd.error is not None and capture.server_log:

@@ -24,7 +24,7 @@ from pydantic import TypeAdapter, ValidationError
 
 import mcp_lab.view_registry as view_registry
 from mcp_lab.errors import LabError
-from mcp_lab.exchanges.record import LegCapture
+from mcp_lab.exchanges.record import HttpRecords, LegCapture
 from mcp_lab.flow.answers import InputResponse
 from mcp_lab.flow.leg_data import BackchannelEntry, LegError
 from mcp_lab.json_types import JsonObject, JsonValue
@@ -215,7 +215,8 @@ class Round:
     """The previous leg's state was rejected, so this leg sent the original request afresh (the SDK docs'
     advice: on the frozen -32602 a client starts the flow over)."""
     served_by: str | None = None
-    http: list[JsonObject] = field(default_factory=list)
+    http: list[JsonObject] = HttpRecords()  # type: ignore[assignment]  # noqa: RUF009  # a list when read
+    """The leg's HTTP exchanges (`HttpExchange` dumps), built from their kept form on first read."""
     server_log: list[str] = field(default_factory=list)
     backchannel: list[BackchannelEntry] = field(default_factory=list)
     """Pre-2026 era only: server-to-client requests sent during the leg, with the answers given."""

@@ -1,0 +1,135 @@
+"""Instructions per call of bench/connect.py's four sides, counted by valgrind (callgrind): a figure no load moves.
+
+Spec context: multi round-trip requests over the two standard transports, the same 2-round tool call as
+bench/connect.py (`bare` Client.call_tool, `session` the lab connection's own SDK session with the legs sent
+by hand, `session+capture` the same inside the connection's capture, `lab` mcp_lab.call). On a shared 2-core
+machine a timed 2% drowns in the noise of one run; the instructions this process's main thread executes do
+not (batches of one side still differ by about 1%: the collector runs when it runs). Counted: the main thread
+only -- the clients, the capture and the flow engine; not the HTTP server's thread nor a stdio server's
+process, which serve every side alike. A proxy, not the time: syscalls and cache misses are not counted.
+
+How: as bench/instructions.py, collection only inside `functools.reduce`, one batch of calls per `reduce`
+call, warm-up uninstrumented.
+
+Run: python -m bench.connect_instructions http|stdio [WARM (30)] [N per batch (20)] [REPS (2)]
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import glob
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections import defaultdict
+from typing import Any
+
+INNER = "--inner"
+
+
+def outer(kind: str, warm: int, n: int, reps: int) -> None:
+    if shutil.which("valgrind") is None:
+        raise SystemExit("valgrind is not installed (apt-get install valgrind)")
+    out = tempfile.mkdtemp(prefix="mcp-lab-connect-instructions-")
+    command = [
+        "valgrind", "--tool=callgrind", "--instr-atstart=no", "--collect-atstart=no",
+        "--toggle-collect=functools_reduce", "--dump-after=functools_reduce",
+        f"--callgrind-out-file={out}/cg.out", sys.executable, "-m", "bench.connect_instructions", INNER, kind,
+        str(warm), str(n), str(reps),
+    ]  # fmt: skip
+    done = subprocess.run(command, capture_output=True, text=True, check=True)
+    order = done.stdout.split("ORDER", 1)[1].split()
+    totals = []
+    for path in sorted(glob.glob(f"{out}/cg.out.*"), key=lambda p: int(p.rsplit(".", 1)[1])):
+        with open(path) as dump:
+            found = re.search(r"^summary: (\d+)", dump.read(), re.M)
+        if found and int(found.group(1)) > 100_000:  # a stray reduce call elsewhere holds a few thousand
+            totals.append(int(found.group(1)))
+    per: dict[str, list[float]] = defaultdict(list)
+    for side, total in zip(order, totals, strict=True):
+        per[side].append(total / n)
+    shutil.rmtree(out, ignore_errors=True)
+    bare = sum(per["bare"]) / len(per["bare"])
+    print(f"{kind}: instructions per call (callgrind, main thread), {warm} warm-up calls each, {reps} batches of {n}:")
+    for side, values in per.items():
+        mean = sum(values) / len(values)
+        print(
+            f"  {side:15s} {mean / 1e6:.3f} M  (batches {' '.join(f'{v / 1e6:.3f}' for v in values)})  "
+            f"{side}/bare {mean / bare:.4f}  {side}-bare {(mean - bare) / 1e3:+.0f} k"
+        )
+
+
+def inner(kind: str, warm: int, n: int, reps: int) -> None:
+    from mcp import Client, StdioServerParameters
+    from mcp.server.mcpserver import MCPServer
+
+    import mcp_lab
+    from bench.connect import STDIO, _elicit, _sides
+    from bench.http_roundtrip import BareServer, add_tools
+
+    held: dict[str, Any] = {}
+    loop = asyncio.new_event_loop()
+
+    async def setup() -> None:
+        mcp = MCPServer("booking", log_level="WARNING")
+        add_tools(mcp)
+        held["server"] = server = BareServer(mcp)
+        target: Any
+        if kind == "http":
+            await mcp_lab.connect("bench", server.url)
+            target = server.url
+        else:
+            await mcp_lab.connect("bench", stdio=STDIO)
+            target = StdioServerParameters(command=STDIO[0], args=STDIO[1:])
+        ready, held["stop"] = asyncio.Event(), asyncio.Event()
+
+        async def own() -> None:  # entered and exited in one task
+            async with Client(target, elicitation_callback=_elicit) as client:
+                await client.list_tools()
+                held["client"] = client
+                ready.set()
+                await held["stop"].wait()
+
+        held["owner"] = asyncio.get_running_loop().create_task(own())
+        await ready.wait()
+        entry = mcp_lab.sandbox.get("bench")
+        await entry.tool_names()
+        session = await entry.session("2026-07-28")
+        held["calls"] = _sides(held["client"], "bench", session, entry.capture)
+        for _ in range(warm):
+            for call in held["calls"].values():
+                await call()
+
+    async def batch(side: Any) -> None:
+        for _ in range(n):
+            await side()
+
+    loop.run_until_complete(setup())
+    switch = subprocess.Popen(["callgrind_control", "-i", "on", str(os.getpid())], stdout=subprocess.DEVNULL)
+    while switch.poll() is None:  # callgrind takes the command while this process runs code
+        sum(range(100))
+    sides = list(held["calls"].items())
+    order = []
+    for rep in range(reps):
+        for name, side in sides if rep % 2 == 0 else sides[::-1]:
+            functools.reduce(lambda _a, _b, side=side: loop.run_until_complete(batch(side)), [0], None)
+            order.append(name)
+    held["stop"].set()
+    loop.run_until_complete(held["owner"])
+    loop.run_until_complete(mcp_lab.sandbox.stop_all())
+    loop.run_until_complete(held["server"].stop())
+    print("ORDER", " ".join(order))
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == [INNER]:
+        inner(sys.argv[2], *(int(a) for a in sys.argv[3:6]))
+    else:
+        if sys.argv[1:2] not in (["http"], ["stdio"]):
+            raise SystemExit("usage: python -m bench.connect_instructions http|stdio [WARM] [N] [REPS]")
+        args = [int(a) for a in sys.argv[2:5]]
+        outer(sys.argv[1], args[0] if args else 30, args[1] if len(args) > 1 else 20, args[2] if len(args) > 2 else 2)
