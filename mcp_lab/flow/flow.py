@@ -358,7 +358,7 @@ class Flow:
             raise Unanswered(next(iter(pending.input_requests or {})))
         assert self._connection is not None
         session = await self._connection.session(self.era)
-        context = AnswerContext(self.server, self.method, self.target, pending.index, session, flow=self)
+        context = AnswerContext.of(self.server, self.method, self.target, pending.index, session, flow=self)
         return await answer_round(self._answerer, pending.requests(), context)
 
     def _fail_locally(self, rnd: Round, failure: FlowError) -> None:
