@@ -351,9 +351,7 @@ class Flow:
         if not (self.status == "error" and self.rounds and self.rounds[-1].state_rejected):  # resume starts over
             self._unused = tuple(self.unused_answers())
             self._answerer = self._scripted = None  # a flow that ended for good asks nothing again
-            # ... and sends nothing again (`_begin_step` refuses it first): without its connection its dict
-            # holds atoms only, which the collector stops tracking -- one object per kept flow, not two.
-            self._connection = None
+            self._connection = None  # nor sends (_begin_step refuses it): its dict is atoms, left untracked
         return pack(self.__dict__)
 
     async def _answers_to(self, pending: Round) -> tuple[dict[str, InputResponse], dict[str, str]]:
