@@ -65,6 +65,32 @@ class AnswerContext:
     """The `Flow` asking, when there is one: a non-blocking answerer (a form on a kernel that cannot
     deliver widget events while a cell waits) uses it to continue the flow once the person answers."""
 
+    @classmethod
+    def of(
+        cls,
+        server: str,
+        method: str,
+        target: str,
+        round_index: int,
+        session: ClientSession | None = None,
+        *,
+        backchannel: bool = False,
+        flow: Any = None,
+    ) -> AnswerContext:
+        """The context `AnswerContext(...)` makes, equal to it in every way, built without the frozen
+        dataclass's one `object.__setattr__` per field (every round a flow answers makes one)."""
+        context = object.__new__(cls)
+        context.__dict__.update(
+            server=server,
+            method=method,
+            target=target,
+            round_index=round_index,
+            session=session,
+            backchannel=backchannel,
+            flow=flow,
+        )
+        return context
+
 
 @runtime_checkable
 class Answerer(Protocol):
@@ -274,6 +300,15 @@ class ChainAnswerer:
         ):
             raise LabError("ChainAnswerer takes a list of answerers (each with an async answer(key, request, context))")
         self.answerers = list(self.answerers)
+
+    @classmethod
+    def of(cls, answerers: list[Answerer]) -> ChainAnswerer:
+        """A chain of answerers the lab itself checked (the call's scripted answers, the registered
+        fallbacks), without checking them again on every call."""
+        chain = object.__new__(cls)
+        chain.answerers = answerers
+        chain.answered_by = {}
+        return chain
 
     async def answer(self, key: str, request: T.InputRequest, context: AnswerContext) -> InputResponse:
         for answerer in self.answerers:

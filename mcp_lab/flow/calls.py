@@ -50,7 +50,7 @@ def _answerer(answers: Mapping[str, JsonValue] | Answerer | None) -> tuple[Answe
             f"answers must be a dict keyed by input-request key or an Answerer, not {type(answers).__name__}"
         )
     chain.extend(history.fallback_answerers)
-    return (ChainAnswerer(chain) if chain else None), scripted
+    return (ChainAnswerer.of(chain) if chain else None), scripted
 
 
 def _connection(server: str | Connection) -> Connection:

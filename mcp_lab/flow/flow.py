@@ -351,6 +351,7 @@ class Flow:
         if not (self.status == "error" and self.rounds and self.rounds[-1].state_rejected):  # resume starts over
             self._unused = tuple(self.unused_answers())
             self._answerer = self._scripted = None  # a flow that ended for good asks nothing again
+            self._connection = None  # nor sends (_begin_step refuses it): its dict is atoms, left untracked
         return pack(self.__dict__)
 
     async def _answers_to(self, pending: Round) -> tuple[dict[str, InputResponse], dict[str, str]]:
@@ -358,7 +359,7 @@ class Flow:
             raise Unanswered(next(iter(pending.input_requests or {})))
         assert self._connection is not None
         session = await self._connection.session(self.era)
-        context = AnswerContext(self.server, self.method, self.target, pending.index, session, flow=self)
+        context = AnswerContext.of(self.server, self.method, self.target, pending.index, session, flow=self)
         return await answer_round(self._answerer, pending.requests(), context)
 
     def _fail_locally(self, rnd: Round, failure: FlowError) -> None:

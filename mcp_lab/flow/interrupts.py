@@ -46,12 +46,22 @@ INTERRUPT_PRESSED = "interrupted (Interrupt pressed)"
 _T = TypeVar("_T")
 
 
+_KERNEL: list[object] = []
+"""The kernel this process was found to run in (asked on every call: once found, it is kept)."""
+
+
 def _in_kernel() -> bool:
+    if _KERNEL:
+        return True
     if "ipykernel" not in sys.modules:  # no kernel in this process (a script, a test): asked on every call
         return False
     from IPython import get_ipython
 
-    return getattr(get_ipython(), "kernel", None) is not None
+    kernel = getattr(get_ipython(), "kernel", None)
+    if kernel is None:
+        return False
+    _KERNEL.append(kernel)
+    return True
 
 
 def _wake() -> None:

@@ -124,8 +124,11 @@ def backchannel_hint(era: str, rnd: Round) -> str | None:
     """
     if era == "2025-11-25":
         return None
-    texts = [str((rnd.error or {}).get("message", ""))] if rnd.outcome == "error" else []
-    if rnd.outcome == "result" and (rnd.result or {}).get("isError"):
+    outcome = rnd.outcome
+    if outcome == "input_required" or (outcome == "result" and not (rnd.result or {}).get("isError")):
+        return None  # the common case, said without building the texts below (every leg asks)
+    texts = [str((rnd.error or {}).get("message", ""))] if outcome == "error" else []
+    if outcome == "result":
         content = (rnd.result or {}).get("content")
         parts = content if isinstance(content, list) else []
         texts += [str(c.get("text", "")) for c in parts if isinstance(c, dict)]

@@ -59,7 +59,10 @@ def step_limit(rounds: list[Round], max_rounds: int, asking: Round | None) -> st
     """Why the next leg must not be sent (the round cap, a full flow, too many questions at once), or None.
 
     `asking` is the round whose questions the next leg answers (the last one that got an answer)."""
-    asked_for_input = sum(1 for r in rounds if r.outcome == "input_required")
+    asked_for_input = 0
+    for rnd in rounds:  # a loop, not sum() over a generator: asked before every leg
+        if rnd.outcome == "input_required":
+            asked_for_input += 1
     if asked_for_input > max_rounds:
         return (
             f"round cap: the server asked for input {asked_for_input} times (max_rounds={max_rounds}); "
