@@ -1,6 +1,6 @@
 """How the tests start Jupyter servers -- JupyterLab and Notebook 7 (tests/browser/harness.py), the hub's
-single-user servers (tests/classroom/hub.py): `python -c server_main(app)`, the app's own main after two
-answers given in advance.
+single-user servers (tests/classroom/hub.py), and JupyterLab's `labextension list` (tests/test_labextension.py):
+`python -c server_main(app)`, the app's own main after two answers given in advance.
 
 Every server start runs Node.js twice (~0.7 CPU-s, and the test run is bound by CPU):
 - JupyterLab computes its npm registry when its server module is imported: with node on PATH it runs `node

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import mcp_lab
+from tests.jupyter_servers import server_main
 
 BUILT = Path(mcp_lab.__file__).parent / "labextension"
 HINT = "`pip install -e .` builds and installs it (or: cd labextension && jlpm install && jlpm build)"
@@ -31,10 +32,9 @@ def test_labextension_paths_point_at_the_built_bundle() -> None:
 
 
 # `jupyter labextension list` runs jupyterlab.labextensions:main; run that entry point directly, minus the
-# seconds jsonschema spends building rfc3987_syntax's grammar for formats the listing never checks.
-LABEXTENSION_MAIN = (
-    "import sys; sys.modules['rfc3987_syntax'] = None; from jupyterlab.labextensions import main; sys.exit(main())"
-)
+# seconds jsonschema spends building rfc3987_syntax's grammar for formats the listing never checks, and
+# minus the three `node yarn.js config --json` runs (~1.4 CPU-s) whose answer is known (tests/jupyter_servers.py).
+LABEXTENSION_MAIN = server_main("jupyterlab.labextensions", before="sys.modules['rfc3987_syntax'] = None; ")
 
 
 def test_jupyterlab_lists_the_extension_enabled_and_ok() -> None:

@@ -3,7 +3,10 @@
 The hub runs as a subprocess with the repository's example config loaded unchanged; this file only adds
 what a test needs: free loopback ports, a database, cookie secret and homes under the test's directory,
 an API token for the test (a service with admin scopes), and MCP_LAB_UNATTENDED=1 for the students'
-servers (nobody answers the tutorials' forms here). configurable-http-proxy comes from class/package.json.
+servers (nobody answers the tutorials' forms here). The hub and the students' servers run their own commands
+as the test processes do: without a grammar module nothing here uses, and without re-asking Node.js what it
+answers every start (tests/startup.py, tests/jupyter_servers.py). configurable-http-proxy comes from
+class/package.json.
 """
 
 from __future__ import annotations
@@ -24,6 +27,9 @@ from typing import Any
 
 import psutil
 import requests
+
+from tests.jupyter_servers import server_main
+from tests.startup import BLOCK
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE_CONFIG = ROOT / "class" / "jupyterhub_config.py"
@@ -141,6 +147,11 @@ c.JupyterHub.cookie_secret_file = {str(directory / "cookie_secret")!r}
 c.JupyterHub.pid_file = {str(directory / "hub.pid")!r}
 c.SimpleLocalProcessSpawner.home_dir_template = {str(homes / "{username}")!r}
 c.Spawner.environment = {{"MCP_LAB_UNATTENDED": "1"}}
+# The example's own command, run as the test processes are (tests/startup.py: without the grammar module
+# rfc3987_syntax, 1.8 CPU-s a process) and with the answers of the two Node.js runs every server start
+# makes given in advance (tests/jupyter_servers.py: ~0.6 CPU-s); the same app, arguments and environment.
+assert c.Spawner.cmd == [{sys.executable!r}, "-m", "jupyterhub.singleuser"], c.Spawner.cmd
+c.Spawner.cmd = [{sys.executable!r}, "-c", {server_main("jupyterhub.singleuser", before=BLOCK)!r}]
 c.JupyterHub.services = [{{"name": "classroom-test", "api_token": {token!r}}}]
 c.JupyterHub.load_roles = [{{
     "name": "classroom-test",
@@ -198,7 +209,8 @@ def start_hub(directory: Path, token: str) -> Hub:
     env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
     with log.open("wb") as out:
         process = subprocess.Popen(
-            [sys.executable, "-m", "jupyterhub", "-f", str(config)],
+            # `python -m jupyterhub`, without the grammar module nothing here uses (tests/startup.py).
+            [sys.executable, "-c", f"{BLOCK}from jupyterhub.app import main; sys.exit(main())", "-f", str(config)],
             cwd=directory,
             stdout=out,
             stderr=subprocess.STDOUT,
