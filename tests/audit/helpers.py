@@ -15,6 +15,7 @@ import mcp_lab
 from mcp_lab.flow.answers import ScriptedAnswerer
 from mcp_lab.flow.flow import Flow
 from mcp_lab.servers.sandbox import sandbox
+from tests import preforked
 
 ROOT = Path(__file__).resolve().parents[2]
 TRANSPORTS = ("in-process", "http", "stdio")
@@ -26,13 +27,12 @@ def command(module: ModuleType, flag: str) -> list[str]:
 
 @contextlib.asynccontextmanager
 async def http_subprocess(module: ModuleType) -> AsyncIterator[str]:
-    """The module's server in its own process on 127.0.0.1; yields its URL; stops it."""
-    process = await asyncio.create_subprocess_exec(
-        *command(module, "--http"), cwd=ROOT, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL
-    )
+    """The module's server in a process of its own on 127.0.0.1; yields its URL; stops it."""
+    # Forked from the test process's preloaded interpreter (tests/preforked.py): the same `python -m MODULE
+    # --http` run, without importing the SDK again; the stdio servers are started by the lab itself.
+    process = await preforked.start(["-m", module.__name__, "--http"], cwd=ROOT)
     try:
-        assert process.stdout is not None
-        line = await asyncio.wait_for(process.stdout.readline(), 60)
+        line = await asyncio.wait_for(process.stdout.readline(), 120)
         url = line.decode().strip()
         assert url.startswith("http://127.0.0.1:"), url
         yield url

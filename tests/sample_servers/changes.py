@@ -22,6 +22,7 @@ from types import ModuleType
 import mcp_lab
 from mcp_lab.flow.flow import Flow
 from mcp_lab.servers.sandbox import sandbox
+from tests import preforked
 from tests.sample_servers.own import desk, shop
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -213,15 +214,14 @@ def environment() -> dict[str, str]:
 
 @contextlib.asynccontextmanager
 async def served(*command: str) -> AsyncIterator[str]:
-    """`python COMMAND --http PORT` in a subprocess (cwd: the repository); yields its URL once it accepts."""
+    """`python COMMAND --http PORT` in a process of its own (cwd: the repository); yields its URL once it
+    accepts. Forked from the test process's preloaded interpreter (tests/preforked.py): the module or file
+    runs as `__main__` as the interpreter runs it, without importing the SDK again."""
     port = free_port()
-    process = await asyncio.create_subprocess_exec(
-        sys.executable, *command, "--http", str(port), cwd=ROOT, env=environment(), stderr=asyncio.subprocess.PIPE
-    )
+    process = await preforked.start([*command, "--http", str(port)], cwd=ROOT, env=environment())
     try:
         for _ in range(3000):  # 30 s at most: the server imports the SDK first
             if process.returncode is not None:
-                assert process.stderr is not None
                 raise RuntimeError(f"the server exited: {(await process.stderr.read()).decode()[-2000:]}")
             try:
                 _, writer = await asyncio.open_connection("127.0.0.1", port)

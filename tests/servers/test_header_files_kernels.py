@@ -11,15 +11,14 @@ from __future__ import annotations
 
 import os
 import stat
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 from jupyter_client.manager import KernelManager
 
+from tests.cli_batch import run_batch
 from tests.kernel.harness import ROOT, kernel_env
 
 SERVE = '''%load_ext mcp_lab
@@ -88,9 +87,10 @@ def _url(printed: str) -> str:
     return printed.split("is served at ", 1)[1].split()[0]
 
 
-def _audit(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    command = [sys.executable, "-m", "mcp_lab", "audit", *args]
-    return subprocess.run(command, capture_output=True, text=True, env=env, cwd=ROOT, timeout=120, check=False)
+class Run(NamedTuple):
+    returncode: int
+    stdout: str
+    stderr: str
 
 
 def test_two_kernels_one_server_name_and_the_audit_cli_never_shows_the_secret(
@@ -131,22 +131,19 @@ def test_two_kernels_one_server_name_and_the_audit_cli_never_shows_the_secret(
         collection = tmp_path / "shop.flows.json"
         assert "done" in second.run(f"COLLECTION = {str(collection)!r}\n" + RECORD)
         url = _url(again)
-        runs = {
-            "header file": _audit(str(collection), "--server", url, "--header-file", str(paths[1]), env=env),
-            "header": _audit(
-                str(collection), "--server", url, "--header", f"Authorization: Bearer {secrets[1]}", env=env
-            ),
-            "wrong secret": _audit(
-                str(collection), "--server", url, "--header", f"Authorization: Bearer {secrets[0]}", env=env
-            ),
-            "unquoted": _audit(
-                str(collection), "--server", url, "--header", "Authorization:", "Bearer", secrets[1], env=env
-            ),
-            "password in the URL": _audit(
-                str(collection), "--server", f"http://user:{secrets[1]}@127.0.0.1:9/mcp", "--connect-timeout", "5",
-                env=env,
-            ),
-        }
+        # The five runs in one interpreter (tests/cli_batch.py: the real entry point per run, its exit code and
+        # output captured at the file-descriptor level): what they test is what each prints, not its start.
+        cases = {
+            "header file": [str(collection), "--server", url, "--header-file", str(paths[1])],
+            "header": [str(collection), "--server", url, "--header", f"Authorization: Bearer {secrets[1]}"],
+            "wrong secret": [str(collection), "--server", url, "--header", f"Authorization: Bearer {secrets[0]}"],
+            "unquoted": [str(collection), "--server", url, "--header", "Authorization:", "Bearer", secrets[1]],
+            "password in the URL": [
+                str(collection), "--server", f"http://user:{secrets[1]}@127.0.0.1:9/mcp", "--connect-timeout", "5"
+            ],
+        }  # fmt: skip
+        results = run_batch([["audit", *argv] for argv in cases.values()])
+        runs = {name: Run(*result) for name, result in zip(cases, results, strict=True)}
         assert runs["header file"].returncode == 0, runs["header file"].stdout + runs["header file"].stderr
         assert runs["header"].returncode == 0
         assert "audit of 'shop'" in runs["header file"].stdout
