@@ -19,6 +19,11 @@ from playwright.sync_api import Error, Page
 from tests.browser.harness import ARTIFACTS, Lab
 
 CELL_TIMEOUT_MS = 60_000
+SETTLED_POLL_MS = 100
+"""How often a wait for a state that stays once reached (a notebook open, a kernel idle, every cell done)
+checks the page. Playwright's default checks on every animation frame, which keeps Chromium drawing 60
+frames a second for the whole wait and runs the check (every cell's outputs) in each; a state that
+lasts (unlike a cell's brief `[*]`, still waited for frame by frame) is seen as surely at 10 checks a second."""
 
 _CELLS_JS = """() => {
   const panel = window.jupyterapp && window.jupyterapp.shell.currentWidget;
@@ -58,6 +63,7 @@ def wait_notebook_open(page: Page, name: str) -> None:
         }""",
         arg=name,
         timeout=CELL_TIMEOUT_MS,
+        polling=SETTLED_POLL_MS,
     )
 
 
@@ -67,7 +73,7 @@ def open_notebook(page: Page, lab: Lab, name: str) -> None:
 
 
 def wait_kernel_idle(page: Page) -> None:
-    page.wait_for_function(_KERNEL_IDLE_JS, timeout=CELL_TIMEOUT_MS)
+    page.wait_for_function(_KERNEL_IDLE_JS, timeout=CELL_TIMEOUT_MS, polling=SETTLED_POLL_MS)
 
 
 def run_all(page: Page) -> None:
@@ -81,7 +87,7 @@ def cells(page: Page) -> list[dict[str, Any]]:
 
 def wait_cells_done(page: Page, timeout_ms: int = CELL_TIMEOUT_MS) -> None:
     """Wait until every code cell shows `[n]`, or one shows an error output (Run All stops there)."""
-    page.wait_for_function(_FINISHED_JS, timeout=timeout_ms)
+    page.wait_for_function(_FINISHED_JS, timeout=timeout_ms, polling=SETTLED_POLL_MS)
 
 
 def wait_cells_finished(page: Page, timeout_ms: int = CELL_TIMEOUT_MS) -> list[dict[str, Any]]:
