@@ -18,49 +18,20 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import glob
 import os
-import re
-import shutil
 import subprocess
 import sys
-import tempfile
-from collections import defaultdict
 from typing import Any
+
+from bench.callgrind import instructions_per_call
 
 INNER = "--inner"
 
 
 def outer(kind: str, warm: int, n: int, reps: int) -> None:
-    if shutil.which("valgrind") is None:
-        raise SystemExit("valgrind is not installed (apt-get install valgrind)")
-    out = tempfile.mkdtemp(prefix="mcp-lab-connect-instructions-")
-    command = [
-        "valgrind", "--tool=callgrind", "--instr-atstart=no", "--collect-atstart=no",
-        "--toggle-collect=functools_reduce", "--dump-after=functools_reduce",
-        f"--callgrind-out-file={out}/cg.out", sys.executable, "-m", "bench.connect_instructions", INNER, kind,
-        str(warm), str(n), str(reps),
-    ]  # fmt: skip
-    done = subprocess.run(command, capture_output=True, text=True, check=True)
-    order = done.stdout.split("ORDER", 1)[1].split()
-    totals = []
-    for path in sorted(glob.glob(f"{out}/cg.out.*"), key=lambda p: int(p.rsplit(".", 1)[1])):
-        with open(path) as dump:
-            found = re.search(r"^summary: (\d+)", dump.read(), re.M)
-        if found and int(found.group(1)) > 100_000:  # a stray reduce call elsewhere holds a few thousand
-            totals.append(int(found.group(1)))
-    per: dict[str, list[float]] = defaultdict(list)
-    for side, total in zip(order, totals, strict=True):
-        per[side].append(total / n)
-    shutil.rmtree(out, ignore_errors=True)
-    bare = sum(per["bare"]) / len(per["bare"])
-    print(f"{kind}: instructions per call (callgrind, main thread), {warm} warm-up calls each, {reps} batches of {n}:")
-    for side, values in per.items():
-        mean = sum(values) / len(values)
-        print(
-            f"  {side:15s} {mean / 1e6:.3f} M  (batches {' '.join(f'{v / 1e6:.3f}' for v in values)})  "
-            f"{side}/bare {mean / bare:.4f}  {side}-bare {(mean - bare) / 1e3:+.0f} k"
-        )
+    title = f"{kind}: instructions per call (callgrind, main thread), {warm} warm-up calls each, {reps} batches of {n}:"
+    arguments = [INNER, kind, str(warm), str(n), str(reps)]
+    instructions_per_call("bench.connect_instructions", arguments, n, title, width=15)
 
 
 def inner(kind: str, warm: int, n: int, reps: int) -> None:

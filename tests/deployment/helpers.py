@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import os
-import socket
 
 import mcp_lab
 from mcp_lab.deployment.fleet import ProcessFleet
+from mcp_lab.deployment.ports import port_is_free
 from mcp_lab.flow.flow import Flow
 
 SERVER = "tests.deployment.shop_server:mcp"
@@ -21,15 +21,6 @@ def alive(pid: int) -> bool:
         return False
 
 
-def port_free(port: int) -> bool:
-    with socket.socket() as probe:  # SO_REUSEADDR, as servers bind: closed connections in TIME_WAIT do not count
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            probe.bind(("127.0.0.1", port))
-        except OSError:
-            return False
-    return True
-
 
 async def orders(fleet: ProcessFleet, count: int) -> list[Flow]:
     """`count` two-leg flows through the proxy, one after another."""
@@ -41,4 +32,4 @@ def refused(flow: Flow) -> bool:
 
 
 def no_process_left(pids: list[int], ports: list[int]) -> bool:
-    return not [p for p in pids if alive(p)] and all(port_free(p) for p in ports) and os.getpid() not in pids
+    return not [p for p in pids if alive(p)] and all(port_is_free(p) for p in ports) and os.getpid() not in pids

@@ -16,9 +16,10 @@ from pathlib import Path
 
 import mcp_lab
 from mcp_lab.deployment.check import check_deployment
+from mcp_lab.deployment.ports import port_is_free
 from mcp_lab.deployment.processes import free_port
 from mcp_lab.deployment.proxy import caddy_binary, caddyfile
-from tests.deployment.helpers import SIZE, port_free
+from tests.deployment.helpers import SIZE
 from tests.kernel.harness import ROOT
 
 CLI = [sys.executable, "-m", "mcp_lab", "deploy-check"]
@@ -26,7 +27,7 @@ CLI = [sys.executable, "-m", "mcp_lab", "deploy-check"]
 
 def _wait(port: int) -> None:
     deadline = time.monotonic() + 60
-    while port_free(port):
+    while port_is_free(port):
         assert time.monotonic() < deadline, f"nothing listens on {port}"
         time.sleep(0.05)
 

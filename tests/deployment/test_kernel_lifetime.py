@@ -16,7 +16,8 @@ from pathlib import Path
 
 from jupyter_client.manager import start_new_kernel
 
-from tests.deployment.helpers import alive, port_free
+from mcp_lab.deployment.ports import port_is_free
+from tests.deployment.helpers import alive
 from tests.kernel.harness import ROOT, kernel_env
 
 CELL = """%%mcp_server hats
@@ -67,7 +68,7 @@ def _run(client, code: str) -> str:  # type: ignore[no-untyped-def]
 def _gone(pids: list[int], ports: list[int], within: float = 15.0) -> bool:
     deadline = time.monotonic() + within
     while time.monotonic() < deadline:
-        if not [p for p in pids if alive(p)] and all(port_free(p) for p in ports):
+        if not [p for p in pids if alive(p)] and all(port_is_free(p) for p in ports):
             return True
         time.sleep(0.1)
     return False
