@@ -35,6 +35,15 @@ PROCESS_WIDE = {
         "header names given as credentials: their values stay redacted in every record from then on (never "
         "forgotten, so no reset can make a secret recordable again)"
     ),
+    "mcp_lab.deployment.launcher:launcher": (
+        "this process's one preloaded launcher: an OS process tied to this one's life, which the fleets it "
+        "forked depend on (they stay across a reset, as the fleets do)"
+    ),
+    "mcp_lab.deployment.preloaded:_titles": (
+        "in a forked instance only: the buffers Linux reads its retitled command line from, alive as long as it is"
+    ),
+    "mcp_lab.exchanges.record:_HTTP": "the `http` field's descriptor, used by functions: it holds only its field's name",
+    "mcp_lab.flow.interrupts:_KERNEL": "the kernel this process runs in, once found (the same for every Lab)",
     "mcp_lab.tokens.context:_RINGS": "a bounded cache of facts derived from key rings (a pure function's memo)",
     "mcp_lab.view_registry:_BUNDLES": "which view draws which model: filled once at import, the same for every reset",
     "mcp_lab.view_registry:_TEXTS": "which view writes which piece of a model's text: filled once at import",
