@@ -12,15 +12,19 @@ batch; a file with a few thousand instructions is a stray `reduce` elsewhere and
 
 from __future__ import annotations
 
+import functools
 import glob
+import os
 import re
 import shutil
 import subprocess
 import sys
 import tempfile
 from collections import defaultdict
+from collections.abc import Awaitable, Callable
+from typing import Any
 
-__all__ = ["instructions_per_call"]
+__all__ = ["instructions_per_call", "measured_batches"]
 
 
 def instructions_per_call(module: str, arguments: list[str], n: int, title: str, width: int = 7) -> None:
@@ -53,3 +57,23 @@ def instructions_per_call(module: str, arguments: list[str], n: int, title: str,
             f"  {side:{width}s} {mean / 1e6:.3f} M  (batches {' '.join(f'{v / 1e6:.3f}' for v in values)})  "
             f"{side}/bare {mean / bare:.4f}  {side}-bare {(mean - bare) / 1e3:+.0f} k"
         )
+
+
+def measured_batches(loop: Any, sides: list[tuple[str, Callable[[], Awaitable[object]]]], n: int, reps: int) -> None:
+    """The measured half of the contract, run inside valgrind after the warm-up: instrumentation switched on,
+    `reps` rounds of one batch of `n` calls per side (every other round in reverse order), each batch inside
+    one `functools.reduce` call, then the `ORDER` line."""
+
+    async def batch(side: Callable[[], Awaitable[object]]) -> None:
+        for _ in range(n):
+            await side()
+
+    switch = subprocess.Popen(["callgrind_control", "-i", "on", str(os.getpid())], stdout=subprocess.DEVNULL)
+    while switch.poll() is None:  # callgrind takes the command while this process runs code
+        sum(range(100))
+    order = []
+    for rep in range(reps):
+        for name, side in sides if rep % 2 == 0 else sides[::-1]:
+            functools.reduce(lambda _a, _b, side=side: loop.run_until_complete(batch(side)), [0], None)
+            order.append(name)
+    print("ORDER", " ".join(order))

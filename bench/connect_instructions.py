@@ -17,13 +17,10 @@ Run: python -m bench.connect_instructions http|stdio [WARM (30)] [N per batch (2
 from __future__ import annotations
 
 import asyncio
-import functools
-import os
-import subprocess
 import sys
 from typing import Any
 
-from bench.callgrind import instructions_per_call
+from bench.callgrind import instructions_per_call, measured_batches
 
 INNER = "--inner"
 
@@ -75,25 +72,12 @@ def inner(kind: str, warm: int, n: int, reps: int) -> None:
             for call in held["calls"].values():
                 await call()
 
-    async def batch(side: Any) -> None:
-        for _ in range(n):
-            await side()
-
     loop.run_until_complete(setup())
-    switch = subprocess.Popen(["callgrind_control", "-i", "on", str(os.getpid())], stdout=subprocess.DEVNULL)
-    while switch.poll() is None:  # callgrind takes the command while this process runs code
-        sum(range(100))
-    sides = list(held["calls"].items())
-    order = []
-    for rep in range(reps):
-        for name, side in sides if rep % 2 == 0 else sides[::-1]:
-            functools.reduce(lambda _a, _b, side=side: loop.run_until_complete(batch(side)), [0], None)
-            order.append(name)
+    measured_batches(loop, list(held["calls"].items()), n, reps)
     held["stop"].set()
     loop.run_until_complete(held["owner"])
     loop.run_until_complete(mcp_lab.sandbox.stop_all())
     loop.run_until_complete(held["server"].stop())
-    print("ORDER", " ".join(order))
 
 
 if __name__ == "__main__":

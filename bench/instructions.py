@@ -19,16 +19,13 @@ Run: python -m bench.instructions [WARM, default 200] [N per batch, default 20] 
 from __future__ import annotations
 
 import asyncio
-import functools
-import os
-import subprocess
 import sys
 from typing import Annotated, Any
 
 from mcp.server.mcpserver import Elicit, Resolve
 from pydantic import BaseModel
 
-from bench.callgrind import instructions_per_call
+from bench.callgrind import instructions_per_call, measured_batches
 
 INNER = "--inner"
 
@@ -99,25 +96,12 @@ def inner(warm: int, n: int, reps: int) -> None:
             await lab()
             await manual()
 
-    async def batch(side: Any) -> None:
-        for _ in range(n):
-            await side()
-
     loop = asyncio.new_event_loop()
     loop.run_until_complete(setup())
-    switch = subprocess.Popen(["callgrind_control", "-i", "on", str(os.getpid())], stdout=subprocess.DEVNULL)
-    while switch.poll() is None:  # callgrind takes the command while this process runs code
-        sum(range(100))
-    sides = [("bare", bare), ("lab", lab), ("manual", manual)]
-    order = []
-    for rep in range(reps):
-        for name, side in sides if rep % 2 == 0 else sides[::-1]:
-            functools.reduce(lambda _a, _b, side=side: loop.run_until_complete(batch(side)), [0], None)
-            order.append(name)
+    measured_batches(loop, [("bare", bare), ("lab", lab), ("manual", manual)], n, reps)
     held["stop"].set()
     loop.run_until_complete(held["owner"])
     loop.run_until_complete(sandbox.stop_all())
-    print("ORDER", " ".join(order))
 
 
 if __name__ == "__main__":
