@@ -51,14 +51,20 @@ def served_by(http: list[dict[str, Any]]) -> str | None:
 class _ServedByRecorder(LegRecorder):
     """A leg recorder that names the instance from the response, then reads that instance's log lines."""
 
-    __slots__ = ("logs", "offsets")
+    __slots__ = ("logs", "offsets", "owner")
 
-    def __init__(self, name: str, logs: Callable[[], dict[str, Path]]) -> None:
-        super().__init__(None, name)
-        self.logs = logs()
+    def __init__(self, owner: ProxiedServer) -> None:
+        super().__init__(None, owner.name)
+        self.owner = owner
+        self.logs = owner.instance_logs()
         self.offsets = {label: _size(path) for label, path in self.logs.items()}
 
+    def __enter__(self) -> LegCapture:
+        self.owner.legs_in_flight += 1
+        return super().__enter__()
+
     def __exit__(self, *exc: object) -> None:
+        self.owner.legs_in_flight -= 1
         super().__exit__(*exc)
         capture: LegCapture = self.capture
         capture.served_by = served_by(capture.http)
@@ -129,13 +135,15 @@ class ProxiedServer(OutsideServer):
     """Label -> log file of each instance (the fleet's, as it is now)."""
     rewrite: dict[str, str | None] = field(default_factory=dict, repr=False)
     """Request headers replaced on every tools/call (None: removed) -- a client that lies in a header."""
+    legs_in_flight: int = field(default=0, repr=False)
+    """Legs sent through this connection that have not come back yet (a proxy reload waits for none)."""
 
     @property
     def kind(self) -> str:
         return "fleet proxy"
 
     def capture(self) -> LegRecorder:
-        return _ServedByRecorder(self.name, self.instance_logs)
+        return _ServedByRecorder(self)
 
     def _transport(self, owner: Any) -> object:
         if not self.rewrite:

@@ -196,9 +196,20 @@ class ProcessFleet:
             sandbox.begin_connect(entry)
 
     async def reload_proxy(self) -> None:
-        """Write the configuration for the fleet as it is now and `caddy reload` it (graceful)."""
+        """Write the configuration for the fleet as it is now and `caddy reload` it (graceful), then connect
+        afresh through the proxy.
+
+        `caddy reload` returns once the old configuration's server has begun to shut down, and that server
+        closes its idle keep-alive connections a moment later: a request the lab sends on one in between is
+        never read, and its leg comes back with no answer (seen under load, right after `add_instance`). So
+        the lab's own connection through the proxy is closed and reopened at once -- unless a leg is in
+        flight on it, which the graceful reload lets finish where it is.
+        """
         if self.proxy is not None:
             await self.proxy.reload(self.config_text())
+            if self.connection.legs_in_flight == 0:
+                await self.connection.close_clients()
+                sandbox.begin_connect(self.connection)
 
     async def add_instance(self, region: str | None = None) -> InstanceConnection:
         """Start one more instance (in `region`'s pool) and reload the proxy to send it traffic."""

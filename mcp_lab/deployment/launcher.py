@@ -13,6 +13,7 @@ wait, returncode) from the launcher's exit reports and a pidfd.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import contextlib
 import json
 import os
@@ -91,6 +92,7 @@ class Launcher:
     """The kernel's one preloaded launcher process (see the module's docstring)."""
 
     def __init__(self) -> None:
+        self.exit_hooked = False
         self.reset()
 
     def reset(self) -> None:
@@ -163,6 +165,9 @@ class Launcher:
             self.process.poll()  # by the next poll, or by subprocess's own cleanup once it is dropped)
 
     def _start(self) -> None:
+        if not self.exit_hooked:  # once, with the first launcher: this process's exit ends and reaps it
+            self.exit_hooked = True
+            atexit.register(self.stop_and_reap)
         kernel_end, launcher_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         env = dict(os.environ)
         env["PYTHONUNBUFFERED"] = "1"  # as every instance has it (its stdout and stderr are unbuffered)
@@ -245,6 +250,14 @@ class Launcher:
     def stop(self) -> None:
         """Close the control socket: the launcher exits (and any child left gets SIGTERM)."""
         self._lost()
+
+    def stop_and_reap(self) -> None:
+        """`stop`, then wait for the launcher to be gone (at interpreter exit: no child left unreaped)."""
+        process = self.process
+        self.stop()
+        if process is not None:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                process.wait(timeout=2)
 
 
 def _umask() -> int | None:

@@ -213,7 +213,8 @@ def check_reference(graded: dict[str, Any], say: Callable[[str], None]) -> None:
     )
     assert most == len(graded["tutorials"]) and total == most, got
     for name in graded["tutorials"]:
-        assert errors(autograded(graded, "reference", name)) == [], name
+        raised = errors(autograded(graded, "reference", name))
+        assert raised == [], f"{name}: {raised}"
 
 
 def check_untouched(graded: dict[str, Any], say: Callable[[str], None]) -> None:
