@@ -60,8 +60,9 @@ class _ServedByRecorder(LegRecorder):
         self.offsets = {label: _size(path) for label, path in self.logs.items()}
 
     def __enter__(self) -> LegCapture:
-        self.owner.legs_in_flight += 1
-        return super().__enter__()
+        capture = super().__enter__()
+        self.owner.legs_in_flight += 1  # counted once entered: a failed enter has no exit to uncount it
+        return capture
 
     def __exit__(self, *exc: object) -> None:
         self.owner.legs_in_flight -= 1

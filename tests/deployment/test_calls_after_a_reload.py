@@ -1,6 +1,6 @@
 """Calls through Caddy right after the fleet grows: every one is answered by a named instance of the pool.
 
-Tutorial 10's graceful-reload cell starts one more us-east instance and at once sends four calls through the
+Tutorial 11's graceful-reload cell starts one more us-east instance and at once sends four calls through the
 proxy; under nbgrader twice one of them came back without an instance's answer (`served_by` None). Here the
 same sequence -- `add_instance`, then calls straight away, then `remove_instance` (a second reload) -- runs
 many times, and every call must have been served by an instance of the fleet's us-east pool, by name. A
