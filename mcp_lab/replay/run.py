@@ -17,15 +17,13 @@ import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal, NotRequired, TypedDict
+from typing import Literal
 
 import mcp.types as T
 
 import mcp_lab.view_registry as view_registry
 from mcp_lab.errors import LabError
-from mcp_lab.flow.answers import AnswerContext, InputResponse, Unanswered, request_kind
 from mcp_lab.flow.flow import Connection, Flow
-from mcp_lab.flow.legs import parse_response, wire
 from mcp_lab.given import check_path, shown
 from mcp_lab.json_types import JsonObject, JsonValue
 from mcp_lab.markup import MimeBundle
@@ -33,6 +31,7 @@ from mcp_lab.protocol.eras import LEGACY, MODERN
 from mcp_lab.protocol.limits import check_timeout
 from mcp_lab.protocol.results import result_texts
 from mcp_lab.records.base import fitted
+from mcp_lab.replay.answers import RecordedAnswers
 from mcp_lab.replay.collection import Collection, ToolListing, called_tools, flow_label, load_collection, tool_entry
 from mcp_lab.replay.diff import (
     Difference,
@@ -40,7 +39,6 @@ from mcp_lab.replay.diff import (
     differences,
     key_path,
     match_keys,
-    renamed_key,
     request_differences,
     strip_meta,
     tool_differences,
@@ -49,7 +47,6 @@ from mcp_lab.replay.record import ReplayEntryRecord, ReplayRecord
 
 __all__ = [
     "Difference",
-    "RecordedAnswers",
     "ReplayEntry",
     "ReplayReport",
     "compare_flows",
@@ -65,16 +62,6 @@ DEFAULT_TIMEOUT = 60.0
 Status = Literal["same", "different", "stopped", "failed"]
 Ending = tuple[Literal["result", "error", "unfinished"], object]
 """How a flow ended: its result (without _meta), its error's code and message, or its status."""
-
-
-class Unrecorded(TypedDict):
-    """A question the recording cannot answer: by position on the 2025-11-25 back channel, else by round."""
-
-    key: str
-    request: JsonObject
-    asked_before: bool
-    position: NotRequired[int]
-    round: NotRequired[int]
 
 
 @dataclass
@@ -145,41 +132,6 @@ class ReplayReport:
 
     def _repr_mimebundle_(self, include: object = None, exclude: object = None) -> MimeBundle:
         return view_registry.bundle(self)
-
-
-class RecordedAnswers:
-    """Answers each question with the answer the recording gave under the same key; never guesses."""
-
-    label = "recording"
-
-    def __init__(self, recorded: Flow) -> None:
-        self.by_key: dict[str, list[JsonObject]] = {}
-        self.asked: set[str] = set()
-        for rnd in recorded.rounds:
-            for key, response in (rnd.sent_input_responses or {}).items():
-                self.by_key.setdefault(key, []).append(response)
-            self.asked.update((rnd.input_requests or {}).keys())
-        self.backchannel = [e for rnd in recorded.rounds for e in rnd.backchannel if "response" in e]
-        self.unrecorded: list[Unrecorded] = []
-        """Questions the recording cannot answer."""
-        self._backchannel_position = 0
-
-    async def answer(self, key: str, request: T.InputRequest, context: AnswerContext) -> InputResponse:
-        if context.backchannel:
-            position = self._backchannel_position
-            self._backchannel_position += 1
-            if position < len(self.backchannel) and self.backchannel[position]["kind"] == request_kind(request):
-                return parse_response(self.backchannel[position]["response"])
-            self.unrecorded.append({"key": key, "request": wire(request), "asked_before": False, "position": position})
-            raise Unanswered(key)
-        queue = self.by_key.get(key) or self.by_key.get(renamed_key(key, self.by_key) or key)
-        if not queue:
-            asked_before = key in self.asked or renamed_key(key, self.asked) is not None
-            self.unrecorded.append(
-                {"key": key, "request": wire(request), "asked_before": asked_before, "round": context.round_index}
-            )
-            raise Unanswered(key)
-        return parse_response(queue.pop(0))
 
 
 def _result_text(result: Mapping[str, object]) -> str:
