@@ -20,7 +20,9 @@ from typing import Any
 
 import mcp.types as T
 from mcp import Client
+from mcp.client import ClientRequestContext
 from mcp.client.session import ClientSession
+from mcp.shared.dispatcher import CallOptions
 from mcp_types import CLIENT_CAPABILITIES_META_KEY
 
 from mcp_lab.audit.model import Transport
@@ -28,6 +30,7 @@ from mcp_lab.errors import LabError
 from mcp_lab.flow.flow import Connection, LegCapture
 from mcp_lab.json_types import JsonObject, JsonValue
 from mcp_lab.protocol.eras import MODERN
+from mcp_lab.servers.backchannel import Backchannel
 
 __all__ = ["Reach", "RequestSpec"]
 
@@ -55,12 +58,12 @@ class RequestSpec:
         """Declare these client capabilities in `_meta` instead of the session's own."""
 
 
-async def _refuse(*_: object) -> T.ErrorData:
+async def _refuse(context: ClientRequestContext, params: object = None) -> T.ErrorData:
     # Declaring these callbacks makes the client declare the capabilities; the audit answers from recordings.
     return T.ErrorData(code=-32603, message="mcp_lab's audit answers input requests from the recording")
 
 
-_CALLBACKS: dict[str, Any] = dict(elicitation_callback=_refuse, sampling_callback=_refuse, list_roots_callback=_refuse)
+_CALLBACKS = Backchannel(elicitation_callback=_refuse, sampling_callback=_refuse, list_roots_callback=_refuse)
 
 
 class Reach:
@@ -115,20 +118,20 @@ class Reach:
     async def send(self, spec: RequestSpec, session: ClientSession | None = None) -> dict[str, Any]:
         """Send `spec` as the SDK would, with its changes; the raw result (raises `MCPError` on an error)."""
         session = session if session is not None else await self.session()
-        data: dict[str, Any] = {"method": spec.method, "params": dict(spec.params)}
-        opts: dict[str, Any] = {}
-        session._stamp(data, opts)  # type: ignore[arg-type]
-        params = data["params"]
+        params: JsonObject = dict(spec.params)
+        data: JsonObject = {"method": spec.method, "params": params}
+        opts: CallOptions = {}
+        session._stamp(data, opts)  # writes `_meta` into `params` (the same dict) and the headers into `opts`
         if spec.capabilities is not None:
-            params["_meta"] = {**params.get("_meta", {}), CLIENT_CAPABILITIES_META_KEY: spec.capabilities}
-        headers: dict[str, str] = opts.setdefault("headers", {})
+            meta = params.get("_meta")
+            params["_meta"] = {**(meta if isinstance(meta, Mapping) else {}), CLIENT_CAPABILITIES_META_KEY: spec.capabilities}
+        headers = opts.setdefault("headers", {})
         headers.update(self.extra_headers)
         wanted = {k.lower() for k in (*spec.drop_headers, *spec.headers)}
         for key in [k for k in headers if k.lower() in wanted]:
             del headers[key]
         headers.update(spec.headers)
-        result: dict[str, Any] = await session._dispatcher.send_raw_request(spec.method, params, opts)  # type: ignore[arg-type]
-        return result
+        return await session._dispatcher.send_raw_request(spec.method, params, opts)
 
     async def list_tools(self) -> None:
         """Let the session learn the tools' `x-mcp-header` marks (it mirrors them into headers from then on)."""

@@ -23,10 +23,10 @@ import socket
 import subprocess
 import sys
 import time
-from typing import Any
 
 from mcp_lab.deployment.groups import stop_group
 from mcp_lab.deployment.preloaded import LAUNCHER_MODULE, startup_variables
+from mcp_lab.json_types import JsonObject
 
 __all__ = ["UNKNOWN_STATUS", "ForkedProcess", "Launcher", "launcher"]
 
@@ -105,7 +105,7 @@ class Launcher:
         self.ready = False
         self._starting = False
         self._next_id = 0
-        self._replies: dict[int, dict[str, Any]] = {}
+        self._replies: dict[int, JsonObject] = {}
         self._abandoned: set[int] = set()
         self._exits: dict[int, int] = {}
 
@@ -137,22 +137,29 @@ class Launcher:
                 self._lost()
                 return
             with contextlib.suppress(ValueError, TypeError, KeyError):
-                self._dispatch(json.loads(data))
+                message = json.loads(data)
+                if isinstance(message, dict):
+                    self._dispatch(message)
 
-    def _dispatch(self, message: dict[str, Any]) -> None:
+    def _dispatch(self, message: JsonObject) -> None:
+        ident = message.get("id")
         if "exited" in message:
-            self._exits[int(message["exited"])] = int(message["returncode"])
+            pid, status = message["exited"], message["returncode"]
+            if isinstance(pid, int) and isinstance(status, int):
+                self._exits[pid] = status
         elif "ready" in message:
             self.ready = bool(message["ready"])
-            self.startup = dict(message.get("startup") or {})
+            startup = message.get("startup")
+            self.startup = {str(k): str(v) for k, v in startup.items()} if isinstance(startup, dict) else {}
             if not self.ready:
                 self.failure = str(message.get("reason") or "the launcher could not start")
-        elif message.get("id") in self._abandoned:  # forked after its start gave up and exec'd: it goes
-            self._abandoned.discard(message["id"])
-            if isinstance(message.get("pid"), int):
-                stop_group(message["pid"], signal.SIGKILL)
-        elif isinstance(message.get("id"), int):
-            self._replies[message["id"]] = message
+        elif isinstance(ident, int) and ident in self._abandoned:  # forked after its start gave up and
+            self._abandoned.discard(ident)  # exec'd: it goes
+            pid = message.get("pid")
+            if isinstance(pid, int):
+                stop_group(pid, signal.SIGKILL)
+        elif isinstance(ident, int):
+            self._replies[ident] = message
 
     def _lost(self) -> None:
         if self.control is not None:
@@ -242,10 +249,8 @@ class Launcher:
                 self._abandoned.add(ident)
                 return None
             await asyncio.sleep(0.002)
-        reply = self._replies.pop(ident)
-        if not isinstance(reply.get("pid"), int):
-            return None
-        return ForkedProcess(self, reply["pid"])
+        pid = self._replies.pop(ident).get("pid")
+        return ForkedProcess(self, pid) if isinstance(pid, int) else None
 
     def stop(self) -> None:
         """Close the control socket: the launcher exits (and any child left gets SIGTERM)."""

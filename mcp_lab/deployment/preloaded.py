@@ -30,7 +30,8 @@ import signal
 import socket
 import sys
 import traceback
-from typing import Any
+
+from mcp_lab.json_types import JsonObject, JsonValue
 
 __all__ = ["LAUNCHER_MODULE", "PRELOADED", "main", "retitle", "startup_variables"]
 
@@ -85,7 +86,7 @@ class _MemoryMap(ctypes.Structure):
     ]
 
 
-_titles: list[Any] = []  # the buffers /proc reads a retitled process's command line from: kept alive
+_titles: list[ctypes.Array[ctypes.c_char]] = []  # the buffers /proc reads a retitled process's command line from: kept alive
 
 
 def retitle(argv: list[str], env: dict[str, str]) -> bool:
@@ -122,13 +123,29 @@ def _threads() -> int:
         return 0
 
 
-def _send(control: socket.socket, message: dict[str, Any]) -> None:
+def _send(control: socket.socket, message: JsonObject) -> None:
     with contextlib.suppress(OSError):  # the kernel is gone: this process follows it
         control.send(json.dumps(message).encode())
 
 
-def _child(request: dict[str, Any], fds: list[int], launcher: int, keep: set[int]) -> int:
-    """In the forked child: become the instance process the request describes, run uvicorn, its exit code."""
+def _strings(value: JsonValue) -> dict[str, str] | None:
+    """A request's environment: a JSON object of strings, or None."""
+    if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
+        return None
+    return {k: str(v) for k, v in value.items()}
+
+
+def _argv(value: JsonValue) -> list[str]:
+    """A request's command line: a JSON list of strings (empty when it is anything else)."""
+    if not isinstance(value, list) or not all(isinstance(a, str) for a in value):
+        return []
+    return [str(a) for a in value]
+
+
+def _child(request: JsonObject, argv: list[str], env: dict[str, str], fds: list[int], launcher: int,
+           keep: set[int]) -> int:
+    """In the forked child: become the instance process the request describes (its command line and
+    environment already checked), run uvicorn, its exit code."""
     from mcp_lab.deployment.guard import die_with_parent
 
     os.setsid()
@@ -145,13 +162,12 @@ def _child(request: dict[str, Any], fds: list[int], launcher: int, keep: set[int
     for fd in {null, log, *keep}:
         if fd > 2:
             os.close(fd)
-    os.chdir(request["cwd"])
-    if isinstance(request.get("umask"), int):
-        os.umask(request["umask"])  # the kernel's now, as an exec'd child inherits it
-    env: dict[str, str] = request["env"]
+    os.chdir(str(request["cwd"]))
+    umask = request.get("umask")
+    if isinstance(umask, int):
+        os.umask(umask)  # the kernel's now, as an exec'd child inherits it
     os.environ.clear()
     os.environ.update(env)
-    argv: list[str] = request["argv"]
     retitle(argv, env)
     if not sys.flags.safe_path:
         sys.path[0] = os.getcwd()  # what `python -m` puts first: the working directory
@@ -178,11 +194,14 @@ def _child(request: dict[str, Any], fds: list[int], launcher: int, keep: set[int
     return code
 
 
-def _spawn(control: socket.socket, request: dict[str, Any], fds: list[int], keep: set[int]) -> None:
-    reply: dict[str, Any] = {"id": request.get("id")}
-    argv = request.get("argv") or []
+def _spawn(control: socket.socket, request: JsonObject, fds: list[int], keep: set[int]) -> None:
+    reply: JsonObject = {"id": request.get("id")}
+    argv = _argv(request.get("argv"))
+    env = _strings(request.get("env"))
     if len(fds) != 1 or argv[:3] != [sys.executable, "-m", "uvicorn"]:
         reply["error"] = "the launcher starts `python -m uvicorn` with one log file"
+    elif env is None or not isinstance(request.get("cwd"), str):
+        reply["error"] = "the launcher needs the instance's environment (strings) and working directory"
     elif _threads() != 1:  # forking a process with threads could copy a lock another thread held
         reply["error"] = f"the launcher has {_threads()} threads: it does not fork"
     else:
@@ -191,7 +210,7 @@ def _spawn(control: socket.socket, request: dict[str, Any], fds: list[int], keep
         if pid == 0:
             code = 127
             try:
-                code = _child(request, fds, launcher, keep)
+                code = _child(request, argv, env, fds, launcher, keep)
             finally:
                 os._exit(code)
         reply["pid"] = pid
@@ -260,6 +279,8 @@ def main(argv: list[str]) -> None:
             try:
                 request = json.loads(data)
             except ValueError:
+                request = {}
+            if not isinstance(request, dict):
                 request = {}
             _spawn(control, request, fds, keep)
         _reap(control)

@@ -26,16 +26,16 @@ from __future__ import annotations
 
 import asyncio
 import os
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Protocol
 
 import mcp.types as T
 
 from mcp_lab.background import background
 from mcp_lab.flow.answers import AnswerContext, InputResponse, Unanswered
 from mcp_lab.forms.board import board
-from mcp_lab.json_types import JsonObject
 
 if TYPE_CHECKING:  # imported when the first form is shown: `%load_ext` only creates the answerer
+    from mcp_lab.flow.flow import Flow
     from mcp_lab.forms.base import Form
     from mcp_lab.forms.panel import Panel
 
@@ -45,6 +45,14 @@ DEFERRED_NOTICE = (
     "This kernel cannot deliver widget events while a cell waits (ipykernel < 7.4): "
     "the cell returns now and the flow continues when you answer."
 )
+
+
+class _Sink(Protocol):
+    """Where a deferred flow's output goes once its cell has ended: an `ipywidgets.Output` (its `append_*`)."""
+
+    def append_stdout(self, text: str) -> None: ...
+
+    def append_display_data(self, display_object: object) -> None: ...
 
 
 def current() -> Panel | None:
@@ -150,7 +158,7 @@ class FormAnswerer:
         """`live` / `deferred`, or None to detect per question."""
         self._panels: dict[tuple[str, int], Panel] = {}
         self._deferred: dict[tuple[str, int, str], Form] = {}
-        self._sinks: JsonObject = {}
+        self._sinks: dict[str, _Sink] = {}
 
     def __repr__(self) -> str:
         return f"FormAnswerer(timeout={self.timeout}, model={getattr(self.model, '__name__', self.model)})"
@@ -178,7 +186,7 @@ class FormAnswerer:
         return form.outcome()
 
     # ---- showing -----------------------------------------------------------------------------------------
-    def _show(self, form: Form, context: AnswerContext, sink: object) -> Panel:
+    def _show(self, form: Form, context: AnswerContext, sink: _Sink | None) -> Panel:
         flow = context.flow
         owner = flow.id if flow is not None else f"{context.server}|{context.method}|{context.target}"
         slot = (owner, context.round_index)
@@ -204,7 +212,7 @@ class FormAnswerer:
             loop.call_soon(_autofill, form)
         return panel
 
-    def _reveal(self, panel: Panel, sink: Any) -> None:
+    def _reveal(self, panel: Panel, sink: _Sink | None) -> None:
         panel.revealed = True
         for form in panel.forms:
             _autofill(form)  # pre-arranged answers first: a headless notebook then shows only the record
@@ -227,7 +235,7 @@ class FormAnswerer:
             panel.handle = display(panel, display_id=True)
 
     # ---- deferred mode -------------------------------------------------------------------------------------
-    def _sink(self, flow: Any) -> object:
+    def _sink(self, flow: Flow) -> _Sink:
         sink = self._sinks.get(flow.id)
         if sink is None:
             import ipywidgets as W
@@ -241,7 +249,7 @@ class FormAnswerer:
                 display(sink)
         return sink
 
-    def _answer_later(self, key: str, request: T.InputRequest, context: AnswerContext, flow: Any) -> InputResponse:
+    def _answer_later(self, key: str, request: T.InputRequest, context: AnswerContext, flow: Flow) -> InputResponse:
         slot = (flow.id, context.round_index, key)
         form = self._deferred.get(slot)
         if form is not None:
@@ -262,13 +270,13 @@ class FormAnswerer:
             loop.call_later(self.timeout, form.expire)
         raise Unanswered(key)
 
-    def _resume_when_ready(self, flow: Any, panel: Panel, sink: Any) -> None:
+    def _resume_when_ready(self, flow: Flow, panel: Panel, sink: _Sink) -> None:
         """Once every form of the round is answered and the flow has stopped, continue it as a task."""
         if not panel.settled:
             return
         started = [False]
 
-        def start(_flow: Any = None) -> None:
+        def start(_flow: Flow | None = None) -> None:
             idle = flow.status == "input_required" and flow.stop_reason is not None
             if started[0] or not idle or flow.last is None or flow.last.index != panel.round_index:
                 return
@@ -279,7 +287,7 @@ class FormAnswerer:
         if not started[0] and not flow.done:
             flow.on_round(start)  # the cell's own run has not stopped yet: start when it does
 
-    async def _continue(self, flow: Any, sink: Any) -> None:
+    async def _continue(self, flow: Flow, sink: _Sink) -> None:
         from mcp_lab.flow import calls as api
 
         try:

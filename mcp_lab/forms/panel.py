@@ -13,10 +13,11 @@ without its kernel shows what was answered, never "model not found".
 
 from __future__ import annotations
 
+import asyncio
 import html
 import threading
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING
 
 from mcp_lab.errors import LabError
 from mcp_lab.flow.history import history
@@ -24,6 +25,11 @@ from mcp_lab.forms.base import Form
 from mcp_lab.json_types import JsonObject, JsonValue
 from mcp_lab.listeners import Listeners
 from mcp_lab.markup import WIDGET_VIEW_MIME, MimeBundle, widget_view
+
+if TYPE_CHECKING:
+    from IPython.display import DisplayHandle
+
+    from mcp_lab.forms.widget import RoundWidget
 
 __all__ = ["ROUND_MIME", "Panel"]
 
@@ -41,15 +47,15 @@ class Panel:
         self.forms: list[Form] = []
         self.notice: str | None = None
         """A one-line notice shown above the forms (e.g. that the cell will not wait)."""
-        self.handle: Any = None
+        self.handle: DisplayHandle | None = None
         """The IPython DisplayHandle, when the panel was displayed in a cell."""
         self.shown_text: str | None = None
         """The text/plain the display carries now (updated only when the record says something new)."""
         self.revealed = False
         self.changed: Listeners[[Panel]] = Listeners()
         """Told when a form of the round changes or settles (the forms' board relays it to the side panel)."""
-        self._widget: Any = None
-        self._loop: Any = None
+        self._widget: RoundWidget | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: int | None = None
 
     # ---- building --------------------------------------------------------------------------------------
@@ -60,12 +66,12 @@ class Panel:
         self.refresh()
         return form
 
-    def bind_loop(self, loop: object) -> None:
+    def bind_loop(self, loop: asyncio.AbstractEventLoop) -> None:
         """The kernel's loop: messages from another thread (comm subshells) are handled there."""
         self._loop, self._thread = loop, threading.get_ident()
 
     @property
-    def widget(self) -> Any:
+    def widget(self) -> RoundWidget:
         """The live widget (built on first use)."""
         if self._widget is None:
             from mcp_lab.forms.widget import RoundWidget
@@ -165,7 +171,7 @@ class Panel:
     def __len__(self) -> int:
         return len(self.forms)
 
-    def __iter__(self) -> Any:
+    def __iter__(self) -> Iterator[Form]:
         return iter(self.forms)
 
     def _only(self) -> Form:

@@ -16,11 +16,14 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING
 
 from mcp_lab.forms.board import board
 from mcp_lab.json_types import JsonObject
+
+if TYPE_CHECKING:
+    from comm.base_comm import BaseComm, CommManager
 
 __all__ = ["TARGET", "cancel_all", "register", "snapshot", "unregister"]
 
@@ -60,8 +63,8 @@ def _handle(data: object) -> None:
             return
 
 
-def _manager(kernel: Any) -> Any:
-    manager = getattr(kernel, "comm_manager", None)
+def _manager(kernel: object) -> CommManager | None:
+    manager: CommManager | None = getattr(kernel, "comm_manager", None)
     if manager is None:
         try:
             from comm import get_comm_manager
@@ -72,14 +75,14 @@ def _manager(kernel: Any) -> Any:
     return manager
 
 
-def unregister(kernel: Any) -> None:
+def unregister(kernel: object) -> None:
     """Take the comm target off (the extension unloads); a side panel connecting later finds none."""
     manager = _manager(kernel)
     if manager is not None and TARGET in getattr(manager, "targets", {}):
         manager.unregister_target(TARGET, manager.targets[TARGET])
 
 
-def register(kernel: Any) -> bool:
+def register(kernel: object) -> bool:
     """Register the comm target on this kernel (once); False where there is no comm manager."""
     manager = _manager(kernel)
     if manager is None:
@@ -89,13 +92,13 @@ def register(kernel: Any) -> bool:
     loop = asyncio.get_event_loop()
     main = threading.get_ident()
 
-    def on_loop(callback: Any, *args: Any) -> None:
+    def on_loop(callback: Callable[..., object], *args: object) -> None:
         if threading.get_ident() == main or loop.is_closed():
             callback(*args)
         else:
             loop.call_soon_threadsafe(callback, *args)
 
-    def opened(comm: Any, _message: Any) -> None:
+    def opened(comm: BaseComm, _message: object) -> None:
         def push() -> None:
             comm.send(snapshot())
 

@@ -18,17 +18,17 @@ from __future__ import annotations
 import base64
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
 
 import mcp.types as T
 from mcp import Client, MCPError
+from mcp.client import Transport
 from mcp.shared.inbound import find_invalid_x_mcp_header, x_mcp_header_map
 from mcp_types import CLIENT_CAPABILITIES_META_KEY, PROTOCOL_VERSION_META_KEY
 
 from mcp_lab.errors import LabError
 from mcp_lab.exchanges.record import LegCapture
 from mcp_lab.exchanges.recorder import SchemaBook, http_hooks, leg_scope
-from mcp_lab.flow.answers import AnswerContext, ScriptedAnswerer
+from mcp_lab.flow.answers import AnswerContext, InputResponse, ScriptedAnswerer
 from mcp_lab.flow.flow import Flow
 from mcp_lab.headers.experiment_results import (
     ListFirstExperiment,
@@ -37,10 +37,11 @@ from mcp_lab.headers.experiment_results import (
     Scenario,
     SchemaLookupExperiment,
 )
-from mcp_lab.json_types import JsonValue
+from mcp_lab.json_types import JsonObject, JsonValue
 from mcp_lab.protocol.eras import LEGACY, MODERN
 from mcp_lab.protocol.header_values import header_text, other_value
-from mcp_lab.servers.lab_server import LabServer, backchannel_callbacks
+from mcp_lab.servers.backchannel import Backchannel, backchannel_callbacks
+from mcp_lab.servers.lab_server import LabServer
 from mcp_lab.servers.listing import raw_tool_listing
 from mcp_lab.servers.outside import OutsideServer
 from mcp_lab.servers.sandbox import sandbox
@@ -70,7 +71,7 @@ class _Http:
     headers: dict[str, str]
     """The server's bearer secret (the lab's serving) or the connection's own headers: the experiments are its client."""
     book: SchemaBook
-    transport: Callable[[], Any]
+    transport: Callable[[], Transport]
     """A fresh SDK client transport that records each exchange."""
     tag: bool
     """Tag requests for the lab's own ASGI wrapper (never for an outside server)."""
@@ -103,7 +104,7 @@ async def _ready(entry: LabServer | OutsideServer) -> None:
         await entry.http.ready()
 
 
-async def _marked_tool(entry: LabServer | OutsideServer, tool: str | None) -> tuple[str, dict[str, Any]]:
+async def _marked_tool(entry: LabServer | OutsideServer, tool: str | None) -> tuple[str, JsonObject]:
     _, _, tools = await raw_tool_listing(entry)
     marked = [t for t in tools if x_mcp_header_map(t.get("inputSchema")) and (tool is None or t["name"] == tool)]
     if tool is not None and not any(t["name"] == tool for t in tools):
@@ -112,7 +113,7 @@ async def _marked_tool(entry: LabServer | OutsideServer, tool: str | None) -> tu
         where = f"tool {tool!r}" if tool else f"server {entry.name!r}"
         raise LabError(f"{where} has no argument marked x-mcp-header; mark one with mcp_lab.header('Name')")
     found = marked[0].get("inputSchema")
-    schema: dict[str, Any] = dict(found) if isinstance(found, Mapping) else {}
+    schema: JsonObject = dict(found) if isinstance(found, Mapping) else {}
     reason = find_invalid_x_mcp_header(schema)
     if reason is not None:
         raise LabError(
@@ -121,27 +122,37 @@ async def _marked_tool(entry: LabServer | OutsideServer, tool: str | None) -> tu
     return str(marked[0]["name"]), schema
 
 
-def _arguments(schema: Mapping[str, Any], given: Mapping[str, Any] | None) -> dict[str, Any]:
+def _object(value: JsonValue) -> Mapping[str, JsonValue]:
+    """A schema's sub-object (an empty one where the schema has something else there)."""
+    return value if isinstance(value, Mapping) else {}
+
+
+def _required(schema: Mapping[str, JsonValue]) -> list[str]:
+    names = schema.get("required")
+    return [n for n in names if isinstance(n, str)] if isinstance(names, list) else []
+
+
+def _arguments(schema: Mapping[str, JsonValue], given: Mapping[str, JsonValue] | None) -> JsonObject:
     if given is not None:
         return dict(given)
-    arguments: dict[str, Any] = {}
-    props = schema.get("properties") or {}
-    for name in schema.get("required") or []:
-        kind = (props.get(name) or {}).get("type")
-        if kind not in _SAMPLES:
+    arguments: JsonObject = {}
+    props = _object(schema.get("properties"))
+    for name in _required(schema):
+        kind = _object(props.get(name)).get("type")
+        if not isinstance(kind, str) or kind not in _SAMPLES:
             raise LabError(
                 f"pass arguments=...: cannot invent a value for the required {kind or '?'} argument {name!r}"
             )
         arguments[name] = _SAMPLES[kind]
     for path in x_mcp_header_map(schema):
         if len(path) == 1 and path[0] not in arguments:
-            prop = props.get(path[0]) or {}
+            prop = _object(props.get(path[0]))
             default = prop.get("default")
             arguments[path[0]] = default if default is not None else _SAMPLES.get(str(prop.get("type")), "x")
     return arguments
 
 
-def _envelope(version: str = MODERN) -> dict[str, Any]:
+def _envelope(version: str = MODERN) -> JsonObject:
     return {PROTOCOL_VERSION_META_KEY: version, CLIENT_CAPABILITIES_META_KEY: {}}
 
 
@@ -170,8 +181,8 @@ async def mismatch_lab(
     sentinel = f"=?base64?{base64.b64encode(good.encode()).decode()}?="
     base = {"Mcp-Method": "tools/call", "Mcp-Name": name, header: good}
     without_arg = {k: v for k, v in args.items() if k != argument}
-    optional = len(path) == 1 and argument not in (schema.get("required") or [])
-    cases: list[tuple[str, str, dict[str, str | None], dict[str, Any] | None, dict[str, Any]]] = [
+    optional = len(path) == 1 and argument not in _required(schema)
+    cases: list[tuple[str, str, dict[str, str | None], JsonObject | None, JsonObject]] = [
         ("match", f"{header} equals the body's {argument!r}", {}, _envelope(), args),
         ("mismatch", f"{header} disagrees with the body", {header: header_text(other_value(value))}, _envelope(), args),
         ("missing", f"{header} left out", {header: None}, _envelope(), args),
@@ -218,7 +229,7 @@ async def mismatch_lab(
                 headers.pop(key, None)
                 if new is not None:
                     headers[key] = new
-            params: dict[str, Any] = {"name": name, "arguments": body_args}
+            params: JsonObject = {"name": name, "arguments": body_args}
             if meta is not None:
                 params["_meta"] = meta
             body = {"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": params}
@@ -228,19 +239,19 @@ async def mismatch_lab(
     return experiment
 
 
-def _answer_fn(entry: LabServer | OutsideServer, tool: str, answers: Mapping[str, JsonValue] | None) -> dict[str, Any]:
+def _answer_fn(entry: LabServer | OutsideServer, tool: str, answers: Mapping[str, JsonValue] | None) -> Backchannel:
     if not answers:
-        return {}
+        return Backchannel()
     scripted = ScriptedAnswerer(answers)
 
-    async def answer(key: str, request: T.InputRequest) -> Any:
+    async def answer(key: str, request: T.InputRequest) -> InputResponse:
         return await scripted.answer(key, request, AnswerContext(entry.name, "tools/call", tool, 0))
 
     return backchannel_callbacks(answer)
 
 
 async def _sdk_scenario(
-    target: _Http, tool: str, args: dict[str, Any], callbacks: dict[str, Any], how: str
+    target: _Http, tool: str, args: JsonObject, callbacks: Backchannel, how: str
 ) -> Scenario:
     descriptions = {
         "client": "SDK Client.call_tool, tools never listed",
@@ -339,10 +350,10 @@ async def schema_lookup_lab(calls: int = 10) -> SchemaLookupExperiment:
             text = f"{args.get('title')}: 3 copies in {args.get('region')}."
             return T.CallToolResult(content=[T.TextContent(type="text", text=text)])
 
-        def lookup(name: str) -> dict[str, Any] | None:
+        def lookup(name: str) -> Mapping[str, JsonValue] | None:
             return _BOOK_TOOL.input_schema if name == _BOOK_TOOL.name else None
 
-        handlers: dict[str, Any] = {"on_list_tools": on_list_tools, "on_call_tool": on_call_tool}
+        handlers: dict[str, Callable[..., object]] = {"on_list_tools": on_list_tools, "on_call_tool": on_call_tool}
         if with_lookup:
             handlers["get_tool_input_schema"] = lookup
         entry = sandbox.new_lowlevel("Bookshop", handlers)

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Coroutine
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypeVar
 
 from IPython.core.magic import Magics, line_magic, magics_class, no_var_expand
 from IPython.core.magic_arguments import argument, magic_arguments
-from IPython.display import display
+from IPython.display import DisplayHandle, display
 
 from mcp_lab.errors import LabError
 from mcp_lab.magics.magic_line import expand_for, magic_args, refuse_options, shell_words
@@ -31,13 +31,17 @@ USAGE = (
 )
 
 
-class Pending(ShownTask[Any]):
-    """A task started by a magic: await it for its value, or display it to see it finish in place."""
+_T = TypeVar("_T")
 
-    def __init__(self, work: Coroutine[Any, Any, Any], label: str, shown: Callable[[Any], Any]) -> None:
+
+class Pending(ShownTask[_T]):
+    """A task started by a magic: await it for its value, or display it to see it finish in place (`shown`
+    turns the value into what is displayed)."""
+
+    def __init__(self, work: Coroutine[object, object, _T], label: str, shown: Callable[[_T], object]) -> None:
         super().__init__(work, label)
         self._shown = shown
-        self._handle: Any = None
+        self._handle: DisplayHandle | None = None
         self.task.add_done_callback(self._finished)
 
     def _ipython_display_(self) -> None:
@@ -54,7 +58,7 @@ class Pending(ShownTask[Any]):
             return str(value)
         return self._shown(value)
 
-    def _finished(self, _: asyncio.Task[Any]) -> None:
+    def _finished(self, _: asyncio.Task[_T]) -> None:
         outcome = self._outcome()
         if self._handle is not None:
             # A live frontend replaces the display in place (nbclient only sees updates sent during its cell).
@@ -64,11 +68,14 @@ class Pending(ShownTask[Any]):
                 self._handle.update(outcome)
 
 
-def _show(value: object, display_id: bool = False) -> object:
+def _show(value: object, display_id: bool = False) -> DisplayHandle | None:
     """Strings as plain text (not their repr, with quotes); objects through their own bundle."""
+    handle: DisplayHandle | None  # IPython's display() is untyped: a handle only when display_id is asked for
     if isinstance(value, str):
-        return display({"text/plain": value}, raw=True, display_id=display_id)
-    return display(value, display_id=display_id)
+        handle = display({"text/plain": value}, raw=True, display_id=display_id)
+    else:
+        handle = display(value, display_id=display_id)
+    return handle
 
 
 def _unquote(value: str | None) -> str | None:

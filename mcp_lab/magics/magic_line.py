@@ -18,13 +18,15 @@ and Interrupt cannot stop a regular expression. The rules here:
 
 from __future__ import annotations
 
+import argparse
 import functools
 import json
 import re
 import shlex
 import sys
+import types
 from collections.abc import Mapping
-from typing import Any
+from typing import Protocol
 
 from IPython.core.interactiveshell import InteractiveShell
 
@@ -86,7 +88,7 @@ def as_word(value: object) -> str:
 
 
 @functools.lru_cache(maxsize=256)
-def _compiled(source: str) -> Any:
+def _compiled(source: str) -> types.CodeType | None:
     """The expression compiled once (a long line repeats its few names many times)."""
     try:
         return compile(source, "<magic line>", "eval")
@@ -94,7 +96,7 @@ def _compiled(source: str) -> Any:
         return None
 
 
-def _value(code: Any, shown: str, user_ns: JsonObject, local_ns: Mapping[str, JsonValue] | None) -> str:
+def _value(code: types.CodeType | str, shown: str, user_ns: JsonObject, local_ns: Mapping[str, JsonValue] | None) -> str:
     try:
         return as_word(eval(code, user_ns, local_ns))
     except Exception as exc:
@@ -155,7 +157,7 @@ def expand(line: str, user_ns: JsonObject, local_ns: Mapping[str, JsonValue] | N
                 out.append("$")
                 i += 2
             elif name is not None:
-                out.append(_value(_compiled(name[0]), "$" + name[0], user_ns, local_ns))
+                out.append(_value(_compiled(name[0]) or name[0], "$" + name[0], user_ns, local_ns))
                 i = name.end()
             else:
                 out.append(char)
@@ -258,10 +260,16 @@ def shell_words(line: str, keep_quotes: bool = False) -> list[str]:
 _MAGIC_RUNNERS = (InteractiveShell.run_line_magic.__code__, InteractiveShell.run_cell_magic.__code__)
 
 
-def caller_namespace(shell: Any) -> tuple[JsonObject, Mapping[str, JsonValue] | None]:
+class ArgumentMagic(Protocol):
+    """A magic decorated with IPython's `@magic_arguments`: it carries its argparse parser."""
+
+    parser: argparse.ArgumentParser
+
+
+def caller_namespace(shell: object) -> tuple[JsonObject, Mapping[str, JsonValue] | None]:
     """The user's namespace, and the local one of the code that ran the magic when that is a function
     (`def f(): %mcp_call ...`), as IPython's own expansion sees them."""
-    user_ns: JsonObject = shell.user_ns if shell is not None else {}
+    user_ns: JsonObject = getattr(shell, "user_ns", {})
     frame = sys._getframe(1)
     for _ in range(40):
         if frame.f_code in _MAGIC_RUNNERS:
@@ -281,7 +289,7 @@ def expand_for(shell: object, line: str) -> str:
     return expand(line, user_ns, local_ns)
 
 
-def magic_args(shell: Any, magic: Any, line: str) -> Any:
+def magic_args(shell: object, magic: ArgumentMagic, line: str) -> argparse.Namespace:
     """A `@magic_arguments` magic's parsed line: expanded, comment dropped, split into words that keep their
     quotes, as IPython's own `parse_argstring` does (`--keys b'...'` is a Python expression; the magic drops
     the quotes around `--stdio "COMMAND ARGS"`) -- but in linear time and with one line for an unclosed quote."""
@@ -289,7 +297,7 @@ def magic_args(shell: Any, magic: Any, line: str) -> Any:
     return magic.parser.parse_args(words)
 
 
-def refuse_options(magic: Any, args: Any, usage: str, allowed: frozenset[str] = frozenset()) -> None:
+def refuse_options(magic: ArgumentMagic, args: argparse.Namespace, usage: str, allowed: frozenset[str] = frozenset()) -> None:
     """One line naming the options on a `@magic_arguments` line that its subcommand does not take.
 
     argparse accepts every option of the magic on every line, so `%mcp_server list --http` would be obeyed

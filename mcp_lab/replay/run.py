@@ -17,22 +17,21 @@ import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 import mcp.types as T
 
 import mcp_lab.view_registry as view_registry
 from mcp_lab.errors import LabError
-from mcp_lab.flow.answers import AnswerContext, InputResponse, Unanswered, request_kind
 from mcp_lab.flow.flow import Connection, Flow
-from mcp_lab.flow.legs import parse_response, wire
 from mcp_lab.given import check_path, shown
-from mcp_lab.json_types import JsonValue
+from mcp_lab.json_types import JsonObject, JsonValue
 from mcp_lab.markup import MimeBundle
 from mcp_lab.protocol.eras import LEGACY, MODERN
 from mcp_lab.protocol.limits import check_timeout
 from mcp_lab.protocol.results import result_texts
 from mcp_lab.records.base import fitted
+from mcp_lab.replay.answers import RecordedAnswers
 from mcp_lab.replay.collection import Collection, ToolListing, called_tools, flow_label, load_collection, tool_entry
 from mcp_lab.replay.diff import (
     Difference,
@@ -40,7 +39,6 @@ from mcp_lab.replay.diff import (
     differences,
     key_path,
     match_keys,
-    renamed_key,
     request_differences,
     strip_meta,
     tool_differences,
@@ -49,7 +47,6 @@ from mcp_lab.replay.record import ReplayEntryRecord, ReplayRecord
 
 __all__ = [
     "Difference",
-    "RecordedAnswers",
     "ReplayEntry",
     "ReplayReport",
     "compare_flows",
@@ -63,6 +60,8 @@ DEFAULT_TIMEOUT = 60.0
 """Seconds each replayed flow may take: a replay in CI must end."""
 
 Status = Literal["same", "different", "stopped", "failed"]
+Ending = tuple[Literal["result", "error", "unfinished"], object]
+"""How a flow ended: its result (without _meta), its error's code and message, or its status."""
 
 
 @dataclass
@@ -78,7 +77,7 @@ class ReplayEntry:
     replayed: Flow | None = field(default=None, repr=False, compare=False)
     """The replayed flow itself (not part of the plain data: it holds fresh tokens)."""
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JsonObject:
         return {
             "label": self.label,
             "server": self.server,
@@ -125,7 +124,7 @@ class ReplayReport:
             },
         )
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JsonObject:
         return self.record().dump()
 
     def text(self) -> str:
@@ -135,48 +134,13 @@ class ReplayReport:
         return view_registry.bundle(self)
 
 
-class RecordedAnswers:
-    """Answers each question with the answer the recording gave under the same key; never guesses."""
-
-    label = "recording"
-
-    def __init__(self, recorded: Flow) -> None:
-        self.by_key: dict[str, list[dict[str, Any]]] = {}
-        self.asked: set[str] = set()
-        for rnd in recorded.rounds:
-            for key, response in (rnd.sent_input_responses or {}).items():
-                self.by_key.setdefault(key, []).append(response)
-            self.asked.update((rnd.input_requests or {}).keys())
-        self.backchannel = [e for rnd in recorded.rounds for e in rnd.backchannel if "response" in e]
-        self.unrecorded: list[dict[str, Any]] = []
-        """Questions the recording cannot answer: {key, request, asked_before, position}."""
-        self._backchannel_position = 0
-
-    async def answer(self, key: str, request: T.InputRequest, context: AnswerContext) -> InputResponse:
-        if context.backchannel:
-            position = self._backchannel_position
-            self._backchannel_position += 1
-            if position < len(self.backchannel) and self.backchannel[position]["kind"] == request_kind(request):
-                return parse_response(self.backchannel[position]["response"])
-            self.unrecorded.append({"key": key, "request": wire(request), "asked_before": False, "position": position})
-            raise Unanswered(key)
-        queue = self.by_key.get(key) or self.by_key.get(renamed_key(key, self.by_key) or key)
-        if not queue:
-            asked_before = key in self.asked or renamed_key(key, self.asked) is not None
-            self.unrecorded.append(
-                {"key": key, "request": wire(request), "asked_before": asked_before, "round": context.round_index}
-            )
-            raise Unanswered(key)
-        return parse_response(queue.pop(0))
-
-
-def _result_text(result: dict[str, Any]) -> str:
+def _result_text(result: Mapping[str, object]) -> str:
     texts = result_texts(result)
     shown = " | ".join(repr(t) for t in texts if t) or json.dumps(result, sort_keys=True)[:200]
     return shown + (" (isError)" if result.get("isError") else "")
 
 
-def _ending(flow: Flow) -> tuple[str, Any]:
+def _ending(flow: Flow) -> Ending:
     last = flow.last
     if flow.done and last is not None and last.outcome == "result" and last.result is not None:  # isError too
         return "result", strip_meta(last.result)
@@ -185,23 +149,23 @@ def _ending(flow: Flow) -> tuple[str, Any]:
     return "unfinished", flow.status
 
 
-def _describe_ending(ending: tuple[str, Any]) -> str:
+def _describe_ending(ending: Ending) -> str:
     kind, value = ending
-    if kind == "result":
+    if kind == "result" and isinstance(value, Mapping):
         return f"result {_result_text(value)}"
-    if kind == "error":
+    if kind == "error" and isinstance(value, Mapping):
         code = f"{value['code']} " if value.get("code") is not None else ""
         return f"error {code}{value.get('message')!r}"
-    return f"unfinished ({value})"
+    return f"{kind} ({value})"
 
 
-def _asked(kind: Literal["question", "unrecorded"], path: str, request: dict[str, Any], what: str) -> Difference:
+def _asked(kind: Literal["question", "unrecorded"], path: str, request: Mapping[str, JsonValue], what: str) -> Difference:
     question = strip_meta(request)
     recorded, replayed = (question, None) if what == "no longer asked" else (None, question)
     return Difference(kind, path, f"{path} ({describe(request)}): {what}", recorded, replayed)
 
 
-def _questions(recorded: Flow, replayed: Flow, new_keys: set[tuple[Any, str]]) -> list[Difference]:
+def _questions(recorded: Flow, replayed: Flow, new_keys: set[tuple[int | None, str]]) -> list[Difference]:
     diffs: list[Difference] = []
     for index, (a, b) in enumerate(zip(recorded.rounds, replayed.rounds, strict=False)):
         asked_a, asked_b = a.input_requests or {}, b.input_requests or {}
@@ -220,7 +184,7 @@ def _questions(recorded: Flow, replayed: Flow, new_keys: set[tuple[Any, str]]) -
     return diffs
 
 
-def _channel(flow: Flow) -> list[tuple[str, dict[str, Any]]]:
+def _channel(flow: Flow) -> list[tuple[str, JsonObject]]:
     """The back-channel requests of a 2025-11-25 flow in order, each with its path."""
     return [
         (f"$.rounds[{i}].backchannel[{j}].request", entry["request"])
@@ -266,10 +230,10 @@ def compare_flows(recorded: Flow, replayed: Flow, answers: RecordedAnswers | Non
     return diffs
 
 
-async def listed_tools(connection: Connection) -> dict[str, dict[str, Any]]:
+async def listed_tools(connection: Connection) -> dict[str, JsonObject]:
     """The connection's tools now, each as `{inputSchema, headers}` (what a collection records)."""
     session = await connection.session(MODERN)
-    tools: dict[str, dict[str, Any]] = {}
+    tools: dict[str, JsonObject] = {}
     cursor: str | None = None
     for _ in range(100):
         page = await session.list_tools(params=T.PaginatedRequestParams(cursor=cursor) if cursor else None)

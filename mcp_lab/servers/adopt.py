@@ -15,10 +15,12 @@ from __future__ import annotations
 
 import importlib
 import sys
+from collections.abc import Callable
 from typing import Any, Literal
 
 from mcp.server import Server
 from mcp.server.mcpserver import MCPServer, RequestStateBoundary
+from typing_extensions import TypeIs
 
 from mcp_lab.errors import LabError
 from mcp_lab.protocol.keys import KeyRing, checked_ttl, codec_key_ids
@@ -29,7 +31,7 @@ from mcp_lab.servers.sandbox import sandbox
 __all__ = ["adopt", "adoption_note", "boundary_of", "is_server", "load_server", "offers_nothing", "sealing_of"]
 
 
-def is_server(value: object) -> bool:
+def is_server(value: object) -> TypeIs[MCPServer | Server[Any]]:
     return isinstance(value, MCPServer | Server)
 
 
@@ -46,9 +48,9 @@ def offers_nothing(server: object) -> bool:
     )
 
 
-def boundary_of(entry: Any) -> RequestStateBoundary | None:
+def boundary_of(entry: LabServer) -> RequestStateBoundary | None:
     """The RequestStateBoundary in a sandbox server's middleware chain (None: plaintext state)."""
-    for middleware in getattr(entry.lowlevel, "middleware", []):
+    for middleware in entry.lowlevel.middleware:
         if isinstance(middleware, RequestStateBoundary):
             return middleware
     return None
@@ -94,7 +96,7 @@ def adoption_note(entry: LabServer) -> str:
     )
 
 
-def _called(factory: Any, label: str, name: str) -> Any:
+def _called(factory: Callable[[], object], label: str, name: str) -> object:
     with contained(name):
         try:
             return factory()
@@ -106,7 +108,7 @@ def _called(factory: Any, label: str, name: str) -> Any:
             raise LabError(f"{label}() raised {type(exc).__name__}: {exc}") from None
 
 
-def load_server(spec: str, name: str, *, reload: bool = False) -> Any:
+def load_server(spec: str, name: str, *, reload: bool = False) -> MCPServer | Server[Any]:
     """`module:attribute` -> the server object it names (an attribute that is a factory is called once, with
     no arguments). The import and the call run with the server's logging contained (log_book)."""
     module_name, sep, attribute = spec.partition(":")
@@ -134,11 +136,11 @@ def load_server(spec: str, name: str, *, reload: bool = False) -> Any:
 
 
 def adopt(
-    server: Any,
+    server: object,
     name: str | None = None,
     *,
     take_keys: bool = False,
-    keys: Any = None,
+    keys: object = None,
     ttl: float | None = None,
 ) -> LabServer:
     """Bring a server built in Python (an `MCPServer`, a lowlevel `Server`, or a zero-argument factory of one)

@@ -26,8 +26,10 @@ import logging
 from collections.abc import Awaitable, Callable, Coroutine
 from contextvars import ContextVar
 from dataclasses import replace
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
+from mcp.server import Server
+from mcp.server.context import HandlerResult, ServerRequestContext
 from mcp.server.lowlevel.server import HandlerEntry
 
 __all__ = ["HandlerExit", "contain", "contain_handlers", "describe", "escaping"]
@@ -57,7 +59,17 @@ def contain(exc: BaseException, what: str) -> HandlerExit:
     return HandlerExit(f"{what} raised {describe(exc)}")
 
 
-def contain_handlers(server: Any) -> None:
+_L = TypeVar("_L")  # the server's lifespan result
+_T = TypeVar("_T")
+
+
+class _Lookup(Protocol[_L]):
+    """`Server.get_request_handler` / `get_notification_handler`."""
+
+    def __call__(self, method: str) -> HandlerEntry[_L] | None: ...
+
+
+def contain_handlers(server: Server[_L]) -> None:
     """Make every request and notification handler of the lowlevel `server` fail with `HandlerExit` instead
     of letting SystemExit / KeyboardInterrupt escape -- also handlers registered later (idempotent).
 
@@ -65,10 +77,10 @@ def contain_handlers(server: Any) -> None:
     chain (which tutorials print) stays what its author made."""
     if getattr(server, _MARK, False):
         return
-    wrapped: dict[int, tuple[HandlerEntry[Any], HandlerEntry[Any]]] = {}
+    wrapped: dict[int, tuple[HandlerEntry[_L], HandlerEntry[_L]]] = {}
 
-    def lookup(find: Callable[[str], HandlerEntry[Any] | None]) -> Callable[[str], HandlerEntry[Any] | None]:
-        def contained_entry(method: str) -> HandlerEntry[Any] | None:
+    def lookup(find: _Lookup[_L]) -> _Lookup[_L]:
+        def contained_entry(method: str) -> HandlerEntry[_L] | None:
             entry = find(method)
             if entry is None:
                 return None
@@ -79,8 +91,9 @@ def contain_handlers(server: Any) -> None:
 
         return contained_entry
 
-    server.get_request_handler = lookup(server.get_request_handler)
-    server.get_notification_handler = lookup(server.get_notification_handler)
+    # On this object only (the class stays the SDK's): the runner looks every handler up through these.
+    server.get_request_handler = lookup(server.get_request_handler)  # type: ignore[method-assign]
+    server.get_notification_handler = lookup(server.get_notification_handler)  # type: ignore[method-assign]
     setattr(server, _MARK, True)
 
 
@@ -93,8 +106,12 @@ _HANDLING: ContextVar[str | None] = ContextVar("mcp_lab_handling", default=None)
 _logger = logging.getLogger(__name__)
 
 
-def _contained(handler: Callable[..., Awaitable[Any]], method: str) -> Callable[..., Awaitable[Any]]:
-    async def run(ctx: object, params: object) -> object:
+_Handler = Callable[[ServerRequestContext[_L], object], Awaitable[HandlerResult]]
+"""A request or notification handler as an entry holds it (its params' type is the entry's `params_type`)."""
+
+
+def _contained(handler: _Handler[_L], method: str) -> _Handler[_L]:
+    async def run(ctx: ServerRequestContext[_L], params: object) -> HandlerResult:
         _guard_tasks(asyncio.get_running_loop())
         token = _HANDLING.set(method)
         try:
@@ -134,7 +151,7 @@ def _guard_tasks(loop: asyncio.AbstractEventLoop) -> None:
         loop.set_task_factory(_TaskGuard(factory))
 
 
-async def _guarded(coro: Coroutine[Any, Any, Any], method: str | None) -> Any:
+async def _guarded(coro: Coroutine[object, object, _T], method: str | None) -> _T:
     try:
         return await coro
     except BaseException as exc:
@@ -146,12 +163,12 @@ async def _guarded(coro: Coroutine[Any, Any, Any], method: str | None) -> Any:
         raise contain(exc, f"a task the {method} handler started") from exc
 
 
-def _note_unawaited(task: asyncio.Future[Any]) -> None:
+def _note_unawaited(task: asyncio.Future[object]) -> None:
     # Whoever awaits the task is woken by a callback scheduled after this one; look once they have run.
     task.get_loop().call_soon(_report_if_unretrieved, task)
 
 
-def _report_if_unretrieved(task: asyncio.Future[Any]) -> None:
+def _report_if_unretrieved(task: asyncio.Future[object]) -> None:
     if getattr(task, "_log_traceback", False):  # nobody took the exception: asyncio would print a traceback
         exc = task.exception()  # taken now: asyncio's "never retrieved" traceback is not printed
         _logger.warning("%s", exc)  # server_log.py: one line in the leg running now

@@ -14,14 +14,13 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-import mcp.types as T
 from mcp import Client
-from mcp.client import ClientRequestContext
+from mcp.client import Transport
 from mcp.client.session import ClientSession
 from mcp.server import Server
 from mcp.server.mcpserver import MCPServer, RequestStateBoundary
@@ -32,6 +31,7 @@ from mcp_lab.exchanges.record import LegCapture
 from mcp_lab.exchanges.recorder import leg_scope
 from mcp_lab.json_types import JsonObject
 from mcp_lab.protocol.keys import KeyRing, checked_ttl
+from mcp_lab.servers.backchannel import AnswerFn, backchannel_callbacks, refusing_callbacks
 from mcp_lab.servers.containment import contain_handlers
 from mcp_lab.servers.header_files import forget_header_file, header_file
 from mcp_lab.servers.log_book import leg_began, leg_ended, server_logs
@@ -41,15 +41,7 @@ from mcp_lab.servers.loopback import HttpServing, Stopped, check_port, register_
 if TYPE_CHECKING:
     from mcp_lab.servers.access import Access
 
-__all__ = ["MAX_NAME", "ClientOwner", "LabServer", "backchannel_callbacks", "check_name", "shown_name"]
-
-AnswerFn = Callable[[str, T.InputRequest], Awaitable[Any]]
-
-
-async def _not_expected(*_: object) -> T.ErrorData:
-    # The modern client only declares capabilities with these; embedded requests are answered by flows.
-    return T.ErrorData(code=-32603, message="mcp_lab answers input requests through flows, not client callbacks")
-
+__all__ = ["MAX_NAME", "AnswerFn", "ClientOwner", "LabServer", "check_name", "shown_name"]
 
 class ClientOwner:
     """One task that enters a `Client`, keeps it open, and exits it in the same task."""
@@ -197,17 +189,11 @@ class LabServer:
         return client.session
 
     def _make_client(self, era: str, answer: AnswerFn | None = None) -> Client:
-        callbacks: dict[str, Any]
-        if answer is None:
-            callbacks = dict(
-                elicitation_callback=_not_expected, sampling_callback=_not_expected, list_roots_callback=_not_expected
-            )
-        else:
-            callbacks = backchannel_callbacks(answer)
-        target: Any = self.url if self.url is not None else self.server
+        callbacks = refusing_callbacks() if answer is None else backchannel_callbacks(answer)
+        target: str | MCPServer | Server[Any] | Transport = self.url if self.url is not None else self.server
         if self.http is not None:  # the lab's own serving: a transport that records every exchange
             target = self.http.transport()
-        mode: Any = "legacy" if era == "2025-11-25" else "auto"
+        mode = "legacy" if era == "2025-11-25" else "auto"
         return Client(target, mode=mode, cache=None, **callbacks)
 
     def capture(self) -> _Capturing:
@@ -309,19 +295,6 @@ class LabServer:
         for owner in owners:
             await owner.close()
         self._tools = set()
-
-
-def backchannel_callbacks(answer: AnswerFn) -> dict[str, Any]:
-    async def elicit(ctx: ClientRequestContext, params: T.ElicitRequestParams) -> Any:
-        return await answer(str(ctx.request_id), T.ElicitRequest(params=params))
-
-    async def sample(ctx: ClientRequestContext, params: T.CreateMessageRequestParams) -> Any:
-        return await answer(str(ctx.request_id), T.CreateMessageRequest(params=params))
-
-    async def roots(ctx: ClientRequestContext) -> Any:
-        return await answer(str(ctx.request_id), T.ListRootsRequest())
-
-    return dict(elicitation_callback=elicit, sampling_callback=sample, list_roots_callback=roots)
 
 
 class _Capturing:

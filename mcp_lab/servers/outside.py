@@ -24,7 +24,7 @@ import shutil
 import tempfile
 import time
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -42,7 +42,7 @@ from mcp_lab.errors import ConnectionFailed, LabError
 from mcp_lab.exchanges.recorder import SchemaBook
 from mcp_lab.json_types import JsonObject
 from mcp_lab.protocol.eras import LEGACY, MODERN
-from mcp_lab.servers.lab_server import backchannel_callbacks
+from mcp_lab.servers.backchannel import AnswerFn, backchannel_callbacks, refusing_callbacks
 from mcp_lab.servers.pids import child_running
 from mcp_lab.servers.transports import (
     ConnectionOwner,
@@ -63,8 +63,6 @@ __all__ = ["KEYLESS_NOTE", "OutsideServer", "stdio_log_path"]
 
 KEYLESS_NOTE = "not ours: keyless view only"
 """The lab holds no keys for a server it did not start: its tokens show format, key id and size only."""
-
-AnswerFn = Callable[[str, T.InputRequest], Awaitable[Any]]
 
 
 @dataclass(eq=False)
@@ -287,11 +285,8 @@ class OutsideServer:
             owner.log = None
 
     def _make_client(self, key: str, owner: ConnectionOwner) -> Client:
-        if key == LEGACY:
-            callbacks = backchannel_callbacks(self._dispatch)
-        else:
-            callbacks = dict(elicitation_callback=refuse, sampling_callback=refuse, list_roots_callback=refuse)
-        mode: Any = "legacy" if key == LEGACY else "auto"
+        callbacks = backchannel_callbacks(self._dispatch) if key == LEGACY else refusing_callbacks()
+        mode = "legacy" if key == LEGACY else "auto"
         return Client(self._transport(owner), mode=mode, cache=None, **callbacks)
 
     def _transport(self, owner: ConnectionOwner) -> Any:
@@ -307,7 +302,7 @@ class OutsideServer:
     def _saw_status(self, status: int) -> None:
         self._last_status = status
 
-    async def _dispatch(self, key: str, request: T.InputRequest) -> Any:
+    async def _dispatch(self, key: str, request: T.InputRequest) -> T.InputResponse | T.ErrorData:
         """Back-channel requests go to the leg that holds the legacy lock (none: refused)."""
         return await (refuse() if self._answer is None else self._answer(key, request))
 

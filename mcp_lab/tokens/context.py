@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcp.server.mcpserver import AESGCMRequestStateCodec, authenticated_principal
 
@@ -25,6 +25,9 @@ from mcp_lab.tokens.claims import UNKNOWN, request_identity
 from mcp_lab.tokens.codec import Codec, is_codec
 from mcp_lab.tokens.principal import current_principal
 from mcp_lab.tokens.rows import question_texts
+
+if TYPE_CHECKING:
+    from mcp_lab.servers.outside import OutsideServer
 
 __all__ = ["INFER", "Context", "from_flow", "resolve_context"]
 
@@ -118,7 +121,7 @@ def _own_ring(codec: AESGCMRequestStateCodec) -> RingFacts:
     return facts
 
 
-def _lab_server(server: Any) -> Any:
+def _lab_server(server: object) -> LabServer | OutsideServer:
     from mcp_lab.servers.outside import OutsideServer
 
     if isinstance(server, str):
@@ -128,10 +131,10 @@ def _lab_server(server: Any) -> Any:
     raise LabError(f"server= takes a sandbox server's name, LabServer or OutsideServer, not {type(server).__name__}")
 
 
-def _outside(entry: Any, ctx: Context) -> None:
+def _outside(entry: OutsideServer, ctx: Context) -> None:
     """A server the lab connected to: its keys live in its own process, so the report is the keyless one."""
     ctx.server = entry.name
-    where = f" ({entry.where})" if getattr(entry, "where", None) else ""
+    where = f" ({entry.where})" if entry.where else ""
     ctx.notes = [
         f"{entry.name!r} is a server the lab connected to{where}: its keys stay with it, so only the keyless "
         "view is possible (pass ring= or codec= if you hold its keys)"
@@ -180,7 +183,7 @@ def _call_identity(call: Any, ctx: Context) -> None:
     ctx.texts = question_texts(rounds)
 
 
-def _principal_from(bind: Any, ctx: Context) -> None:
+def _principal_from(bind: object, ctx: Context) -> None:
     if bind is None:
         ctx.principal, ctx.principal_note = None, "the server binds no principal"
     elif bind is authenticated_principal:
@@ -190,7 +193,7 @@ def _principal_from(bind: Any, ctx: Context) -> None:
         ctx.principal = current_principal()
         ctx.principal_note = "the lab identity from set_principal()"
     elif getattr(bind, "mcp_lab_kind", None) == "header":
-        ctx.principal_note = f"read per request from header {bind.mcp_lab_header!r}; pass principal="
+        ctx.principal_note = f"read per request from header {getattr(bind, 'mcp_lab_header', None)!r}; pass principal="
     else:
         ctx.principal_note = "a custom bind_principal computes it per request; pass principal="
 
