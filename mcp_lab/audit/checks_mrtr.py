@@ -10,16 +10,21 @@ repeats a recorded call and changes exactly what the rule is about, so a verdict
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 import mcp.types as T
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from mcp_lab.audit.context import Context, check, label, not_applicable, probe
 from mcp_lab.audit.legs import Leg, Replayed, same_outcome
 from mcp_lab.audit.model import AuditCheck, AuditProbe, Verdict
 from mcp_lab.audit.reach import RequestSpec
 from mcp_lab.flow.flow import Flow
+from mcp_lab.json_types import JsonObject, JsonValue
+
+if TYPE_CHECKING:
+    from mcp_lab.exchanges.record import HttpExchange
 
 __all__ = [
     "answers_missing",
@@ -36,7 +41,7 @@ LISTINGS = ("tools/list", "prompts/list", "resources/list", "resources/templates
 """Read-only requests: the audit may send them although nobody recorded them."""
 METHOD_NOT_FOUND = -32601
 UNASKED_KEY = "mcp-lab-audit:unasked"
-_KINDS: dict[str, type[Any]] = {
+_KINDS: dict[str, type[BaseModel]] = {
     "elicitation/create": T.ElicitRequest,
     "sampling/createMessage": T.CreateMessageRequest,
     "roots/list": T.ListRootsRequest,
@@ -71,7 +76,7 @@ async def ir_methods(ctx: Context) -> AuditCheck:
     return check("ir-methods", probes, summary, notes)
 
 
-def _listing(method: str, result: dict[str, Any], fallback: str) -> str:
+def _listing(method: str, result: Mapping[str, JsonValue], fallback: str) -> str:
     key = {"tools/list": "tools", "prompts/list": "prompts", "resources/list": "resources"}.get(
         method, "resourceTemplates"
     )
@@ -79,7 +84,7 @@ def _listing(method: str, result: dict[str, Any], fallback: str) -> str:
     return f"result: {len(items)} {key}" if isinstance(items, list) else fallback
 
 
-def exchange_records(raw: list[dict[str, Any]]) -> list[Any]:
+def exchange_records(raw: list[JsonObject]) -> list[HttpExchange]:
     from mcp_lab.exchanges.record import HttpExchange
 
     kept = []
@@ -91,9 +96,9 @@ def exchange_records(raw: list[dict[str, Any]]) -> list[Any]:
     return kept
 
 
-def _observed(ctx: Context) -> list[tuple[str, dict[str, Any], Flow | None]]:
+def _observed(ctx: Context) -> list[tuple[str, JsonObject, Flow | None]]:
     """Every raw InputRequiredResult of the honest replays, with the replayed flow it came in."""
-    seen: list[tuple[str, dict[str, Any], Flow | None]] = []
+    seen: list[tuple[str, JsonObject, Flow | None]] = []
     for call, body in ctx.replayer.observed:
         flow = next((h.flow for f, h in zip(ctx.flows, ctx.honest, strict=True) if label(f) == call), None)
         seen.append((call, body, flow))
@@ -133,20 +138,20 @@ def _raw_probe(call: str, what: str, verdict: Verdict, flow: Flow | None = None)
 
 
 async def ir_request_kinds(ctx: Context) -> AuditCheck:
-    seen = [(c, b, f) for c, b, f in _observed(ctx) if isinstance(b.get("inputRequests"), dict)]
+    seen = [(c, asked, f) for c, b, f in _observed(ctx) if isinstance(asked := b.get("inputRequests"), dict)]
     if not seen:
         return not_applicable("ir-request-kinds", "no recorded call was asked a question")
     probes: list[AuditProbe] = []
     count = 0
-    for call, body, flow in seen:
-        for key, request in body["inputRequests"].items():
+    for call, asked, flow in seen:
+        for key, request in asked.items():
             count += 1
             problem = _request_problem(request)
             if problem is not None:
                 probes.append(_raw_probe(call, f"input request {key!r}: {problem}", "fail", flow))
                 ctx.keep("ir-request-kinds", *([flow] if flow else []))
     if not probes:
-        kinds = sorted({str(r.get("method")) for _, b, _ in seen for r in b["inputRequests"].values()})
+        kinds = sorted({str(r.get("method")) for _, asked, _ in seen for r in asked.values() if isinstance(r, dict)})
         what = f"{count} input request(s): {', '.join(kinds)}"
         return check(
             "ir-request-kinds", [_raw_probe(seen[0][0], what, "pass")], f"every input request is {' or '.join(kinds)}"

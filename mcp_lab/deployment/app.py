@@ -159,7 +159,7 @@ def _write_state(path: str | None, generation: int, ids: list[str], server: str)
     os.replace(temporary, target)
 
 
-def instance_app() -> Any:
+def instance_app() -> InstanceHeader:
     """The uvicorn factory: the server's streamable HTTP app, its keys installed, its responses labelled."""
     die_with_parent()  # under --workers this is a worker: it goes when its supervisor goes
     env = os.environ

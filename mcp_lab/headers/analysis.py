@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any
 
 from mcp.shared.inbound import MCP_PARAM_HEADER_PREFIX, X_MCP_HEADER_KEY, find_invalid_x_mcp_header
 
@@ -42,7 +41,7 @@ _STRING_SAMPLES = ("eu-west", "São Paulo")
 """A value that travels verbatim and one that needs the base64 sentinel."""
 
 
-def _marks(schema: Any, path: tuple[str, ...] | None = ()) -> Iterator[tuple[tuple[str, ...] | None, dict[str, Any]]]:
+def _marks(schema: object, path: tuple[str, ...] | None = ()) -> Iterator[tuple[tuple[str, ...] | None, JsonObject]]:
     """Every schema position carrying `x-mcp-header`, with its `properties` path (None when unreachable)."""
     if isinstance(schema, list):
         for item in schema:
@@ -120,7 +119,7 @@ def _samples(token: str, json_type: str, prop: Mapping[str, JsonValue]) -> list[
     default = prop.get("default")
     enum = prop.get("enum")
     if isinstance(enum, list) and enum:
-        values: list[Any] = enum[:2]
+        values: list[JsonValue] = enum[:2]
     elif json_type == "boolean":
         values = [True, False]
     elif json_type == "integer":
@@ -135,6 +134,12 @@ def _samples(token: str, json_type: str, prop: Mapping[str, JsonValue]) -> list[
         spelled = header_value(token, value)
         samples.append({"value": value, "header_value": spelled, "encoding": encoding_of(value, spelled)})
     return samples
+
+
+def _properties(path: tuple[str, ...], prop: JsonObject) -> Mapping[str, JsonValue]:
+    """The `properties` of the schema that holds only `prop` at `path`."""
+    found = nested_schema(path, prop).get("properties")
+    return found if isinstance(found, Mapping) else {}
 
 
 def header_rows(tool: str, schema: object) -> ToolHeaders:
@@ -154,7 +159,7 @@ def header_rows(tool: str, schema: object) -> ToolHeaders:
             if row.reason is None and isinstance(token, str):
                 earlier = seen.get(token.lower())
                 if earlier is not None:
-                    properties = {**nested_schema(earlier[0], earlier[1])["properties"], **nested_schema(path, prop)["properties"]}
+                    properties = {**_properties(*earlier), **_properties(path, prop)}
                     row.reason = find_invalid_x_mcp_header({"type": "object", "properties": properties}) or verdict
                 else:
                     seen[token.lower()] = (path, prop)

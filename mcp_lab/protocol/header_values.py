@@ -10,7 +10,6 @@ the server run); this module only names them per argument. Pure functions over d
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from mcp.shared.inbound import (
     MCP_PARAM_HEADER_PREFIX,
@@ -41,12 +40,12 @@ def header_value(token: str, value: object) -> str | None:
     return mcp_param_headers({("value",): token}, {"value": value}).get(f"{MCP_PARAM_HEADER_PREFIX}{token}")
 
 
-def nested_schema(path: Sequence[str], leaf: object) -> dict[str, Any]:
+def nested_schema(path: Sequence[str], leaf: JsonValue) -> JsonObject:
     """A schema holding only `leaf` at `path`, so the SDK's checks speak about that one property."""
-    node: Any = leaf
+    node = leaf
     for key in reversed(path):
         node = {"type": "object", "properties": {key: node}}
-    return dict(node)
+    return dict(node) if isinstance(node, Mapping) else {}
 
 
 def _value_at(arguments: Mapping[str, JsonValue], path: Sequence[str]) -> JsonValue:

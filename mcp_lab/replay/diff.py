@@ -23,7 +23,7 @@ import json
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 from mcp.shared.inbound import x_mcp_header_map
 
@@ -98,10 +98,10 @@ def strip_meta(value: object) -> object:
     return value
 
 
-def json_differences(recorded: object, replayed: object, path: str) -> list[tuple[str, Any, Any]]:
+def json_differences(recorded: object, replayed: object, path: str) -> list[tuple[str, object, object]]:
     """Every leaf where two JSON values differ, as (path, recorded, replayed); a missing member is `(absent)`."""
     if isinstance(recorded, dict) and isinstance(replayed, dict):
-        found: list[tuple[str, Any, Any]] = []
+        found: list[tuple[str, object, object]] = []
         for key in [*recorded, *(k for k in replayed if k not in recorded)]:
             a, b = recorded.get(key, _MISSING), replayed.get(key, _MISSING)
             found += json_differences(a, b, key_path(path, str(key)))
@@ -193,20 +193,31 @@ def header_map(schema: object) -> dict[str, str]:
     return {".".join(path): name for path, name in found.items()}
 
 
-def tool_differences(name: str, recorded: Mapping[str, Any], replayed: Mapping[str, Any] | None) -> list[Difference]:
+def _headers(tool: Mapping[str, JsonValue]) -> Mapping[str, JsonValue]:
+    """A tool entry's `headers` (argument -> header name); empty where the entry has none."""
+    headers = tool.get("headers")
+    return headers if isinstance(headers, Mapping) else {}
+
+
+def _travels_as(header: JsonValue) -> str:
+    return "no header" if header is None else f"Mcp-Param-{header}"
+
+
+def tool_differences(
+    name: str, recorded: Mapping[str, JsonValue], replayed: Mapping[str, JsonValue] | None
+) -> list[Difference]:
     """A called tool's input schema and header map, recorded vs. now listed (`None`: no longer listed)."""
     path = key_path("$.tools", name)
     if replayed is None:
         return [Difference("tool", path, f"{path}: no longer listed by the server", dict(recorded), None)]
     found: list[Difference] = []
-    headers_a, headers_b = recorded.get("headers") or {}, replayed.get("headers") or {}
+    headers_a, headers_b = _headers(recorded), _headers(replayed)
     for argument in [*headers_a, *(a for a in headers_b if a not in headers_a)]:
         a, b = headers_a.get(argument), headers_b.get(argument)
         if a == b:
             continue
         where = key_path(key_path(path, "headers"), argument)
-        sent = {None: "no header"}
-        what = f"{sent.get(a, f'Mcp-Param-{a}')} -> {sent.get(b, f'Mcp-Param-{b}')}"
+        what = f"{_travels_as(a)} -> {_travels_as(b)}"
         found.append(Difference("tool", where, f"{where}: argument {argument!r} travels as {what}", a, b))
     schema_path = key_path(path, "inputSchema")
     found += differences("tool", recorded.get("inputSchema"), replayed.get("inputSchema"), schema_path)

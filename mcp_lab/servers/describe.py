@@ -11,7 +11,8 @@ tool). The tool listing is read raw, so a tool the SDK's client would drop is de
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import mcp.types as T
 from mcp.client.session import ClientSession
@@ -29,6 +30,9 @@ from mcp_lab.servers.record import (
     ToolDescription,
 )
 from mcp_lab.servers.sandbox import sandbox
+
+if TYPE_CHECKING:
+    from mcp_lab.servers.outside import OutsideServer
 
 __all__ = ["ServerDescription", "describe", "signature"]
 
@@ -59,7 +63,7 @@ class ServerDescription:
         return self.record.bundle(description_text(self.record), description_html(self.record))
 
 
-async def describe(server: str | Any) -> ServerDescription:
+async def describe(server: str | LabServer | OutsideServer) -> ServerDescription:
     """Describe a server in the lab (one it started, adopted or connected to) by name. `await` it."""
     from mcp_lab.servers.outside import OutsideServer
 
@@ -75,15 +79,14 @@ async def describe(server: str | Any) -> ServerDescription:
     record.tools = [_tool(t) for t in tools]
     caps = record.capabilities
     if "prompts" in caps:
-        record.prompts = [
-            _prompt(p) for p in await _pages(session, T.ListPromptsRequest, T.ListPromptsResult, "prompts")
-        ]
+        prompts = await _pages(session, T.ListPromptsRequest, T.ListPromptsResult, lambda page: page.prompts)
+        record.prompts = [_prompt(p) for p in prompts]
     else:
         record.notes.append("no prompts capability: the server offers no prompts")
     if "resources" in caps:
-        listed = await _pages(session, T.ListResourcesRequest, T.ListResourcesResult, "resources")
+        listed = await _pages(session, T.ListResourcesRequest, T.ListResourcesResult, lambda page: page.resources)
         templates = await _pages(
-            session, T.ListResourceTemplatesRequest, T.ListResourceTemplatesResult, "resource_templates"
+            session, T.ListResourceTemplatesRequest, T.ListResourceTemplatesResult, lambda page: page.resource_templates
         )
         record.resources = [_resource(r, False) for r in listed] + [_resource(t, True) for t in templates]
     else:
@@ -112,13 +115,23 @@ def _handshake(record: ServerDescriptionRecord, session: ClientSession) -> None:
         record.supported_versions = list(discovered.supported_versions)
 
 
-async def _pages(session: ClientSession, request: Any, result: Any, field: str) -> list[Any]:
-    items: list[Any] = []
+_Page = TypeVar("_Page", bound=T.PaginatedResult)
+_Item = TypeVar("_Item")
+
+
+async def _pages(
+    session: ClientSession,
+    request: Callable[..., T.ClientRequest],
+    result: type[_Page],
+    items_of: Callable[[_Page], Sequence[_Item]],
+) -> list[_Item]:
+    """Every item of a paginated listing (at most PAGES pages)."""
+    items: list[_Item] = []
     cursor: str | None = None
     for _ in range(PAGES):
         params = T.PaginatedRequestParams(cursor=cursor) if cursor else None
         page = await session.send_request(request(params=params), result)
-        items += getattr(page, field)
+        items += items_of(page)
         cursor = page.next_cursor
         if not cursor:
             break

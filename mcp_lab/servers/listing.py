@@ -33,7 +33,7 @@ async def _list_all(session: ClientSession) -> list[dict[str, Any]]:
     return tools
 
 
-async def raw_tool_listing(server: Any) -> tuple[str, str, list[dict[str, Any]]]:
+async def raw_tool_listing(server: object) -> tuple[str, str, list[dict[str, Any]]]:
     """(name, kind, tools in wire form) for a sandbox server name (the lab's or a connected one), a LabServer,
     an OutsideServer, or a server object."""
     from mcp import Client
