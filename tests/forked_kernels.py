@@ -14,9 +14,10 @@ Exit hooks run as at an interpreter's exit; the exit status reaches the KernelMa
 reports it, since the test process is not the kernel's parent).
 
 Only the plain kernel command is forked (a kernel spec with any other command, or a stdin, stdout or stderr
-asked for, is exec'd as before), only in test processes (tests/isolation.py installs it), and never in a
-kernel spec a JupyterLab or nbgrader started by a test reads: those start their own kernels as a user's do.
-`MCP_LAB_TEST_KERNELS=exec` turns it off.
+asked for, is exec'd as before), only in test processes (tests/isolation.py installs it) and in the nbgrader
+runs the grading tests start (`INSTALL`), never through a kernel spec: a JupyterLab or JupyterHub a test
+starts execs its kernels as a user's does (the browser tests check what those kernels started by their
+process tree). `MCP_LAB_TEST_KERNELS=exec` turns it off.
 """
 
 from __future__ import annotations
@@ -49,6 +50,9 @@ from tests import preforked
 
 NAME = "mcp-lab-test-forked"
 """The provisioner's name, registered in this process only (no entry point: nothing outside sees it)."""
+INSTALL = "from tests import forked_kernels; forked_kernels.install(); "
+"""The same, at the start of a `python -c` command line, for a Python tool a test starts that runs kernels
+of its own (nbgrader's autograde: tests/classroom/grading.py)."""
 LAUNCHER = ["-m", "ipykernel_launcher", "-f"]
 _LAUNCH_TIMEOUT = 60.0
 
@@ -102,15 +106,14 @@ class ForkedProvisioner(LocalProvisioner):  # type: ignore[misc]
 
     async def launch_kernel(self, cmd: list[str], **kwargs: Any) -> KernelConnectionInfo:
         scrubbed = LocalProvisioner._scrub_kwargs(kwargs)
-        streams = [scrubbed.get(name) for name in ("stdin", "stdout", "stderr")]
-        if len(cmd) < 5 or cmd[0] != sys.executable or cmd[1:4] != LAUNCHER or any(s is not None for s in streams):
-            return await super().launch_kernel(cmd, **kwargs)
-        if scrubbed.get("independent"):
+        outputs = [_descriptor(scrubbed.get("stdout"), 1), _descriptor(scrubbed.get("stderr"), 2)]
+        plain = len(cmd) >= 5 and cmd[0] == sys.executable and cmd[1:4] == LAUNCHER
+        if not plain or scrubbed.get("stdin") is not None or None in outputs or scrubbed.get("independent"):
             return await super().launch_kernel(cmd, **kwargs)
         env = dict(scrubbed.get("env") or os.environ)
         env["JPY_PARENT_PID"] = str(os.getpid())  # as jupyter_client's launcher sets it
         cwd = str(scrubbed.get("cwd") or os.getcwd())
-        process = await asyncio.to_thread(_fork, cmd, env, cwd, _installation_path())
+        process = await asyncio.to_thread(_fork, cmd, env, cwd, _installation_path(), outputs)
         self.process = ForkedKernel(process)
         self.pid = self.process.pid
         self.pgid = self.process.pid  # the kernel's own session and group (it made them before `_fork` returned)
@@ -128,10 +131,25 @@ def _installation_path() -> tuple[str, ...]:
     return tuple(json.loads(done.stdout))
 
 
-def _fork(cmd: list[str], env: dict[str, str], cwd: str, base: tuple[str, ...]) -> multiprocessing.process.BaseProcess:
+def _descriptor(stream: object, inherited: int) -> int | None:
+    """The file descriptor a kernel's stdout or stderr goes to, as Popen would take it: None (this process's
+    own), a descriptor, or a file (nbval passes os.devnull opened); None for a pipe or anything else."""
+    if stream is None:
+        return inherited
+    if isinstance(stream, int):
+        return stream if stream >= 0 else None  # subprocess.PIPE, DEVNULL, STDOUT are negative
+    try:
+        return int(stream.fileno())  # type: ignore[attr-defined]
+    except (AttributeError, OSError, ValueError):
+        return None
+
+
+def _fork(
+    cmd: list[str], env: dict[str, str], cwd: str, base: tuple[str, ...], outputs: list[int]
+) -> multiprocessing.process.BaseProcess:
     ready_read, ready_write = multiprocessing.Pipe(duplex=False)
-    stdout = multiprocessing.connection.Connection(os.dup(1), readable=False)
-    stderr = multiprocessing.connection.Connection(os.dup(2), readable=False)
+    stdout = multiprocessing.connection.Connection(os.dup(outputs[0]), readable=False)
+    stderr = multiprocessing.connection.Connection(os.dup(outputs[1]), readable=False)
     process = preforked.CONTEXT.Process(
         target=_kernel,
         args=(cmd, env, cwd, list(base), stdout, stderr, ready_write),
