@@ -113,7 +113,12 @@ class ForkedProvisioner(LocalProvisioner):  # type: ignore[misc]
         env = dict(scrubbed.get("env") or os.environ)
         env["JPY_PARENT_PID"] = str(os.getpid())  # as jupyter_client's launcher sets it
         cwd = str(scrubbed.get("cwd") or os.getcwd())
-        process = await asyncio.to_thread(_fork, cmd, env, cwd, _installation_path(), outputs)
+        try:
+            process = await asyncio.to_thread(_fork, cmd, env, cwd, _installation_path(), outputs)
+        except (OSError, EOFError, RuntimeError, subprocess.SubprocessError) as exc:
+            # No fork server (it failed to start or died): this kernel is exec'd, as without this module.
+            self.log.warning("tests/forked_kernels.py: exec'ing the kernel, the fork failed: %s", exc)
+            return await super().launch_kernel(cmd, **kwargs)
         self.process = ForkedKernel(process)
         self.pid = self.process.pid
         self.pgid = self.process.pid  # the kernel's own session and group (it made them before `_fork` returned)
