@@ -30,6 +30,7 @@ import importlib.util
 import json
 import multiprocessing
 import multiprocessing.connection
+import multiprocessing.forkserver
 import multiprocessing.process
 import multiprocessing.util
 import os
@@ -38,6 +39,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from importlib.metadata import EntryPoint
 from pathlib import Path
 from typing import Any
@@ -64,7 +66,28 @@ def install() -> None:
     KernelProvisionerFactory.provisioners[NAME] = EntryPoint(
         name=NAME, value=f"{__name__}:ForkedProvisioner", group=KernelProvisionerFactory.GROUP_NAME
     )
-    KernelProvisionerFactory.instance().default_provisioner_name = NAME
+    if KernelProvisionerFactory.instance().default_provisioner_name != NAME:
+        KernelProvisionerFactory.instance().default_provisioner_name = NAME
+        atexit.register(_reap_fork_server)
+
+
+def _reap_fork_server() -> None:
+    """At exit: what is left stopped as multiprocessing stops it, then the fork server ended and reaped.
+
+    Without this the fork server outlives the process by a moment and is reaped by init, and with it the
+    CPU of every kernel it forked and reaped: a parent's rusage of its children (the grading tests' CPU
+    figure, tests/timing.py's) would not see the kernels at all."""
+    multiprocessing.util._exit_function()  # type: ignore[attr-defined]  # once: later calls do nothing
+    server: Any = multiprocessing.forkserver._forkserver  # type: ignore[attr-defined]
+    pid, alive = server._forkserver_pid, server._forkserver_alive_fd
+    if pid is None or alive is None:
+        return
+    server._forkserver_pid = server._forkserver_alive_fd = None
+    os.close(alive)  # the fork server exits when this end closes
+    deadline = time.monotonic() + 5
+    with contextlib.suppress(ChildProcessError):
+        while os.waitpid(pid, os.WNOHANG) == (0, 0) and time.monotonic() < deadline:
+            time.sleep(0.02)
 
 
 class ForkedKernel:
