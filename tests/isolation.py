@@ -65,6 +65,9 @@ def pytest_configure(config: pytest.Config) -> None:
     if "TMPDIR" in folders:
         tempfile.tempdir = str(root / "t")
     _kernels_over_ipc()
+    from tests import forked_kernels
+
+    forked_kernels.install()  # this process's kernels forked from its preloaded interpreter (tests/forked_kernels.py)
 
 
 def _nbval(config: pytest.Config) -> bool:

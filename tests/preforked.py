@@ -38,11 +38,34 @@ PRELOAD = [
     "uvicorn.protocols.websockets.auto",
     "pydantic",
     "anyio",
+    # The test processes' kernels are forked here too (tests/forked_kernels.py): ipykernel, IPython and what
+    # `%load_ext mcp_lab` imports of the SDK (`mcp` and its protocol models) -- never mcp_lab itself.
+    "ipykernel.kernelapp",
+    "ipykernel.ipkernel",
+    "ipykernel.zmqshell",
+    "ipykernel.iostream",
+    "ipykernel.comm",
+    "ipykernel.debugger",  # and debugpy, which it imports when a kernel starts
+    "IPython.core.interactiveshell",
+    "IPython.core.completer",
+    "IPython.core.completerlib",
+    "IPython.core.debugger",
+    "IPython.core.logger",
+    "IPython.core.oinspect",
+    "IPython.extensions.storemagic",
+    "sqlite3",
+    "tornado.platform.asyncio",
+    "tornado.queues",
+    "tornado.locks",
+    "mcp",
+    "mcp.client",
+    "ctypes",
 ]
-"""Libraries only: no server is built and no key drawn in the fork server (each server does that itself)."""
+"""Libraries only: no server is built, no key drawn, no kernel made and no thread started in the fork server
+(each server and kernel does that itself)."""
 
-_CONTEXT = multiprocessing.get_context("forkserver")
-_CONTEXT.set_forkserver_preload(PRELOAD)
+CONTEXT = multiprocessing.get_context("forkserver")
+CONTEXT.set_forkserver_preload(PRELOAD)
 # multiprocessing stops what is left and removes its temp folder (the fork server's socket) at exit; run that
 # before tests/isolation.py removes the process's temp root (registered earlier, so it would run first and
 # leave multiprocessing a folder that is gone). Later calls find nothing left to do.
@@ -89,7 +112,7 @@ class Server:
         err_read, err_write = os.pipe()
         child_out = multiprocessing.connection.Connection(out_write, readable=False)
         child_err = multiprocessing.connection.Connection(err_write, readable=False)
-        self.process = _CONTEXT.Process(
+        self.process = CONTEXT.Process(
             target=_serve,
             args=(argv, str(cwd), dict(os.environ if env is None else env), child_out, child_err),
             daemon=True,  # a test process that ends stops what is left, rather than waiting for it

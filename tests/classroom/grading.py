@@ -40,6 +40,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "notebooks"))
 from build import SOURCES, course  # noqa: E402
 
+from tests.forked_kernels import INSTALL  # noqa: E402
 from tests.startup import BLOCK  # noqa: E402
 
 TUTORIALS = [source.stem for source in sorted(SOURCES.glob("*.py"))]
@@ -49,7 +50,7 @@ STUDENTS = ("reference", "untouched")
 """`reference` submits the released notebooks with the reference answers typed in; `untouched` as released."""
 BEGIN_SOLUTION = "### BEGIN SOLUTION"
 
-NBGRADER = BLOCK + "from nbgrader.apps.nbgraderapp import main; main()"
+NBGRADER = BLOCK + INSTALL + "from nbgrader.apps.nbgraderapp import main; main()"
 """`python -m nbgrader`, without the grammar module jsonschema would build on import (tests/startup.py)."""
 SCORES = """
 import json, pathlib
