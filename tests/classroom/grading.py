@@ -40,6 +40,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "notebooks"))
 from build import SOURCES, course  # noqa: E402
 
+from tests.lean_kernel import write_spec  # noqa: E402
 from tests.startup import BLOCK  # noqa: E402
 
 TUTORIALS = [source.stem for source in sorted(SOURCES.glob("*.py"))]
@@ -75,18 +76,22 @@ again -- 2.7 of its 5 CPU-s went to building the grammars (measured)."""
 
 
 def tools(directory: Path) -> Path:
-    """A folder for the front of nbgrader's PATH, holding `alembic` as above."""
+    """A folder for the front of nbgrader's PATH, holding `alembic` as above, and for the front of its JUPYTER_PATH,
+    holding the kernel spec its kernels start from (tests/lean_kernel.py: ipykernel without debugpy, which
+    nbgrader never uses -- ~0.2 CPU-s of every notebook's kernel start)."""
     folder = directory.parent / f"{directory.name}-tools"
     folder.mkdir()
     (folder / "alembic").write_text(ALEMBIC)
     (folder / "alembic").chmod(0o755)
-    return folder
+    return write_spec(folder)
 
 
 def nbgrader(directory: Path, path: Path, *args: str, unattended: bool = False) -> subprocess.Popen[bytes]:
     # nbgrader runs `alembic` from PATH to create a gradebook: `path` (tools()), then this environment's scripts.
     front = f"{path}{os.pathsep}{Path(sys.executable).parent}"
     env = {**os.environ, "PATH": f"{front}{os.pathsep}{os.environ.get('PATH', '')}"}
+    # Its kernels: `python3` found in `path` first (tools()), before the environment's own.
+    env["JUPYTER_PATH"] = os.pathsep.join(filter(None, [str(path), os.environ.get("JUPYTER_PATH")]))
     if unattended:
         env["MCP_LAB_UNATTENDED"] = "1"
     code = NBGRADER
