@@ -4,9 +4,11 @@ Spec context: the deployment lessons start many real server processes (tutorial 
 one imports uvicorn and the SDK before it answers. Interleaved, start by start (the order turned round each
 round, so machine noise hits both alike): an instance of tests/deployment/shop_server.py started until it
 answers as itself, then stopped. Printed per way: median wall seconds to ready and the CPU seconds the
-instance process used by then (from /proc), with the launcher's own one-off CPU, and fork/exec ratios.
+instance process used by then (from /proc; under `--workers N` its workers' too: one uvicorn supervisor and
+its N workers, which are forked from it on the fork way and spawned -- new interpreters -- on the exec way),
+with the launcher's own one-off CPU, and fork/exec ratios.
 
-Run: python -m bench.instance_start [--rounds N (5)]
+Run: python -m bench.instance_start [--rounds N (5)] [--workers N (1)]
 """
 
 from __future__ import annotations
@@ -32,6 +34,15 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / CLOCK
 
 
+def tree_cpu_seconds(pid: int) -> float:
+    """`pid`'s CPU seconds and those of every live descendant (a supervisor's workers)."""
+    try:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        return cpu_seconds(pid) + sum(tree_cpu_seconds(int(child)) for child in children)
+    except (FileNotFoundError, ProcessLookupError):
+        return 0.0
+
+
 class NoLauncher(Launcher):
     """A launcher that is never usable: every start goes the exec path."""
 
@@ -39,19 +50,19 @@ class NoLauncher(Launcher):
         return False
 
 
-async def one(directory: Path, label: str, forked: bool) -> tuple[float, float]:
+async def one(directory: Path, label: str, forked: bool, workers: int) -> tuple[float, float]:
     processes_module.launcher = launcher if forked else NoLauncher()
-    instance = InstanceProcess(label=label, index=0, target=SERVER, directory=directory)
+    instance = InstanceProcess(label=label, index=0, target=SERVER, directory=directory, workers=workers)
     began = time.perf_counter()
     await instance.start()
     wall = time.perf_counter() - began
     assert instance.pid is not None
-    cpu = cpu_seconds(instance.pid)
+    cpu = tree_cpu_seconds(instance.pid)
     await instance.stop()
     return wall, cpu
 
 
-async def main(rounds: int) -> None:
+async def main(rounds: int, workers: int) -> None:
     directory = Path(tempfile.mkdtemp(prefix="bench-instance-"))
     began = time.perf_counter()
     assert await launcher.usable(), launcher.failure
@@ -61,11 +72,12 @@ async def main(rounds: int) -> None:
     results: dict[bool, list[tuple[float, float]]] = {True: [], False: []}
     for i in range(rounds):
         for forked in (True, False) if i % 2 == 0 else (False, True):
-            results[forked].append(await one(directory, f"bench#{i}{'f' if forked else 'e'}", forked))
+            results[forked].append(await one(directory, f"bench#{i}{'f' if forked else 'e'}", forked, workers))
     processes_module.launcher = launcher
     medians = {way: (statistics.median(w for w, _ in r), statistics.median(c for _, c in r)) for way, r in results.items()}
     for way, (wall, cpu) in medians.items():
-        print(f"{'forked' if way else 'exec':>6}: {wall:.3f} s to ready, {cpu:.3f} CPU-s in the instance (median of {rounds})")
+        where = "the instance" if workers == 1 else f"the supervisor and its {workers} workers"
+        print(f"{'forked' if way else 'exec':>6}: {wall:.3f} s to ready, {cpu:.3f} CPU-s in {where} (median of {rounds})")
     print(f"launcher: {launcher_wall:.3f} s to ready, {launcher_cpu:.3f} CPU-s once per kernel")
     print(f"fork/exec: wall {medians[True][0] / medians[False][0]:.3f}, instance CPU {medians[True][1] / medians[False][1]:.3f}")
     launcher.stop()
@@ -74,4 +86,6 @@ async def main(rounds: int) -> None:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=5)
-    asyncio.run(main(parser.parse_args().rounds))
+    parser.add_argument("--workers", type=int, default=1)
+    arguments = parser.parse_args()
+    asyncio.run(main(arguments.rounds, arguments.workers))

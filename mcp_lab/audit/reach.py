@@ -27,6 +27,7 @@ from mcp_types import CLIENT_CAPABILITIES_META_KEY
 
 from mcp_lab.audit.model import Transport
 from mcp_lab.errors import LabError
+from mcp_lab.exchanges.client_tls import tls_context
 from mcp_lab.flow.flow import Connection, LegCapture
 from mcp_lab.json_types import JsonObject, JsonValue
 from mcp_lab.protocol.eras import MODERN
@@ -173,7 +174,7 @@ async def _http_transport(url: str, headers: dict[str, str]) -> AsyncIterator[An
 
     timeout = httpx2.Timeout(30.0, read=300.0)
     async with (
-        httpx2.AsyncClient(event_hooks=http_hooks(tag=False), timeout=timeout, headers=headers) as http,
+        httpx2.AsyncClient(event_hooks=http_hooks(tag=False), timeout=timeout, headers=headers, verify=tls_context()) as http,
         streamable_http_client(url, http_client=http) as streams,
     ):
         yield streams

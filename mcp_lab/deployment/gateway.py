@@ -22,6 +22,7 @@ from mcp.client.streamable_http import streamable_http_client
 
 from mcp_lab.deployment.connection import ProxiedServer, served_by
 from mcp_lab.errors import LabError
+from mcp_lab.exchanges.client_tls import tls_context
 from mcp_lab.exchanges.record import HttpExchange, LegCapture
 from mcp_lab.exchanges.recorder import http_hooks, leg_scope
 from mcp_lab.given import shown
@@ -98,7 +99,7 @@ async def unlisted_call(
     capture = LegCapture()
     result = error = None
     async with (
-        httpx2.AsyncClient(event_hooks=http_hooks(None, tag=False)) as http,
+        httpx2.AsyncClient(event_hooks=http_hooks(None, tag=False), verify=tls_context()) as http,
         Client(streamable_http_client(fleet.url, http_client=http), cache=None) as client,
     ):
         with leg_scope(capture):

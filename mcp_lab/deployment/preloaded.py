@@ -176,6 +176,14 @@ def _child(request: JsonObject, argv: list[str], env: dict[str, str], fds: list[
         for stream in (sys.stdout, sys.stderr):
             with contextlib.suppress(AttributeError, ValueError):
                 stream.reconfigure(write_through=True)  # type: ignore[union-attr]
+    if "--workers" in argv:
+        # uvicorn's supervisor starts each worker with multiprocessing's "spawn": a new interpreter that imports
+        # uvicorn and the SDK again (~1 CPU-s a worker, measured). Forked from this process instead, a worker has
+        # them already and does the rest as a spawned one does (binds nothing: the supervisor's socket is passed;
+        # loads the app itself, so its own default key), in this process's session, stopped with it.
+        import multiprocessing
+
+        vars(importlib.import_module("uvicorn._subprocess"))["spawn"] = multiprocessing.get_context("fork")
     try:
         sys.modules["uvicorn.main"].main.main(args=argv[3:], prog_name="python -m uvicorn")
         code = 0

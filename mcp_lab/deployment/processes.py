@@ -5,9 +5,9 @@ restart or another instance cannot verify it), shared `keys=[...]` fix that, rot
 
 The command is what a person would type (`uvicorn --factory mcp_lab.deployment.app:instance_app --host
 127.0.0.1 --port P [--workers N]`), in a session of its own (so a stop reaches its workers), dying with the
-kernel also on SIGKILL. With one worker the kernel's preloaded launcher forks it (`mcp_lab.deployment.launcher`:
-uvicorn and the SDK imported once per kernel, not once per instance); under `--workers N`, or when the
-launcher cannot, it is exec'd under `guard` -- the same process either way, seen from outside. Shared keys
+kernel also on SIGKILL. The kernel's preloaded launcher forks it (`mcp_lab.deployment.launcher`: uvicorn and
+the SDK imported once per kernel, not once per instance; under `--workers N` the workers are forked from it in
+turn); when the launcher cannot, it is exec'd under `guard` -- the same process either way, seen from outside. Shared keys
 go through a 0600 file in the fleet's 0700 directory (`write_keys`); the process's configuration otherwise
 travels in names and paths only. Nothing here blocks the event loop: `reload` signals and returns,
 `keys_live` awaits the new ring going live.
@@ -197,10 +197,9 @@ class InstanceProcess:
         command, env = self.command(), self._environment()
         with self.log_path.open("ab") as log:
             self._spawned_at = log.tell()
-            if self.workers == 1:  # under --workers uvicorn's supervisor spawns its workers: the exec path
-                self.process = await launcher.spawn(command, env, str(self.directory), log.fileno())
-                if self.process is not None:
-                    return
+            self.process = await launcher.spawn(command, env, str(self.directory), log.fileno())
+            if self.process is not None:
+                return
             self.process = subprocess.Popen(
                 guarded(command),
                 env=env,

@@ -26,6 +26,7 @@ from mcp.shared.inbound import find_invalid_x_mcp_header, x_mcp_header_map
 from mcp_types import CLIENT_CAPABILITIES_META_KEY, PROTOCOL_VERSION_META_KEY
 
 from mcp_lab.errors import LabError
+from mcp_lab.exchanges.client_tls import tls_context
 from mcp_lab.exchanges.record import LegCapture
 from mcp_lab.exchanges.recorder import SchemaBook, http_hooks, leg_scope
 from mcp_lab.flow.answers import AnswerContext, InputResponse, ScriptedAnswerer
@@ -217,7 +218,7 @@ async def mismatch_lab(
     experiment = MismatchExperiment(server=entry.name, tool=name, argument=argument, header=header, arguments=args, notes=notes)
     await _ready(entry)
     hooks = http_hooks(target.book, tag=target.tag)
-    async with httpx2.AsyncClient(event_hooks=hooks, timeout=30.0, headers=target.headers) as client:
+    async with httpx2.AsyncClient(event_hooks=hooks, timeout=30.0, headers=target.headers, verify=tls_context()) as client:
         for i, (case, description, changes, meta, body_args) in enumerate(cases, start=1):
             headers: dict[str, str] = {
                 "Accept": "application/json, text/event-stream",

@@ -28,6 +28,7 @@ from contextlib import asynccontextmanager, suppress
 from typing import Any
 
 from mcp_lab.errors import ConnectionFailed, LabError
+from mcp_lab.exchanges.client_tls import tls_context
 from mcp_lab.exchanges.recorder import ExchangeRecorder, SchemaBook, http_hooks
 from mcp_lab.servers.access import Access
 from mcp_lab.servers.http_protocol import bounded_h11
@@ -273,7 +274,7 @@ class HttpServing:
         timeout = httpx2.Timeout(30.0, read=300.0)  # the SDK's defaults: SSE streams may stay open long
         async with (
             httpx2.AsyncClient(
-                timeout=timeout, event_hooks=http_hooks(self.book), headers=self.access.headers()
+                timeout=timeout, event_hooks=http_hooks(self.book), headers=self.access.headers(), verify=tls_context()
             ) as client,
             streamable_http_client(self.url, http_client=client) as streams,
         ):

@@ -28,6 +28,7 @@ import mcp.types as T
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
+from mcp_lab.exchanges.client_tls import tls_context
 from mcp_lab.exchanges.record import LegCapture
 from mcp_lab.exchanges.recorder import SchemaBook, http_hooks, leg_scope
 from mcp_lab.servers.lab_server import ClientOwner
@@ -75,7 +76,7 @@ async def http_transport(
 
         hooks["response"] = [*hooks["response"], status]
     async with (
-        httpx2.AsyncClient(event_hooks=hooks, timeout=timeout, headers=headers) as http,
+        httpx2.AsyncClient(event_hooks=hooks, timeout=timeout, headers=headers, verify=tls_context()) as http,
         streamable_http_client(url, http_client=http) as streams,
     ):
         yield streams

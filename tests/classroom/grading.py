@@ -50,8 +50,27 @@ STUDENTS = ("reference", "untouched")
 """`reference` submits the released notebooks with the reference answers typed in; `untouched` as released."""
 BEGIN_SOLUTION = "### BEGIN SOLUTION"
 
-NBGRADER = BLOCK + INSTALL + "from nbgrader.apps.nbgraderapp import main; main()"
-"""`python -m nbgrader`, without the grammar module jsonschema would build on import (tests/startup.py)."""
+ARCHIVES = """
+import importlib, types
+def _unpacker(name):
+    def unpack(*args, **kwargs):  # the first call imports setuptools' own module and hands over to it
+        if getattr(sys.modules.get('setuptools.archive_util'), 'stand_in', False):
+            del sys.modules['setuptools.archive_util']
+        return getattr(importlib.import_module('setuptools.archive_util'), name)(*args, **kwargs)
+    return unpack
+_archives = types.ModuleType('setuptools.archive_util')
+_archives.stand_in = True
+for _name in ('unpack_archive', 'unpack_tarfile', 'unpack_zipfile'):
+    setattr(_archives, _name, _unpacker(_name))
+sys.modules.setdefault('setuptools.archive_util', _archives)
+"""
+"""nbgrader.utils imports three functions of `setuptools.archive_util` (for `nbgrader zip_collect`, which the
+course never runs), and importing it imports setuptools and pkg_resources: ~0.3 of the ~2 CPU-s every nbgrader
+process pays for its imports (measured), and again in its `alembic heads`. Until one is called they are stand-ins
+that import the real module then and call it: what nbgrader runs is the same, the import happens when used."""
+NBGRADER = BLOCK + ARCHIVES + INSTALL + "from nbgrader.apps.nbgraderapp import main; main()"
+"""`python -m nbgrader`, without the grammar module jsonschema would build on import (tests/startup.py), and with
+setuptools' archive helpers imported on first use (ARCHIVES); its kernels forked (tests/forked_kernels.py)."""
 SCORES = """
 import json, pathlib
 from nbgrader.api import Gradebook
@@ -67,10 +86,12 @@ pathlib.Path('scores.json').write_text(json.dumps(scores))
 
 ALEMBIC = f"""#!{sys.executable}
 {BLOCK}
+{ARCHIVES}
 from alembic.config import main
 sys.exit(main())
 """
-"""This environment's `alembic` command, started without the grammar module (tests/startup.py) as nbgrader is:
+"""This environment's `alembic` command, started without the grammar module (tests/startup.py) as nbgrader is (and
+with ARCHIVES):
 nbgrader runs `alembic heads` to create a gradebook, and that imports nbgrader (so nbformat and jsonschema)
 again -- 2.7 of its 5 CPU-s went to building the grammars (measured)."""
 
