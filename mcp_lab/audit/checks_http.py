@@ -17,7 +17,6 @@ import base64
 import contextlib
 import logging
 from collections.abc import Iterator
-from typing import Any
 
 from mcp.shared.inbound import find_invalid_x_mcp_header, mcp_param_headers, x_mcp_header_map
 
@@ -27,7 +26,7 @@ from mcp_lab.audit.legs import Leg, same_outcome
 from mcp_lab.audit.model import AuditCheck, AuditProbe, Verdict
 from mcp_lab.audit.reach import RequestSpec
 from mcp_lab.flow.flow import Flow, Round
-from mcp_lab.json_types import JsonObject
+from mcp_lab.json_types import JsonObject, JsonValue
 from mcp_lab.protocol.codes import HEADER_MISMATCH
 from mcp_lab.protocol.header_values import header_text, other_value
 
@@ -89,14 +88,14 @@ class _Mark:
         """The flow of the last probe sent for this mark."""
 
 
-def _at(arguments: JsonObject, path: tuple[str, ...]) -> object:
-    value: Any = arguments
+def _at(arguments: JsonObject, path: tuple[str, ...]) -> JsonValue:
+    value: JsonValue = arguments
     for key in path:
         value = value.get(key) if isinstance(value, dict) else None
     return value
 
 
-def _with(arguments: JsonObject, path: tuple[str, ...], new: Any) -> JsonObject:
+def _with(arguments: JsonObject, path: tuple[str, ...], new: JsonValue) -> JsonObject:
     if len(path) == 1:
         return {**arguments, path[0]: new}
     inner = arguments.get(path[0])

@@ -14,11 +14,15 @@ from __future__ import annotations
 import argparse
 import math
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcp_lab.audit.selection import CHECK_IDS, DEFAULT_MAX_WAIT, select
 from mcp_lab.errors import LabError
 from mcp_lab.servers.credentials import header_arguments, redact
+
+if TYPE_CHECKING:  # imported when the audit runs: `python -m mcp_lab --help` stays quick
+    from mcp_lab.audit.report import AuditReport
+    from mcp_lab.flow.flow import Flow
 
 __all__ = ["EXIT_BROKEN", "EXIT_CANNOT_RUN", "EXIT_KEPT", "add_parser", "run"]
 
@@ -75,7 +79,9 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     return parser
 
 
-async def _audit(args: argparse.Namespace, flows: list[Any], env: dict[str, str], headers: dict[str, str]) -> Any:
+async def _audit(
+    args: argparse.Namespace, flows: list[Flow], env: dict[str, str], headers: dict[str, str]
+) -> AuditReport:
     from mcp_lab.audit.runner import audit
     from mcp_lab.protocol.eras import MODERN
     from mcp_lab.servers.connect import connect

@@ -89,7 +89,7 @@ class Replayed:
     """The leg the change received (its token is what a probe that stops before sending wanted)."""
 
 
-def outcome(rnd: Round | None) -> tuple[Any, ...]:
+def outcome(rnd: Round | None) -> tuple[object, ...]:
     """What a leg came back with, for comparing two runs: a result's texts, the questions asked, an error code."""
     if rnd is None:
         return ("nothing",)

@@ -13,7 +13,6 @@ from __future__ import annotations
 import math
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from pathlib import Path
-from typing import Any
 
 from mcp import MCPError
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
@@ -60,7 +59,7 @@ MAX_FLOWS = 10
 LISTING_PAGES = 20
 
 
-def _recorded(flows: Any, server: str, notes: list[str]) -> list[Flow]:
+def _recorded(flows: str | Path | Flow | Iterable[Flow] | None, server: str, notes: list[str]) -> list[Flow]:
     """The recorded calls to repeat: this kernel's flows for `server`, a collection, or the flows given."""
     if flows is None:
         from mcp_lab.flow.history import history

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
 
 from mcp_lab.protocol.anatomy import keyless_anatomy
 from mcp_lab.protocol.readable import Readable, decode_segment, encode_segment, segment_spans
@@ -108,7 +107,7 @@ def _rebuilt(token: str, found: Reveal, text: str) -> str:
     return token[: found.start] + body + token[found.end :]
 
 
-def _edit_json(value: object, path: str = "") -> list[tuple[Any, str]]:
+def _edit_json(value: object, path: str = "") -> list[tuple[object, str]]:
     """Copies of `value`, each with one number raised by one (or one string changed), in document order."""
     if isinstance(value, dict):
         return [

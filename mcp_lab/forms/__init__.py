@@ -89,11 +89,13 @@ def installed() -> FormAnswerer | None:
     return None
 
 
-def install(ipython: Any = None, **options: Any) -> FormAnswerer | None:
+def install(
+    ipython: object = None, *, timeout: float | None = None, model: object = None, mode: str | None = None
+) -> FormAnswerer | None:
     """Register a FormAnswerer as the fallback -- only where a kernel (a frontend to click) exists.
 
     In a plain script or a terminal IPython there is nobody to show a form to, so nothing is registered
-    and a flow stops with "no answer for ..." instead of hanging. Options go to `FormAnswerer`.
+    and a flow stops with "no answer for ..." instead of hanging. The options are `FormAnswerer`'s.
     """
     from mcp_lab.flow.history import history
 
@@ -101,20 +103,21 @@ def install(ipython: Any = None, **options: Any) -> FormAnswerer | None:
         from IPython import get_ipython
 
         ipython = get_ipython()
-    if getattr(ipython, "kernel", None) is None:
+    kernel = getattr(ipython, "kernel", None)
+    if kernel is None:
         return None
     from mcp_lab.forms.waiting import register
 
-    register(ipython.kernel)  # the side panel finds waiting questions, also after a page reload
+    register(kernel)  # the side panel finds waiting questions, also after a page reload
     existing = installed()
     if existing is not None:
         return existing
-    answerer = FormAnswerer(**options)
+    answerer = FormAnswerer(timeout=timeout, model=model, mode=mode)
     history.fallback_answerers.append(answerer)
     return answerer
 
 
-def uninstall(ipython: Any = None) -> None:
+def uninstall(ipython: object = None) -> None:
     """Remove the form fallback (flows then stop with "no answer for ...") and the side panel's comm target."""
     from mcp_lab.flow.history import history
 

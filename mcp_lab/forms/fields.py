@@ -21,7 +21,7 @@ import json
 from typing import Any
 
 from mcp_lab.forms.schema import MISSING, FieldSpec, Invalid, parse_number
-from mcp_lab.json_types import JsonObject
+from mcp_lab.json_types import JsonObject, JsonValue
 
 __all__ = ["default_value", "display_value", "field_record", "placeholder", "read_field"]
 
@@ -89,7 +89,7 @@ def default_value(spec: FieldSpec) -> Any:
     return default
 
 
-def display_value(spec: FieldSpec, value: object) -> Any:
+def display_value(spec: FieldSpec, value: object) -> JsonValue:
     """`value` (typed by a person or given headless) as the front end shows it (a JSON value)."""
     kind = spec.kind
     if value is MISSING or value is None:

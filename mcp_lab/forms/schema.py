@@ -153,7 +153,8 @@ def parse_schema(schema: object) -> FormSpec:
         )
     if schema.get("type", "object") != "object":
         return FormSpec(whole_json=True, notes=[f"The requested schema has type {schema.get('type')!r}, not object."])
-    required: list[Any] = schema["required"] if isinstance(schema.get("required"), list) else []
+    listed = schema.get("required")
+    required: list[object] = list(listed) if isinstance(listed, list) else []
     spec = FormSpec()
     for name, prop in schema.get("properties", {}).items():
         if not isinstance(prop, Mapping):

@@ -13,7 +13,7 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TypeVar
 
 import mcp_lab.bounded_json as bounded_json
 from mcp_lab.bounded_json import check_depth, check_text, json_extent
@@ -103,7 +103,10 @@ class CallLine:
     max_rounds: int = DEFAULT_MAX_ROUNDS
 
 
-def _number(option: str, text: str | None, kind: type[int] | type[float]) -> Any:
+_Number = TypeVar("_Number", int, float)
+
+
+def _number(option: str, text: str | None, kind: type[_Number]) -> _Number:
     if text is None or text.startswith("--"):
         raise LabError(f"{option} needs a value, e.g. {option} {5 if kind is int else 30}")
     try:
@@ -113,10 +116,11 @@ def _number(option: str, text: str | None, kind: type[int] | type[float]) -> Any
         raise LabError(f"{option} takes {noun}, not {text!r}") from None
 
 
-def parse_call_line(line: str, usage: str, has_args: bool, namespace: Mapping[str, Any]) -> CallLine:
+def parse_call_line(line: str, usage: str, has_args: bool, namespace: Mapping[str, JsonValue]) -> CallLine:
     """NAME TARGET [arguments] and options, in any order; `usage` is the one-line reminder on a mistake."""
     words = split_line(line)
-    options: dict[str, Any] = {"--step": False, "--legacy": False}
+    flags: set[str] = set()
+    options: dict[str, str | None] = {}
     rest: list[str] = []
     it = iter(words)
     for word in it:
@@ -124,7 +128,7 @@ def parse_call_line(line: str, usage: str, has_args: bool, namespace: Mapping[st
         if option in _FLAGS:
             if sep:
                 raise LabError(f"{option} takes no value")
-            options[option] = True
+            flags.add(option)
         elif option in _VALUED:
             options[option] = value if sep else next(it, None)
         elif word.startswith("--"):
@@ -136,7 +140,7 @@ def parse_call_line(line: str, usage: str, has_args: bool, namespace: Mapping[st
     name, target, extra = rest[0], rest[1], rest[2:]
     if extra and not has_args:
         raise LabError(f"unexpected arguments: {' '.join(extra)} (usage: {usage})")
-    call = CallLine(name, target, parse_arguments(extra), step=options["--step"], legacy=options["--legacy"])
+    call = CallLine(name, target, parse_arguments(extra), step="--step" in flags, legacy="--legacy" in flags)
     check_text(call.arguments, "the arguments")
     if "--answers" in options:
         call.answers = answers_from(options["--answers"], namespace)
@@ -147,7 +151,7 @@ def parse_call_line(line: str, usage: str, has_args: bool, namespace: Mapping[st
     return call
 
 
-def answers_from(text: str | None, namespace: Mapping[str, JsonValue]) -> Any:
+def answers_from(text: str | None, namespace: Mapping[str, JsonValue]) -> Mapping[str, JsonValue] | Answerer:
     """`--answers`: a JSON object, or the name of a variable holding a dict (or an Answerer)."""
     if text is None or text.startswith("--"):
         raise LabError("--answers needs a JSON object or a variable name")

@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from IPython.core.magic import Magics, line_cell_magic, line_magic, magics_class, no_var_expand
 from IPython.core.magic_arguments import argument, magic_arguments
@@ -31,6 +31,9 @@ from mcp_lab.magics.magic_line import expand_for, magic_args, refuse_options, sh
 from mcp_lab.protocol.keys import KeyRing
 from mcp_lab.servers.adopt import adopt, adoption_note, is_server, load_server, offers_nothing
 from mcp_lab.servers.sandbox import sandbox
+
+if TYPE_CHECKING:
+    from mcp_lab.servers.access import ServingRules
 
 __all__ = ["FlowRun", "LabMagics", "await_magic_transformer", "parse_arguments"]
 
@@ -194,7 +197,7 @@ class LabMagics(Magics):
         if args.http or args.port is not None:
             self._serve(args.name, args.port, rules)
 
-    def _access(self, args: argparse.Namespace) -> JsonObject:
+    def _access(self, args: argparse.Namespace) -> ServingRules:
         """--no-auth / --allow-origin, checked before anything runs."""
         from mcp_lab.servers.access import check_origin
 
@@ -202,7 +205,7 @@ class LabMagics(Magics):
             raise LabError("--no-auth and --allow-origin are for serving: add --http (or use %mcp_server serve NAME)")
         return {"auth": False if args.no_auth else None, "allow_origins": [check_origin(o) for o in args.allow_origin]}
 
-    def _serve(self, name: str, port: str | None, rules: dict[str, Any]) -> None:
+    def _serve(self, name: str, port: str | None, rules: ServingRules) -> None:
         from mcp_lab.servers.access import Access, authenticates_itself, no_auth_warning
 
         entry = sandbox.lab_server(name)

@@ -31,7 +31,7 @@ import secrets
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 from urllib.parse import urlsplit
 
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -48,6 +48,7 @@ __all__ = [
     "AccessSecret",
     "OpenServerWarning",
     "SecretVerifier",
+    "ServingRules",
     "authenticates_itself",
     "check_origin",
     "no_auth_warning",
@@ -162,6 +163,13 @@ def check_origin(origin: object) -> str:
             "(a port may be '*')"
         )
     return value
+
+
+class ServingRules(TypedDict):
+    """Who may call a served server, as `Access.make(**rules)` takes it (`%mcp_server --no-auth/--allow-origin`)."""
+
+    auth: bool | None
+    allow_origins: list[str]
 
 
 @dataclass(frozen=True)

@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from mcp_lab.errors import LabError
 from mcp_lab.servers.access import Access, OpenServerWarning, authenticates_itself, no_auth_warning
 from mcp_lab.servers.lab_server import LabServer
 from mcp_lab.servers.loopback import HOST, HttpServing, live_servings
 from mcp_lab.servers.sandbox import sandbox
+
+if TYPE_CHECKING:
+    from mcp.client import Transport
 
 __all__ = ["HOST", "HttpServing", "auth_headers", "client_transport", "live_servings", "serve", "served_entry"]
 
@@ -60,7 +63,7 @@ def served_entry(server: object) -> LabServer:
     return server
 
 
-def _served(server: object) -> Any:
+def _served(server: object) -> HttpServing:
     entry = served_entry(server)
     if entry.http is None or not entry.http.alive:
         raise LabError(f"{entry.name!r} is not served over HTTP; serve it first (mcp_lab.serve({entry.name!r}))")
@@ -70,11 +73,10 @@ def _served(server: object) -> Any:
 def auth_headers(server: object) -> dict[str, str]:
     """The headers a client of a served lab server must send (`{}` when served with --no-auth): for your
     own code in this kernel (raw httpx2); never print them into a notebook you share."""
-    headers: dict[str, str] = _served(server).access.headers()
-    return headers
+    return _served(server).access.headers()
 
 
-def client_transport(server: object) -> Any:
+def client_transport(server: object) -> Transport:
     """The SDK's Streamable HTTP transport to a served lab server, its secret attached:
     `async with Client(mcp_lab.client_transport("demo")) as client: ...`."""
     return _served(server).transport()

@@ -19,7 +19,6 @@ import hashlib
 import json
 from collections.abc import Mapping
 from math import isfinite
-from typing import Any
 
 from mcp.server.request_state import _principal_matches  # private, pinned to mcp==2.3.0
 
@@ -142,7 +141,7 @@ def _mark(report: TokenReport, uncertain: bool, step: str, reason: str, detail: 
 
 
 def _check_principal(
-    report: TokenReport, claim: Any, principal: Any, note: str, uncertain: bool, assumed: bool
+    report: TokenReport, claim: JsonValue, principal: object, note: str, uncertain: bool, assumed: bool
 ) -> None:
     if principal is UNKNOWN:
         if claim is None and assumed:
@@ -160,7 +159,7 @@ def _check_principal(
         _mark(report, uncertain, "principal", "principal drift", side)
         return
     if claim is not None and principal is not None:
-        if not isinstance(claim, str) or not _principal_matches(claim, principal):
+        if not isinstance(claim, str) or not isinstance(principal, str) or not _principal_matches(claim, principal):
             _mark(report, uncertain, "principal", "principal", f"the tag was not made for {principal!r}")
             return
         report.checks.append(passed("principal", f"tag matches {principal!r} ({note})"))

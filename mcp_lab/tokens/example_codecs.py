@@ -20,7 +20,7 @@ import hashlib
 import hmac
 import os
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
@@ -38,6 +38,9 @@ from mcp_lab.protocol.anatomy import (
 )
 from mcp_lab.protocol.keys import checked_ttl
 from mcp_lab.tokens.codec import is_codec
+
+if TYPE_CHECKING:
+    from mcp_lab.servers.lab_server import LabServer
 
 __all__ = ["EnvelopeCodec", "HMACSignOnlyCodec", "use_codec"]
 
@@ -228,7 +231,7 @@ register_format(HMAC_PREFIX, sign_only_anatomy)
 register_format(ENVELOPE_PREFIX, envelope_anatomy)
 
 
-def use_codec(entry: Any, codec: Any, *, ttl: float | None = None, **policy: Any) -> None:
+def use_codec(entry: str | LabServer, codec: object, *, ttl: float | None = None, **policy: Any) -> None:
     """Make a sandbox server seal with `codec` instead of its key ring (its ring is dropped).
 
     `policy` goes to `RequestStateSecurity` (`bind_principal=`, `audience=`), as for `install_ring`.

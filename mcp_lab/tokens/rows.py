@@ -14,9 +14,9 @@ import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Literal
 
-from mcp_lab.json_types import JsonObject
+from mcp_lab.json_types import JsonObject, JsonValue
 
 __all__ = [
     "RESOLVER_STATE_VERSION",
@@ -154,11 +154,13 @@ def question_texts(rounds: object) -> dict[str, str]:
     return found
 
 
-def _question_text(request: dict[str, Any]) -> str:
-    params = request.get("params") or {}
+def _question_text(request: Mapping[str, JsonValue]) -> str:
+    found = request.get("params")
+    params: Mapping[str, JsonValue] = found if isinstance(found, Mapping) else {}
     method = request.get("method", "")
     if method == "elicitation/create":
         return str(params.get("message") or params.get("url") or "elicitation")
     if method == "sampling/createMessage":
-        return f"sampling: {len(params.get('messages', []))} message(s)"
+        messages = params.get("messages", [])
+        return f"sampling: {len(messages) if isinstance(messages, list) else 0} message(s)"
     return "list roots"
