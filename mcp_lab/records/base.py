@@ -23,6 +23,8 @@ from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
+from mcp_lab.json_types import JsonObject
+
 __all__ = [
     "CLIP_CHARS",
     "HEAD_CHARS",
@@ -66,7 +68,7 @@ class Record(Model):
     def mime(self) -> str:
         return mime(str(getattr(self, "kind", "")))
 
-    def bundle(self, text: str, html: str) -> dict[str, Any]:
+    def bundle(self, text: str, html: str) -> JsonObject:
         """The display bundle: both fallbacks and this record, all three made from the same data."""
         return {"text/plain": text, "text/html": html, self.mime(): self.dump()}
 

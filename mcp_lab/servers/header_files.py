@@ -152,7 +152,7 @@ def _hook_cleanup() -> None:
     if kernel is None or not callable(original):
         return
 
-    def do_shutdown(restart: bool) -> Any:
+    def do_shutdown(restart: bool) -> object:  # what the kernel's own returns (a reply, or its coroutine)
         forget_all_header_files()
         return original(restart)
 
