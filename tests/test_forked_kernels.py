@@ -27,8 +27,8 @@ print(json.dumps({
     "path": sys.path,
     "argv": sys.argv[1:2] + sys.argv[3:],
     "cwd": os.getcwd(),
-    "environ": sorted(os.environ),
-    "proc_environ": sorted(environ),
+    "environ": dict(os.environ),
+    "proc_environ": environ,
     "cmdline": open("/proc/self/cmdline").read().split("\0")[:4] + open("/proc/self/cmdline").read().split("\0")[5:],
     "own_session": os.getsid(0) == os.getpid() == os.getpgid(0),
     "lab_loaded": "mcp_lab" in sys.modules,
@@ -69,8 +69,8 @@ def test_a_forked_kernel_is_what_an_execd_one_is(monkeypatch: pytest.MonkeyPatch
     assert not seen
     forked = _kernel_facts(forked_kernels.NAME, monkeypatch, tmp_path / "forked")
     assert len(seen) == 1, "the second kernel was forked"
-    for key in ("environ", "proc_environ"):  # named first, so that a difference reads as one
-        assert set(forked[key]) ^ set(execd[key]) == set(), key
+    for key in ("environ", "proc_environ"):  # first, so that a difference reads as one
+        assert set(forked[key].items()) ^ set(execd[key].items()) == set(), key
     assert forked == execd
     assert execd["own_session"] and not execd["lab_loaded"] and execd["process"] == "MainProcess"
     assert execd["parent_handle"] and execd["main"] == "__main__"
