@@ -218,13 +218,21 @@ def _kernel(
     stdout.close()
     stderr.close()
     os.chdir(cwd)
+    # What the preloaded libraries put in the environment when imported (debugpy sets PYDEVD_USE_FRAME_EVAL
+    # unless it is set): an exec'd kernel gets it from the same imports, made with its own environment.
+    started = _startup_environment()
+    imported = {k: v for k, v in os.environ.items() if started.get(k) != v}
     os.environ.clear()
     os.environ.update(env)
+    for name, value in imported.items():
+        os.environ.setdefault(name, value)
     _retitle(cmd, env)
     sys.dont_write_bytecode = bool(env.get("PYTHONDONTWRITEBYTECODE"))
     # sys.path as the interpreter builds it for `python -m`: the working directory, the environment's
-    # PYTHONPATH, then the installation's folders.
-    sys.path[:] = [cwd, *(p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p), *base]
+    # PYTHONPATH, then the installation's folders but those PYTHONPATH named already (site skips those).
+    own = [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
+    named = {os.path.normcase(os.path.abspath(p)) for p in own}
+    sys.path[:] = [cwd, *own, *(p for p in base if os.path.normcase(os.path.abspath(p)) not in named)]
     sys.argv = ["-m", *cmd[3:]]
     # A process of its own, not a multiprocessing child: what the kernel's code starts with multiprocessing
     # (a pool, a fork server of its own) is started as from any interpreter.
@@ -254,6 +262,16 @@ def _kernel(
         with contextlib.suppress(Exception):
             stream.flush()  # type: ignore[union-attr]
     raise SystemExit(code)
+
+
+def _startup_environment() -> dict[str, str]:
+    """The environment this interpreter (the fork server) started with, before any import changed it."""
+    try:
+        block = Path("/proc/self/environ").read_bytes()
+    except OSError:
+        return {}
+    pairs = (os.fsdecode(entry).partition("=") for entry in block.split(b"\0") if b"=" in entry)
+    return {name: value for name, _, value in pairs}
 
 
 def _retitle(cmd: list[str], env: dict[str, str]) -> None:
