@@ -35,10 +35,20 @@ _CELLS_JS = """() => {
   }));
 }"""
 
-_FINISHED_JS = (
-    "() => { const cells = (" + _CELLS_JS + ")(); if (!cells) { return false; }\n"
-    "  return cells.some(c => c.errors.length) || cells.every(c => /^\\[\\d+\\]/.test(c.prompt)); }"
-)
+# Every code cell shows `[n]`, or one has an error output (Run All stops there): what `_CELLS_JS` reports,
+# read without it -- no copy of every output's data (`toJSON`) ten times a second for the whole run.
+_FINISHED_JS = """() => {
+  const panel = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+  if (!panel || !panel.content || !panel.content.widgets) { return false; }
+  let done = true;
+  for (const c of panel.content.widgets) {
+    if (c.model.type !== 'code') { continue; }
+    const outputs = c.model.outputs;
+    for (let i = 0; i < outputs.length; i++) { if (outputs.get(i).type === 'error') { return true; } }
+    done = done && /^\\[\\d+\\]/.test(((c.node.querySelector('.jp-InputPrompt') || {}).textContent || '').trim());
+  }
+  return done;
+}"""
 
 _KERNEL_IDLE_JS = """() => {
   const panel = window.jupyterapp && window.jupyterapp.shell.currentWidget;
@@ -100,9 +110,17 @@ def wait_cells_finished(page: Page, timeout_ms: int = CELL_TIMEOUT_MS) -> list[d
 
 
 def wait_cell_running(page: Page, index: int, timeout_ms: int = CELL_TIMEOUT_MS) -> None:
-    """Wait until code cell `index` shows `[*]`: it is executing (e.g. awaiting a form)."""
+    """Wait until code cell `index` shows `[*]`: it is executing (e.g. awaiting a form). Checked on every
+    animation frame (a quick cell's `[*]` is brief), so the check reads that one cell's prompt only."""
     page.wait_for_function(
-        f"() => {{ const c = ({_CELLS_JS})(); return !!c && c.length > {index} && c[{index}].prompt.startsWith('[*]'); }}",
+        """index => {
+          const panel = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+          if (!panel || !panel.content || !panel.content.widgets) { return false; }
+          const cell = panel.content.widgets.filter(c => c.model.type === 'code')[index];
+          const prompt = cell && cell.node.querySelector('.jp-InputPrompt');
+          return !!prompt && (prompt.textContent || '').trim().startsWith('[*]');
+        }""",
+        arg=index,
         timeout=timeout_ms,
     )
 

@@ -29,6 +29,7 @@ from playwright.sync_api import Error, Page, expect
 from tests.browser.harness import Lab, start_lab
 from tests.browser.pages import (
     CELL_TIMEOUT_MS,
+    SETTLED_POLL_MS,
     page_error_in_our_code,
     screenshot,
     wait_kernel_idle,
@@ -169,6 +170,7 @@ def _run_cell(page: Page, index: int) -> None:
         }""",
         arg=index,
         timeout=60_000,
+        polling=SETTLED_POLL_MS,
     )
 
 

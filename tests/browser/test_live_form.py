@@ -20,6 +20,7 @@ from playwright.sync_api import Page, expect
 from tests.browser.harness import Lab
 from tests.browser.pages import (
     CELL_TIMEOUT_MS,
+    SETTLED_POLL_MS,
     cells,
     current_kernel_id,
     open_notebook,
@@ -46,6 +47,7 @@ def saved(page: Page) -> None:
     page.wait_for_function(
         "() => { const p = window.jupyterapp.shell.currentWidget; return !!p && !p.context.model.dirty; }",
         timeout=CELL_TIMEOUT_MS,
+        polling=SETTLED_POLL_MS,
     )
 
 

@@ -29,6 +29,7 @@ from tests.browser.forms_pages import (
 from tests.browser.harness import Lab
 from tests.browser.pages import (
     CELL_TIMEOUT_MS,
+    SETTLED_POLL_MS,
     current_kernel_id,
     open_notebook,
     run_all,
@@ -61,6 +62,7 @@ def saved(page: Page) -> None:
     page.wait_for_function(
         "() => { const p = window.jupyterapp.shell.currentWidget; return !!p && !p.context.model.dirty; }",
         timeout=CELL_TIMEOUT_MS,
+        polling=SETTLED_POLL_MS,
     )
 
 
