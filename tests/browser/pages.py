@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import nbformat
-from playwright.sync_api import Error, Page
+from playwright.sync_api import Error, Locator, Page
 
 from tests.browser.harness import ARTIFACTS, Lab
 
@@ -149,6 +149,16 @@ def change_theme(page: Page, theme: str, light: bool) -> None:
         arg=str(light).lower(),
         timeout=CELL_TIMEOUT_MS,
     )
+
+
+def present(locator: Locator, timeout_ms: int) -> Locator:
+    """`locator` once something it matches is in the page (waited for up to `timeout_ms`), for an `expect`
+    to assert on. Playwright's `expect`, each time it looks and finds nothing yet, takes an accessibility
+    snapshot of the whole page for the message it would fail with: a test waiting seconds for a form to be
+    drawn spent 1.1 of its 9 CPU-s of Chromium's main thread on them (measured, CPU profile of
+    tests/browser/test_stale_forms.py). `wait_for` looks for the element without that snapshot."""
+    locator.first.wait_for(state="attached", timeout=timeout_ms)
+    return locator
 
 
 def mime_outputs(page: Page, mime: str) -> Any:
