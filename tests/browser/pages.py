@@ -23,7 +23,7 @@ SETTLED_POLL_MS = 100
 """How often a wait for a state that stays once reached (a notebook open, a kernel idle, every cell done)
 checks the page. Playwright's default checks on every animation frame, which keeps Chromium drawing 60
 frames a second for the whole wait and runs the check (every cell's outputs) in each; a state that
-lasts (unlike a cell's brief `[*]`, still waited for frame by frame) is seen as surely at 10 checks a second."""
+lasts is seen as surely at 10 checks a second. Only a theme switch is still waited for frame by frame."""
 
 _CELLS_JS = """() => {
   const panel = window.jupyterapp && window.jupyterapp.shell.currentWidget;
@@ -110,8 +110,9 @@ def wait_cells_finished(page: Page, timeout_ms: int = CELL_TIMEOUT_MS) -> list[d
 
 
 def wait_cell_running(page: Page, index: int, timeout_ms: int = CELL_TIMEOUT_MS) -> None:
-    """Wait until code cell `index` shows `[*]`: it is executing (e.g. awaiting a form). Checked on every
-    animation frame (a quick cell's `[*]` is brief), so the check reads that one cell's prompt only."""
+    """Wait until code cell `index` shows `[*]`: it is executing. For a cell that awaits a person (a form,
+    a hung tool waiting for Interrupt: every caller's), a state that lasts until the test acts, so it is
+    checked every `SETTLED_POLL_MS`; the check reads that one cell's prompt only."""
     page.wait_for_function(
         """index => {
           const panel = window.jupyterapp && window.jupyterapp.shell.currentWidget;
@@ -122,6 +123,7 @@ def wait_cell_running(page: Page, index: int, timeout_ms: int = CELL_TIMEOUT_MS)
         }""",
         arg=index,
         timeout=timeout_ms,
+        polling=SETTLED_POLL_MS,
     )
 
 
