@@ -19,6 +19,7 @@ from playwright.sync_api import Locator, Page, expect
 from tests.browser.harness import Lab
 from tests.browser.pages import (
     open_notebook,
+    present,
     run_all,
     screenshot,
     wait_cell_running,
@@ -177,7 +178,7 @@ def correct_profile(form: Locator) -> None:
 
 def answer_profile_as_a_person(page: Page, form: Locator, shots: str) -> dict[str, Any]:
     """Type, submit with mistakes, correct, submit; returns what the screen showed at the final Submit."""
-    expect(form).to_be_visible(timeout=30_000)
+    expect(present(form, 30_000)).to_be_visible(timeout=30_000)
     fill_profile_with_mistakes(page, form)
     screenshot(page, f"{shots}-typed.png")
     form.get_by_role("button", name="Submit", exact=True).click()
@@ -202,7 +203,7 @@ def run_until_form(page: Page, lab: Lab, notebook: str, tool: str, key: str) -> 
     run_all(page)
     wait_cell_running(page, AWAITING)
     form = output_form(page, key)
-    expect(form).to_be_visible(timeout=30_000)
+    expect(present(form, 30_000)).to_be_visible(timeout=30_000)
     return form
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import nbformat
-from playwright.sync_api import Error, Page
+from playwright.sync_api import Error, Locator, Page
 
 from tests.browser.harness import ARTIFACTS, Lab
 
@@ -23,7 +23,7 @@ SETTLED_POLL_MS = 100
 """How often a wait for a state that stays once reached (a notebook open, a kernel idle, every cell done)
 checks the page. Playwright's default checks on every animation frame, which keeps Chromium drawing 60
 frames a second for the whole wait and runs the check (every cell's outputs) in each; a state that
-lasts (unlike a cell's brief `[*]`, still waited for frame by frame) is seen as surely at 10 checks a second."""
+lasts is seen as surely at 10 checks a second. Only a theme switch is still waited for frame by frame."""
 
 _CELLS_JS = """() => {
   const panel = window.jupyterapp && window.jupyterapp.shell.currentWidget;
@@ -35,10 +35,20 @@ _CELLS_JS = """() => {
   }));
 }"""
 
-_FINISHED_JS = (
-    "() => { const cells = (" + _CELLS_JS + ")(); if (!cells) { return false; }\n"
-    "  return cells.some(c => c.errors.length) || cells.every(c => /^\\[\\d+\\]/.test(c.prompt)); }"
-)
+# Every code cell shows `[n]`, or one has an error output (Run All stops there): what `_CELLS_JS` reports,
+# read without it -- no copy of every output's data (`toJSON`) ten times a second for the whole run.
+_FINISHED_JS = """() => {
+  const panel = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+  if (!panel || !panel.content || !panel.content.widgets) { return false; }
+  let done = true;
+  for (const c of panel.content.widgets) {
+    if (c.model.type !== 'code') { continue; }
+    const outputs = c.model.outputs;
+    for (let i = 0; i < outputs.length; i++) { if (outputs.get(i).type === 'error') { return true; } }
+    done = done && /^\\[\\d+\\]/.test(((c.node.querySelector('.jp-InputPrompt') || {}).textContent || '').trim());
+  }
+  return done;
+}"""
 
 _KERNEL_IDLE_JS = """() => {
   const panel = window.jupyterapp && window.jupyterapp.shell.currentWidget;
@@ -100,10 +110,20 @@ def wait_cells_finished(page: Page, timeout_ms: int = CELL_TIMEOUT_MS) -> list[d
 
 
 def wait_cell_running(page: Page, index: int, timeout_ms: int = CELL_TIMEOUT_MS) -> None:
-    """Wait until code cell `index` shows `[*]`: it is executing (e.g. awaiting a form)."""
+    """Wait until code cell `index` shows `[*]`: it is executing. For a cell that awaits a person (a form,
+    a hung tool waiting for Interrupt: every caller's), a state that lasts until the test acts, so it is
+    checked every `SETTLED_POLL_MS`; the check reads that one cell's prompt only."""
     page.wait_for_function(
-        f"() => {{ const c = ({_CELLS_JS})(); return !!c && c.length > {index} && c[{index}].prompt.startsWith('[*]'); }}",
+        """index => {
+          const panel = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+          if (!panel || !panel.content || !panel.content.widgets) { return false; }
+          const cell = panel.content.widgets.filter(c => c.model.type === 'code')[index];
+          const prompt = cell && cell.node.querySelector('.jp-InputPrompt');
+          return !!prompt && (prompt.textContent || '').trim().startsWith('[*]');
+        }""",
+        arg=index,
         timeout=timeout_ms,
+        polling=SETTLED_POLL_MS,
     )
 
 
@@ -131,6 +151,16 @@ def change_theme(page: Page, theme: str, light: bool) -> None:
         arg=str(light).lower(),
         timeout=CELL_TIMEOUT_MS,
     )
+
+
+def present(locator: Locator, timeout_ms: int) -> Locator:
+    """`locator` once something it matches is in the page (waited for up to `timeout_ms`), for an `expect`
+    to assert on. Playwright's `expect`, each time it looks and finds nothing yet, takes an accessibility
+    snapshot of the whole page for the message it would fail with: a test waiting seconds for a form to be
+    drawn spent 1.1 of its 9 CPU-s of Chromium's main thread on them (measured, CPU profile of
+    tests/browser/test_stale_forms.py). `wait_for` looks for the element without that snapshot."""
+    locator.first.wait_for(state="attached", timeout=timeout_ms)
+    return locator
 
 
 def mime_outputs(page: Page, mime: str) -> Any:

@@ -32,6 +32,7 @@ from tests.browser.forms_pages import (
 from tests.browser.harness import Lab
 from tests.browser.pages import (
     open_notebook,
+    present,
     run_all,
     screenshot,
     wait_cell_running,
@@ -61,7 +62,7 @@ def test_a_press_held_while_the_kernel_clears_an_error_above_still_clicks(lab: L
     wait_cell_running(page, AWAITING)
     in_cell = output_form(page, "ask_profile")
     in_panel = page.locator(PANEL).locator('.mcp-lab-form[data-key="ask_profile"]')
-    expect(in_panel).to_be_visible(timeout=30_000)
+    expect(present(in_panel, 30_000)).to_be_visible(timeout=30_000)
     expect(in_cell).to_be_visible()
 
     # The panel submits nothing: both views show the required fields' errors.
@@ -96,7 +97,7 @@ def test_a_press_held_while_the_kernel_clears_an_error_above_still_clicks(lab: L
     other.locator(".jp-SideBar [title='MCP Lab: waiting questions']").click()
     in_other = other.locator(PANEL).locator('.mcp-lab-form[data-key="ask_profile"]')
     email = in_other.get_by_label("Email", exact=True)
-    expect(email).to_be_visible(timeout=30_000)
+    expect(present(email, 30_000)).to_be_visible(timeout=30_000)
     yes = in_cell.get_by_role("radiogroup", name="Offers").get_by_label("Yes")
     aimed_at = point_at(page, yes)
     email.click()

@@ -33,6 +33,7 @@ from tests.browser.forms_pages import (
 from tests.browser.harness import Lab
 from tests.browser.pages import (
     open_notebook,
+    present,
     run_all,
     screenshot,
     wait_cell_running,
@@ -51,7 +52,7 @@ def test_after_a_reload_the_side_panel_answers_the_waiting_form(lab: Lab, page: 
 
     # Nobody asked for it: the plugin found the waiting round when the page reconnected to the kernel.
     panel = page.locator(PANEL)
-    expect(panel).to_be_visible(timeout=30_000)
+    expect(present(panel, 30_000)).to_be_visible(timeout=30_000)
     expect(panel.locator(".mcp-lab-waiting-status")).to_contain_text("One round waits")
     waiting = panel.locator('.mcp-lab-form[data-key="ask_profile"]')
     # What was typed before the reload came back too: the pending draft was sent as the page went away.
@@ -73,7 +74,7 @@ def test_after_a_reload_a_command_cancels_every_waiting_flow(lab: Lab, page: Pag
     run_until_form(page, lab, "reload_cancel.ipynb", "profile", "ask_profile")
     reload_notebook(page, "reload_cancel.ipynb")
     panel = page.locator(PANEL)
-    expect(panel.locator('.mcp-lab-form[data-key="ask_profile"]')).to_be_visible(timeout=30_000)
+    expect(present(panel.locator('.mcp-lab-form[data-key="ask_profile"]'), 30_000)).to_be_visible(timeout=30_000)
 
     # The command palette, as a person reaches it: Ctrl+Shift+C, type, Enter.
     page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook").click()
@@ -97,10 +98,10 @@ def test_notebook7_shows_the_waiting_form_again_after_a_reload(lab: Lab, page: P
     open_in_notebook7(page, lab, name)
     run_all(page)
     wait_cell_running(page, AWAITING)
-    expect(output_form(page, "ask_profile")).to_be_visible(timeout=30_000)
+    expect(present(output_form(page, "ask_profile"), 30_000)).to_be_visible(timeout=30_000)
     page.reload()
     panel = page.locator(PANEL)
-    expect(panel.locator('.mcp-lab-form[data-key="ask_profile"]')).to_be_visible(timeout=30_000)
+    expect(present(panel.locator('.mcp-lab-form[data-key="ask_profile"]'), 30_000)).to_be_visible(timeout=30_000)
     screenshot(page, "forms-panel-nb7-after-reload.png")
 
     panel.get_by_role("button", name="Cancel every waiting flow").click()
@@ -122,7 +123,7 @@ def test_the_open_panel_notices_mcp_lab_loaded_later_and_answers_with_the_cell(l
     wait_cell_running(page, AWAITING)
     in_cell = output_form(page, "ask_profile")
     in_panel = panel.locator('.mcp-lab-form[data-key="ask_profile"]')
-    expect(in_panel).to_be_visible(timeout=30_000)
+    expect(present(in_panel, 30_000)).to_be_visible(timeout=30_000)
     expect(in_cell).to_be_visible()
 
     retype(in_panel.get_by_label("Name", exact=True), "A")

@@ -29,7 +29,9 @@ from playwright.sync_api import Error, Page, expect
 from tests.browser.harness import Lab, start_lab
 from tests.browser.pages import (
     CELL_TIMEOUT_MS,
+    SETTLED_POLL_MS,
     page_error_in_our_code,
+    present,
     screenshot,
     wait_kernel_idle,
     wait_notebook_open,
@@ -169,6 +171,7 @@ def _run_cell(page: Page, index: int) -> None:
         }""",
         arg=index,
         timeout=60_000,
+        polling=SETTLED_POLL_MS,
     )
 
 
@@ -190,7 +193,7 @@ def test_notebook7_in_korean_runs_the_korean_edition_and_draws_its_flow_in_korea
         _run_cell(page, index[cell_id])
     cell = page.locator(".jp-Notebook .jp-Cell").nth(index["co-3e1caa96"])
     flow_view = cell.locator(".mcp-lab-flow-view")
-    expect(flow_view).to_be_visible(timeout=30_000)
+    expect(present(flow_view, 30_000)).to_be_visible(timeout=30_000)
     expect(flow_view).to_contain_text("다중 왕복 요청 (InputRequiredResult)")
     expect(flow_view).to_contain_text("보낸 구간 2개")
     expect(flow_view.locator(".mcp-lab-lane-head").first).to_have_text("클라이언트")

@@ -26,6 +26,7 @@ from tests.browser.harness import Lab, start_lab
 from tests.browser.pages import (
     any_page_error,
     open_notebook,
+    present,
     run_all,
     screenshot,
     wait_cell_running,
@@ -110,7 +111,7 @@ def test_a_person_answers_a_korean_form_and_every_screen_reads_korean(korean_lab
     run_all(page)
     wait_cell_running(page, AWAITING)
     form = page.locator(".jp-Notebook .jp-CodeCell").nth(AWAITING).locator('.mcp-lab-form[data-key$="ask_region"]')
-    expect(form).to_be_visible(timeout=30_000)
+    expect(present(form, 30_000)).to_be_visible(timeout=30_000)
     # The form's own words are Korean; the server's words (its question, its field titles) are the server's.
     expect(form).to_contain_text("질문")
     expect(form).to_contain_text("Where should orders run?")
@@ -188,7 +189,7 @@ def test_a_form_whose_kernel_restarted_reads_abandoned_in_korean(korean_lab: Lab
     run_all(page)
     wait_cell_running(page, AWAITING)
     form = page.locator(".jp-Notebook .jp-CodeCell").nth(AWAITING).locator('.mcp-lab-form[data-key$="ask_region"]')
-    expect(form).to_be_visible(timeout=30_000)
+    expect(present(form, 30_000)).to_be_visible(timeout=30_000)
     form.get_by_label("Region", exact=True).press_sequentially("eu", delay=DELAY_MS)
     page.evaluate("() => window.jupyterapp.commands.execute('mcp-lab:show-waiting')")
     panel = page.locator(PANEL)

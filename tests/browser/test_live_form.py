@@ -20,9 +20,11 @@ from playwright.sync_api import Page, expect
 from tests.browser.harness import Lab
 from tests.browser.pages import (
     CELL_TIMEOUT_MS,
+    SETTLED_POLL_MS,
     cells,
     current_kernel_id,
     open_notebook,
+    present,
     run_all,
     screenshot,
     wait_cell_running,
@@ -46,6 +48,7 @@ def saved(page: Page) -> None:
     page.wait_for_function(
         "() => { const p = window.jupyterapp.shell.currentWidget; return !!p && !p.context.model.dirty; }",
         timeout=CELL_TIMEOUT_MS,
+        polling=SETTLED_POLL_MS,
     )
 
 
@@ -57,7 +60,7 @@ def test_tutorial_one_typed_then_saved_and_reopened_without_its_kernel(lab: Lab,
     awaiting = code_index(nb, "flow = await %mcp_call Provisioner")
     wait_cell_running(page, awaiting)
     form = code_cell(page, awaiting).locator(".mcp-lab-form")
-    expect(form.locator(".mcp-lab-form-name").first).to_have_text("region", timeout=CELL_TIMEOUT_MS)
+    expect(present(form.locator(".mcp-lab-form-name").first, CELL_TIMEOUT_MS)).to_have_text("region", timeout=CELL_TIMEOUT_MS)
     region = form.get_by_label("region", exact=True)
     type_region_with_a_correction(region)
     expect(region).to_have_value("eu-west-1")
@@ -130,7 +133,7 @@ def test_interrupt_ends_a_waiting_form_and_a_hung_tool(lab: Lab, page: Page) -> 
     open_notebook(page, lab, name)
     run_all(page)
     wait_cell_running(page, 2)
-    expect(code_cell(page, 2).locator(".mcp-lab-form")).to_be_visible(timeout=CELL_TIMEOUT_MS)
+    expect(present(code_cell(page, 2).locator(".mcp-lab-form"), CELL_TIMEOUT_MS)).to_be_visible(timeout=CELL_TIMEOUT_MS)
     code_cell(page, 2).locator(".mcp-lab-form").get_by_label("Region", exact=True).press_sequentially("nor", delay=60)
     interrupt(page)
     error = code_cell(page, 2).locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")

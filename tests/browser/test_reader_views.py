@@ -32,6 +32,7 @@ from tests.browser.harness import Lab
 from tests.browser.pages import (
     change_theme,
     open_notebook,
+    present,
     run_all,
     screenshot,
     screenshot_path,
@@ -87,7 +88,7 @@ def test_the_stepper_widget_displays_and_steps(lab: Lab, page: Page, frontend: s
     wait_cells_finished(page, timeout_ms=120_000)  # no cell raised: the TypeError traceback is gone
     cell = page.locator(".jp-Notebook .jp-CodeCell").nth(2)
     button = cell.get_by_role("button", name="Next phase")
-    expect(button).to_be_visible(timeout=30_000)
+    expect(present(button, 30_000)).to_be_visible(timeout=30_000)
     expect(cell).to_contain_text("shop")
     expect(cell).not_to_contain_text("TypeError")
     expect(cell).not_to_contain_text("Error displaying widget")
@@ -209,7 +210,7 @@ def test_reject_is_drawn_as_not_sent_and_the_flow_says_why(lab: Lab, page: Page)
     open_notebook(page, lab, name)
     run_all(page)
     form = output_form(page, "__main__:write_haiku")
-    expect(form).to_be_visible(timeout=60_000)
+    expect(present(form, 60_000)).to_be_visible(timeout=60_000)
     reply = form.get_by_label("Reply", exact=True)
     reply.click()
     reply.press_sequentially("no thanks", delay=DELAY_MS // 2)  # typed, then thought better of it

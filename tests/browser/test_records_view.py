@@ -24,6 +24,7 @@ from tests.browser.harness import Lab
 from tests.browser.notebooks import records_notebook
 from tests.browser.pages import (
     CELL_TIMEOUT_MS,
+    SETTLED_POLL_MS,
     change_theme,
     current_kernel_id,
     open_notebook,
@@ -108,6 +109,7 @@ def _open_without_kernel(page: Page, lab: Lab, name: str) -> None:
           return !!panel && !!panel.sessionContext && panel.sessionContext.isReady && 'settled';
         }""",
         timeout=CELL_TIMEOUT_MS,
+        polling=SETTLED_POLL_MS,
     ).json_value()
     if asked == "dialog":
         page.keyboard.press("Escape")

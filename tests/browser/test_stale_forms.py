@@ -29,8 +29,10 @@ from tests.browser.forms_pages import (
 from tests.browser.harness import Lab
 from tests.browser.pages import (
     CELL_TIMEOUT_MS,
+    SETTLED_POLL_MS,
     current_kernel_id,
     open_notebook,
+    present,
     run_all,
     screenshot,
     screenshot_path,
@@ -61,6 +63,7 @@ def saved(page: Page) -> None:
     page.wait_for_function(
         "() => { const p = window.jupyterapp.shell.currentWidget; return !!p && !p.context.model.dirty; }",
         timeout=CELL_TIMEOUT_MS,
+        polling=SETTLED_POLL_MS,
     )
 
 
@@ -76,12 +79,12 @@ def test_a_restart_turns_the_waiting_form_into_its_record_in_the_cell_and_the_si
         run_all(page)
         wait_cell_running(page, AWAITING)
         form = output_form(page, "ask_profile")
-        expect(form).to_be_visible(timeout=30_000)
+        expect(present(form, 30_000)).to_be_visible(timeout=30_000)
     retype(form.get_by_label("Name", exact=True), "Ada")
     page.evaluate("() => window.jupyterapp.commands.execute('mcp-lab:show-waiting')")
     panel = page.locator(PANEL)
     panel_form = panel.locator('.mcp-lab-form[data-key="ask_profile"]')
-    expect(panel_form).to_be_visible(timeout=30_000)
+    expect(present(panel_form, 30_000)).to_be_visible(timeout=30_000)
     screenshot(page, f"stale-restart-before-{frontend}.png")
 
     restart_kernel_as_a_person(page)
@@ -125,7 +128,7 @@ def test_a_notebook_saved_while_a_form_waits_reopens_with_the_question_not_answe
     wait_kernel_idle(tab)
     output = tab.locator(f"{NOTEBOOK} .jp-CodeCell").nth(AWAITING).locator(".jp-OutputArea")
     reopened = output.locator('.mcp-lab-form[data-key="ask_profile"]')
-    expect(reopened).to_be_visible(timeout=30_000)
+    expect(present(reopened, 30_000)).to_be_visible(timeout=30_000)
     expect(reopened).to_contain_text("Tell us about you.")  # the question
     expect(reopened).to_contain_text("not answered")  # and that nobody answered it
     expect(reopened.get_by_role("button")).to_have_count(0)

@@ -30,6 +30,7 @@ from tests.browser.harness import Lab
 from tests.browser.pages import (
     CELL_TIMEOUT_MS,
     open_notebook,
+    present,
     run_all,
     screenshot,
     screenshot_path,
@@ -110,7 +111,7 @@ def answer_tutorial_forms(page: Page, stem: str, nb: Any) -> None:
         forms.get_by_role("button", name="Submit all").click()
     elif stem == "04_prompts_and_resources":
         form = page.locator(f"{NOTEBOOK} .mcp-lab-form").first
-        expect(form).to_be_visible(timeout=CELL_TIMEOUT_MS)
+        expect(present(form, CELL_TIMEOUT_MS)).to_be_visible(timeout=CELL_TIMEOUT_MS)
         audience = form.get_by_label("audience", exact=True)
         type_like_a_person(audience, "the board")
         form.get_by_role("button", name="Submit").click()
