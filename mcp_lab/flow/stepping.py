@@ -102,7 +102,7 @@ def next_leg(rounds: list[Round]) -> tuple[Round, Round | None]:
     under the same token), so the server sees each answer once whatever the connection did.
     """
     retry = rounds.pop() if rounds and rounds[-1].transport_failed else None
-    leg = Round(index=len(rounds))
+    leg = Round.blank(len(rounds))
     last = rounds[-1] if rounds else None
     if last is None:
         return leg, None
