@@ -134,3 +134,37 @@ async def test_a_call_with_only_scripted_answers_answers_and_labels_as_a_chain_d
     assert stopped.status == "input_required" and "no answer for" in (stopped.stop_reason or "")
     legacy = await mcp_lab.call("demo", "book", {"city": "Bonn"}, answers=answers, legacy=True)
     assert legacy.status == "done" and legacy.text == "Booked Bonn in eu (ok=True)"
+
+
+class Shout(str):
+    pass
+
+
+ANSWERS_SENT: list[Any] = [
+    T.ElicitResult(action="accept", content={"region": "eu"}),
+    T.ElicitResult(action="accept", content={"a": None, "b": 1.5, "c": True, "d": "x", "e": 3, "f": 10**30, "g": -0.0}),
+    T.ElicitResult(action="accept", content={"nan": float("nan"), "inf": float("-inf")}),
+    T.ElicitResult(action="accept", content={"many": ["a", "b"]}),
+    T.ElicitResult(action="accept", content={"loud": Shout("HI")}),
+    T.ElicitResult(action="accept", content={}),
+    T.ElicitResult(action="accept", content={"ünï": "ćödé \U0001f600"}),
+    T.ElicitResult.model_validate({"action": "accept", "content": {"x": 1}, "_meta": {"k": "v"}}),
+    T.ElicitResult(action="decline"),
+    T.ElicitResult(action="cancel"),
+    T.CreateMessageResult(role="assistant", content=T.TextContent(type="text", text="hi"), model="m"),
+    T.ListRootsResult(roots=[T.Root(uri="file:///tmp")]),  # type: ignore[arg-type]
+]
+
+
+@pytest.mark.parametrize("response", ANSWERS_SENT)
+def test_an_answer_is_recorded_as_pydantic_puts_it_on_the_wire(response: Any) -> None:
+    from mcp_lab.flow.legs import wire
+    from mcp_lab.flow.stepping import answer_wire
+
+    recorded, expected = answer_wire(response), wire(response)
+    assert recorded == expected and list(recorded) == list(expected)
+    assert {k: type(v) for k, v in (recorded.get("content") or {}).items()} == {
+        k: type(v) for k, v in (expected.get("content") or {}).items()
+    }
+    if isinstance(response, T.ElicitResult) and isinstance(response.content, dict):
+        assert recorded.get("content") is not response.content  # a copy: the model is not the record
