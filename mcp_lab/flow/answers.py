@@ -101,6 +101,11 @@ class Answerer(Protocol):
 
 def request_kind(request: T.InputRequest) -> str:
     """`elicitation`, `sampling` or `roots`: the three kinds of question a server can embed."""
+    kind = type(request)  # the exact type first: pydantic's isinstance is a call of its own (every answer asks)
+    if kind is T.ElicitRequest:
+        return "elicitation"
+    if kind is T.CreateMessageRequest:
+        return "sampling"
     if isinstance(request, T.ElicitRequest):
         return "elicitation"
     if isinstance(request, T.CreateMessageRequest):
@@ -142,6 +147,8 @@ def to_input_response(key: str, request: T.InputRequest, value: object) -> Input
     reply to a sampling request; list -> roots. SDK result objects pass through unchanged.
     """
     kind = request_kind(request)
+    if type(value) is dict and kind == "elicitation":  # the common case, told without the isinstance calls below
+        return T.ElicitResult(action="accept", content=dict(value))
     if isinstance(value, _RESULT_TYPES):
         expected = {"elicitation": T.ElicitResult, "sampling": T.CreateMessageResult, "roots": T.ListRootsResult}[kind]
         if kind == "sampling" and isinstance(value, T.CreateMessageResultWithTools):
@@ -169,18 +176,6 @@ def to_input_response(key: str, request: T.InputRequest, value: object) -> Input
     raise LabError(f"answer for {key!r} (a roots request) must be a list of file:// URIs or dicts")
 
 
-def _candidates(key: str) -> list[str]:
-    """Exact key first; for resolver keys (`module:qualname`), the qualname and the resolver's bare name --
-    the last segment, as the forms show it -- whatever the qualname (`make_server.<locals>.ask_size`), and
-    without the `#1` the SDK adds to a second closure of one factory."""
-    names = [key]
-    if ":" in key:
-        qualname = key.rsplit(":", 1)[1]
-        bare = qualname.rsplit(".", 1)[-1]
-        names += [n for n in dict.fromkeys((qualname, bare, bare.split("#", 1)[0])) if n != key]
-    return names
-
-
 @dataclass
 class ScriptedAnswerer:
     """Answers keyed by input-request key (or the bare resolver name); records which keys were used."""
@@ -189,22 +184,35 @@ class ScriptedAnswerer:
     used: set[str] = field(default_factory=set)
 
     def __post_init__(self) -> None:
-        if not isinstance(self.answers, Mapping):
-            raise LabError(f"answers must be a dict keyed by input-request key, not {type(self.answers).__name__}")
+        answers = self.answers
+        if type(answers) is not dict and not isinstance(answers, Mapping):
+            raise LabError(f"answers must be a dict keyed by input-request key, not {type(answers).__name__}")
         # Checked before anything is sent: a key no question can match would otherwise surface only after
         # the live form waited (and a non-string key breaks naming the unused ones).
-        wrong = next((key for key in self.answers if not isinstance(key, str)), None)
-        if wrong is not None:
-            raise LabError(
-                f"answers are keyed by input-request key (a string such as 'ask_region'), not {wrong!r} "
-                f"({type(wrong).__name__})"
-            )
-        check_text(list(self.answers.values()), "the answers")
+        for wrong in answers:  # a loop, not next() over a generator: every call with answers checks them
+            if type(wrong) is not str and not isinstance(wrong, str):
+                raise LabError(
+                    f"answers are keyed by input-request key (a string such as 'ask_region'), not {wrong!r} "
+                    f"({type(wrong).__name__})"
+                )
+        check_text(list(answers.values()), "the answers")
 
     def lookup(self, key: str) -> tuple[str, Any] | None:
-        for name in _candidates(key):
-            if name in self.answers:
-                return name, self.answers[name]
+        """The answer given for `key`, and the name it was given under: the exact key first; for resolver keys
+        (`module:qualname`), the qualname and the resolver's bare name -- the last segment, as the forms show
+        it -- whatever the qualname (`make_server.<locals>.ask_size`), and without the `#1` the SDK adds to a
+        second closure of one factory. Asked in that order without building a list of names (every
+        question asks)."""
+        answers = self.answers
+        if key in answers:
+            return key, answers[key]
+        if ":" not in key:
+            return None
+        qualname = key.rsplit(":", 1)[1]
+        bare = qualname.rsplit(".", 1)[-1]
+        for name in (qualname, bare, bare.split("#", 1)[0]):
+            if name in answers:
+                return name, answers[name]
         return None
 
     async def answer(self, key: str, request: T.InputRequest, context: AnswerContext) -> InputResponse:

@@ -40,7 +40,7 @@ def _answerer(answers: Mapping[str, JsonValue] | Answerer | None) -> tuple[Answe
     if answers is None:
         chain: list[Answerer] = []
         scripted = None
-    elif isinstance(answers, Mapping):
+    elif type(answers) is dict or isinstance(answers, Mapping):  # ABCs' isinstance costs a call: dict first
         scripted = ScriptedAnswerer(answers)
         chain = [scripted]
     elif isinstance(answers, Answerer):
@@ -50,6 +50,8 @@ def _answerer(answers: Mapping[str, JsonValue] | Answerer | None) -> tuple[Answe
             f"answers must be a dict keyed by input-request key or an Answerer, not {type(answers).__name__}"
         )
     chain.extend(history.fallback_answerers)
+    if len(chain) == 1 and chain[0] is scripted:  # a chain of one answers, and labels, as that one does
+        return scripted, scripted
     return (ChainAnswerer.of(chain) if chain else None), scripted
 
 
@@ -116,7 +118,7 @@ async def start(
     max_rounds: int = DEFAULT_MAX_ROUNDS,
 ) -> Flow:
     """A bound, not yet started flow (step it yourself, or `await flow.run()`)."""
-    if arguments is not None and not isinstance(arguments, Mapping):
+    if arguments is not None and type(arguments) is not dict and not isinstance(arguments, Mapping):
         raise LabError(f"arguments must be a dict, not {type(arguments).__name__}")
     if not isinstance(legacy, bool):
         raise LabError(f"legacy= is True or False, not {legacy!r}")

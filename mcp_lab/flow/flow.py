@@ -357,8 +357,8 @@ class Flow:
     async def _answers_to(self, pending: Round) -> tuple[dict[str, InputResponse], dict[str, str]]:
         if self._answerer is None:
             raise Unanswered(next(iter(pending.input_requests or {})))
-        assert self._connection is not None
-        session = await self._connection.session(self.era)
+        assert self._connection is not None  # a script reads no session (nor does anyone else its context):
+        session = None if type(self._answerer) is ScriptedAnswerer else await self._connection.session(self.era)
         context = AnswerContext.of(self.server, self.method, self.target, pending.index, session, flow=self)
         return await answer_round(self._answerer, pending.requests(), context)
 

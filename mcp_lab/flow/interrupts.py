@@ -155,12 +155,16 @@ def stop_all(reason: str = "stopped") -> int:
     return sum(stop(flow_id, reason) for flow_id in list(history.running))
 
 
-async def run_interruptibly(flow: Flow, drive: Callable[[], Awaitable[Any]]) -> Flow:
-    """Run `drive()` (which drives `flow`) so that Interrupt or Stop end it promptly and one-line."""
+def run_interruptibly(flow: Flow, drive: Callable[[], Awaitable[Any]]) -> Awaitable[object]:
+    """Run `drive()` (which drives `flow`) so that Interrupt or Stop end it promptly and one-line: awaited,
+    outside a kernel the drive itself (no Interrupt to guard against, so no coroutine of this one around it)."""
     history.remember(flow)
     if not _in_kernel():
-        await drive()
-        return flow
+        return drive()
+    return _run_guarded(flow, drive)
+
+
+async def _run_guarded(flow: Flow, drive: Callable[[], Awaitable[Any]]) -> Flow:
     loop = asyncio.get_running_loop()
     task: asyncio.Task[None] = loop.create_task(_drive(drive))
     finished: asyncio.Future[None] = loop.create_future()
@@ -203,12 +207,17 @@ async def run_interruptibly(flow: Flow, drive: Callable[[], Awaitable[Any]]) -> 
     raise FlowInterrupted(flow, _message(flow))
 
 
-async def before_first_leg(flow: Flow, prepare: Awaitable[_T]) -> _T:
-    """Await `prepare` -- what a call does before its flow runs (the tool listing, which may first connect) --
-    so that Interrupt pressed then ends the call as it ends a running flow: one line (`FlowInterrupted`), the
-    flow kept as interrupted after 0 legs, not a `CancelledError` raised through the SDK's internals."""
+def before_first_leg(flow: Flow, prepare: Awaitable[_T]) -> Awaitable[_T]:
+    """`prepare` -- what a call does before its flow runs (the tool listing, which may first connect) -- to be
+    awaited so that Interrupt pressed then ends the call as it ends a running flow: one line (`FlowInterrupted`),
+    the flow kept as interrupted after 0 legs, not a `CancelledError` raised through the SDK's internals.
+    Outside a kernel, `prepare` itself."""
     if not _in_kernel():
-        return await prepare
+        return prepare
+    return _first_leg_guarded(flow, prepare)
+
+
+async def _first_leg_guarded(flow: Flow, prepare: Awaitable[_T]) -> _T:
     guard = _install_guard(flow.id, asyncio.get_running_loop())
     try:
         return await prepare

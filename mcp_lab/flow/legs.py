@@ -50,6 +50,18 @@ def wire(model: Any) -> Any:
     return model.__pydantic_serializer__.to_python(model, mode="json", by_alias=True, exclude_none=True)
 
 
+_FINAL_RESULTS = (T.CallToolResult, T.GetPromptResult, T.ReadResourceResult)
+
+
+def _asks(result: object) -> bool:
+    """`isinstance(result, T.InputRequiredResult)`, told by the exact type first: pydantic's isinstance is a
+    call of its own, and a final result (every flow's last leg) would fail it the slow way."""
+    kind = type(result)
+    if kind is T.InputRequiredResult:
+        return True
+    return kind not in _FINAL_RESULTS and isinstance(result, T.InputRequiredResult)
+
+
 def parse_response(data: Mapping[str, Any]) -> InputResponse:
     """Wire dict back to the InputResponse model (the four shapes are told apart by their fields)."""
     if "action" in data:
@@ -98,7 +110,7 @@ async def send_leg(flow: Request, rnd: Round, connection: Connection, answerer: 
                 if drop is not None:
                     await drop(flow.era, used)
         else:
-            if isinstance(result, T.InputRequiredResult):
+            if _asks(result):
                 rnd.outcome = "input_required"
                 requests = result.input_requests
                 rnd.input_requests = {k: wire(v) for k, v in requests.items()} if requests else None

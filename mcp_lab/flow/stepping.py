@@ -10,20 +10,24 @@ together its injected dispatch and retry.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Literal, Protocol
 
 import anyio
+import mcp.types as T
 
 from mcp_lab.flow.answers import InputResponse
 from mcp_lab.flow.legs import wire
 from mcp_lab.flow.round import Round
+from mcp_lab.json_types import JsonObject
 from mcp_lab.protocol.limits import MAX_FLOW_ROUNDS, MAX_INPUT_REQUESTS, too_many_questions
 
 __all__ = [
     "BACKOFF_CAP",
     "BACKOFF_INITIAL",
     "Backoff",
+    "answer_wire",
     "keep_answers",
     "late_leg_note",
     "lost_in_transit",
@@ -102,7 +106,7 @@ def next_leg(rounds: list[Round]) -> tuple[Round, Round | None]:
     under the same token), so the server sees each answer once whatever the connection did.
     """
     retry = rounds.pop() if rounds and rounds[-1].transport_failed else None
-    leg = Round(index=len(rounds))
+    leg = Round.blank(len(rounds))
     last = rounds[-1] if rounds else None
     if last is None:
         return leg, None
@@ -117,9 +121,26 @@ def next_leg(rounds: list[Round]) -> tuple[Round, Round | None]:
 
 def keep_answers(leg: Round, responses: Mapping[str, InputResponse], labels: dict[str, str]) -> None:
     """Record the answers `leg` carries: their wire form (the record), and the models sent as they are."""
-    leg.sent_input_responses = {key: wire(response) for key, response in responses.items()}
+    leg.sent_input_responses = {key: answer_wire(response) for key, response in responses.items()}
     leg.keep_response_models(responses)
     leg.answered_by = labels
+
+
+_FLAT = (str, int, bool, type(None))
+
+
+def answer_wire(response: InputResponse) -> JsonObject:
+    """`wire(response)`, said at once for the common answer -- a form's or a script's accepted fields of plain
+    text, whole numbers, booleans, None or finite floats (what pydantic's JSON returns unchanged) -- and by
+    pydantic for anything else. Its own `_meta` or a declined form's missing content goes through pydantic too."""
+    if type(response) is T.ElicitResult and response.meta is None and type(response.content) is dict:
+        content = response.content
+        for name, value in content.items():
+            kind = type(value)
+            if type(name) is not str or not (kind in _FLAT or (kind is float and math.isfinite(value))):  # type: ignore[arg-type]
+                return wire(response)  # type: ignore[no-any-return]
+        return {"action": response.action, "content": dict(content)}
+    return wire(response)  # type: ignore[no-any-return]
 
 
 def status_after(leg: Round, may_start_over: bool) -> Status:
