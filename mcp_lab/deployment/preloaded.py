@@ -30,8 +30,10 @@ import signal
 import socket
 import sys
 import traceback
+from typing import TYPE_CHECKING
 
-from mcp_lab.json_types import JsonObject, JsonValue
+if TYPE_CHECKING:  # annotations only: this file imports nothing of the lab's (tests/forked_kernels.py loads it alone)
+    from mcp_lab.json_types import JsonObject, JsonValue
 
 __all__ = ["LAUNCHER_MODULE", "PRELOADED", "main", "retitle", "startup_variables"]
 
