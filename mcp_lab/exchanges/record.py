@@ -279,7 +279,7 @@ def keep_exchanges(holder: object, exchanges: tuple[KeptExchange, ...]) -> None:
         _HTTP.__set__(holder, value + exchanges)
 
 
-@dataclass
+@dataclass(init=False)
 class LegCapture:
     """What a connection observed during one leg besides the JSON-RPC result."""
 
@@ -289,3 +289,16 @@ class LegCapture:
     """The server's logged reasons (e.g. why requestState was rejected), for servers the lab owns."""
     served_by: str | None = None
     """Which instance handled the leg, when the connection is a fleet behind a router."""
+
+    def __init__(
+        self,
+        http: tuple[KeptExchange, ...] | list[JsonObject] = (),
+        server_log: list[str] | None = None,
+        served_by: str | None = None,
+    ) -> None:
+        # Every leg makes one: the fields written straight into the instance's dict (the generated __init__
+        # went through the http descriptor's __set__ and the list factory: a fifth of a stdio leg's recording).
+        state = self.__dict__
+        state["http"] = http
+        state["server_log"] = [] if server_log is None else server_log
+        state["served_by"] = served_by
