@@ -29,6 +29,7 @@ __all__ = [
     "KeptExchange",
     "LegCapture",
     "ParamHeaderUsage",
+    "RawHeader",
     "RpcError",
     "SseEvent",
     "body_dict",
@@ -41,6 +42,7 @@ __all__ = [
     "redact",
     "redacted_pairs",
     "rpc_facts",
+    "text_headers",
 ]
 
 REDACTED = frozenset({"authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "api-key"})
@@ -57,6 +59,15 @@ def keep_out_of_records(names: Iterable[str]) -> None:
 
 Header = tuple[str, str]
 """(name, value) as sent: names keep their spelling, the order is the wire order."""
+RawHeader = tuple[bytes, bytes]
+"""A header as httpx2 holds it (`Headers.raw`): kept undecoded until a record is built (Latin-1, as HTTP)."""
+
+
+def text_headers(headers: Sequence[Header] | Sequence[RawHeader]) -> list[Header]:
+    """Headers as text: raw byte pairs decoded as Latin-1 (every byte a character), text pairs as they are."""
+    if headers and isinstance(headers[0][0], bytes):
+        return [(k.decode("latin-1"), v.decode("latin-1")) for k, v in headers]  # type: ignore[union-attr]
+    return list(headers)  # type: ignore[arg-type]
 
 
 class SseEvent(Model):
@@ -176,12 +187,12 @@ KeptExchange = tuple[
     str,  # method
     str,  # url
     str,  # path
-    tuple[Header, ...],  # request headers, as sent
+    tuple[Header, ...] | tuple[RawHeader, ...],  # request headers, as sent (raw: decoded when built)
     bytes,  # request body
     str,  # request Content-Type
     str | None,  # Mcp-Method
     int | None,  # status (None: no response)
-    tuple[Header, ...],  # response headers
+    tuple[Header, ...] | tuple[RawHeader, ...],  # response headers
     bytes,  # response body kept (at most BODY_CAP)
     str,  # response Content-Type
     int,  # response bytes seen
@@ -206,13 +217,13 @@ def exchange_record(kept: KeptExchange) -> JsonObject:
     response: dict[str, Any] | None = None
     if status is not None:
         body = body_dict(got_body, got_type, got_size)
-        response = {"status": status, "headers": redacted_pairs(got, given or _NONE_GIVEN), "body": body}
+        response = {"status": status, "headers": redacted_pairs(text_headers(got), given or _NONE_GIVEN), "body": body}
     rpc_id, rpc_error = rpc_facts(request_body, response["body"] if response is not None else None)
     return {
         "method": method,
         "url": url,
         "path": path,
-        "request": {"headers": redacted_pairs(sent, given or _NONE_GIVEN), "body": request_body},
+        "request": {"headers": redacted_pairs(text_headers(sent), given or _NONE_GIVEN), "body": request_body},
         "response": response,
         "rpc": rpc_method or rpc_method_of(request_body["value"]),
         "rpc_id": rpc_id,

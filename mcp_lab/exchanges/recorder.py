@@ -23,21 +23,24 @@ from __future__ import annotations
 import contextvars
 import json
 import time
-from collections.abc import AsyncIterator, Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import AsyncIterator, Callable, Sequence
+from typing import TYPE_CHECKING, Any, cast
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from mcp_lab.exchanges.pending import PendingExchanges
 from mcp_lab.exchanges.record import (
     BODY_CAP,
+    Header,
     HttpExchange,
     KeptExchange,
     LegCapture,
+    RawHeader,
     body_dict,
     exchange_record,
     given_credentials,
     keep_exchanges,
+    text_headers,
 )
 from mcp_lab.json_types import JsonObject
 
@@ -176,14 +179,23 @@ class SchemaBook:
 
 
 class Exchange:
-    """One request/response pair while it is in flight; `record()` is the plain record kept in a Round."""
+    """One request/response pair while it is in flight; `record()` is the plain record kept in a Round.
+
+    Headers are held as given -- text pairs, or the raw byte pairs the client hooks take from httpx2 -- and
+    decoded only when read (`request_headers`) or when the record is built: most legs' records never are."""
+
+    __slots__ = (
+        "_request_raw", "_response_raw", "book", "content_type", "finished", "leg", "method", "path",
+        "request_body", "request_type", "response_body", "response_size", "rpc_method", "seen_by", "started",
+        "status", "url",
+    )  # fmt: skip
 
     def __init__(
         self,
         method: str,
         url: str,
         path: str,
-        request_headers: list[tuple[str, str]],
+        request_headers: Sequence[tuple[str, str]] | Sequence[RawHeader],
         request_body: bytes,
         leg: _Leg | None = None,
         book: SchemaBook | None = None,
@@ -191,39 +203,43 @@ class Exchange:
         self.method = method
         self.url = url
         self.path = path
-        self.request_headers = request_headers
+        self._request_raw = request_headers
         self.request_body = request_body
         self.leg = leg
         self.book = book
         self.started = time.perf_counter()
         self.status: int | None = None
-        self.response_headers: list[tuple[str, str]] = []
+        self._response_raw: Sequence[tuple[str, str]] | Sequence[RawHeader] = ()
         self.response_body = bytearray()
         self.response_size = 0
         self.finished: float | None = None
         self.seen_by: set[str] = {"client"}
-        self.rpc_method: str | None = None
+        facts = _request_facts(request_headers)
+        self.rpc_method: str | None = facts[0]
         """The request's `Mcp-Method` header (2026-07-28 requests carry one), read once."""
-        self.request_type = ""
-        """The request's `Content-Type`, read in the same pass."""
-        for key, value in request_headers:
-            lower = key.lower()
-            if lower == "mcp-method" and self.rpc_method is None:
-                self.rpc_method = value
-            elif lower == "content-type" and not self.request_type:
-                self.request_type = value
+        self.request_type: str = facts[1]
+        """The request's `Content-Type`."""
         self.content_type = ""
         """The response's `Content-Type` (set with its headers)."""
+
+    @property
+    def request_headers(self) -> list[tuple[str, str]]:
+        """The request's headers as text, in the order and spelling sent."""
+        return text_headers(self._request_raw)
+
+    @property
+    def response_headers(self) -> list[tuple[str, str]]:
+        return text_headers(self._response_raw)
 
     def header(self, name: str) -> str | None:
         lower = name.lower()
         return next((v for k, v in self.request_headers if k.lower() == lower), None)
 
-    def responded(self, status: int, headers: list[tuple[str, str]]) -> None:
+    def responded(self, status: int, headers: Sequence[tuple[str, str]] | Sequence[RawHeader]) -> None:
         """The response's status and headers arrived (its body follows, through `keep`)."""
         self.status = status
-        self.response_headers = headers
-        self.content_type = next((v for k, v in headers if k.lower() == "content-type"), "")
+        self._response_raw = headers
+        self.content_type = _request_facts(headers)[1]
 
     def keep(self, chunk: bytes) -> None:
         self.response_size += len(chunk)
@@ -256,12 +272,12 @@ class Exchange:
             self.method,
             self.url,
             self.path,
-            tuple(self.request_headers),
+            _frozen(self._request_raw),
             self.request_body,
             self.request_type,
             self.rpc_method,
             self.status,
-            tuple(self.response_headers),
+            _frozen(self._response_raw),
             got,
             self.content_type,
             self.response_size,
@@ -277,6 +293,31 @@ class Exchange:
             self.finished = time.perf_counter()
             if self.book is not None and self.rpc_method == "tools/list":
                 self.book.learn_body(bytes(self.response_body), self.content_type)
+
+
+def _frozen(headers: Sequence[tuple[str, str]] | Sequence[RawHeader]) -> tuple[Header, ...] | tuple[RawHeader, ...]:
+    """Headers as the kept exchange holds them (a tuple of whichever pairs they are)."""
+    return cast("tuple[Header, ...] | tuple[RawHeader, ...]", tuple(headers))
+
+
+def _request_facts(headers: Sequence[tuple[str, str]] | Sequence[RawHeader]) -> tuple[str | None, str]:
+    """The first `Mcp-Method` (None: absent) and `Content-Type` ("") among text or raw headers, in one pass
+    (every exchange asks, of a dozen headers): only a name of either's length is lower-cased."""
+    if headers and isinstance(headers[0][0], str):
+        text = cast("Sequence[tuple[str, str]]", headers)
+        method = next((v for k, v in text if k.lower() == "mcp-method"), None)
+        return method, next((v for k, v in text if k.lower() == "content-type"), "")
+    found: dict[int, bytes] = {}
+    for key, value in cast("Sequence[RawHeader]", headers):
+        size = len(key)
+        if (size == 10 or size == 12) and size not in found and key.lower() in _FACT_NAMES:
+            found[size] = value
+    method_raw, kind_raw = found.get(10), found.get(12)
+    return (None if method_raw is None else method_raw.decode("latin-1")), (kind_raw or b"").decode("latin-1")
+
+
+_FACT_NAMES = frozenset({b"mcp-method", b"content-type"})
+"""The two names `_request_facts` reads (10 and 12 bytes long: a name's length says which it is)."""
 
 
 pending_exchanges: PendingExchanges[Exchange] = PendingExchanges()
@@ -317,7 +358,7 @@ def http_hooks(book: SchemaBook | None = None, *, tag: bool = True) -> dict[str,
         except httpx2.RequestNotRead:  # a streaming request body: nothing to show without consuming it
             body = b""
         path = request.url.raw_path.decode("ascii", errors="replace")
-        headers = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in request.headers.raw]  # names as sent
+        headers = request.headers.raw  # names as sent, in order; decoded only if the record is built
         exchange = Exchange(request.method, str(request.url), path, headers, body, leg=leg, book=book)
         if tag:
             request.headers[TAG_HEADER] = pending_exchanges.tag(exchange)
@@ -327,9 +368,7 @@ def http_hooks(book: SchemaBook | None = None, *, tag: bool = True) -> dict[str,
     async def on_response(response: httpx2.Response) -> None:
         exchange = response.request.extensions.get("mcp_lab_exchange")
         if isinstance(exchange, Exchange):
-            exchange.responded(
-                response.status_code, [(k.decode("latin-1"), v.decode("latin-1")) for k, v in response.headers.raw]
-            )
+            exchange.responded(response.status_code, response.headers.raw)
             if isinstance(response.stream, httpx2.AsyncByteStream):
                 response.stream = _Tee(response.stream, exchange)
 
