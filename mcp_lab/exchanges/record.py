@@ -21,6 +21,7 @@ from mcp_lab.records.base import Clipped, Model
 __all__ = [
     "BODY_CAP",
     "Body",
+    "ExchangeFacts",
     "Header",
     "HttpExchange",
     "HttpRecords",
@@ -35,10 +36,12 @@ __all__ = [
     "body_dict",
     "body_messages",
     "decode_body",
+    "exchange_facts",
     "exchange_record",
     "given_credentials",
     "hand_on_http",
     "keep_exchanges",
+    "kept_exchanges",
     "redact",
     "redacted_pairs",
     "rpc_facts",
@@ -279,6 +282,47 @@ _HTTP = HttpRecords()
 def hand_on_http(source: object, target: object) -> None:
     """`target.http = source.http` without building the records: they are built when `target.http` is read."""
     _HTTP.__set__(target, _HTTP.held(source))
+
+
+def kept_exchanges(holder: object) -> tuple[KeptExchange, ...] | None:
+    """`holder.http` still in its kept form (None: its records were built, read them instead)."""
+    value = _HTTP.held(holder)
+    return None if isinstance(value, list) else value
+
+
+ExchangeFacts = tuple[str | None, int | None, list[Header]]
+"""What a leg's recorder may ask of an exchange without building its record: its `rpc`, the response's status
+(None: no response) and the response's headers, each as the record holds it."""
+
+
+def exchange_facts(holder: object) -> list[ExchangeFacts]:
+    """The `ExchangeFacts` of `holder.http`'s exchanges, read from their kept form when it is still kept (the
+    records stay unbuilt), else from the records."""
+    kept = kept_exchanges(holder)
+    if kept is None:
+        built: list[JsonObject] = getattr(holder, _HTTP.name)
+        facts: list[ExchangeFacts] = []
+        for record in built:
+            response: Any = record.get("response") or {}
+            headers = [(str(k), str(v)) for k, v in response.get("headers") or []]
+            rpc, status = record.get("rpc"), response.get("status")
+            facts.append((rpc if isinstance(rpc, str) else None, status if isinstance(status, int) else None, headers))
+        return facts
+    return [
+        (
+            exchange[6] or rpc_method_of(body_dict(exchange[4], exchange[5])["value"]),
+            exchange[7],
+            _response_headers(exchange),
+        )
+        for exchange in kept
+    ]
+
+
+def _response_headers(exchange: KeptExchange) -> list[Header]:
+    """The response headers as the record will hold them (redacted alike), as pairs."""
+    if exchange[7] is None:
+        return []
+    return [(k, v) for k, v in redacted_pairs(text_headers(exchange[8]), exchange[14] or _NONE_GIVEN)]
 
 
 def keep_exchanges(holder: object, exchanges: tuple[KeptExchange, ...]) -> None:

@@ -324,29 +324,43 @@ pending_exchanges: PendingExchanges[Exchange] = PendingExchanges()
 """The process's one table of tagged exchanges (composed by `mcp_lab.lab.Lab`)."""
 
 
-def http_hooks(book: SchemaBook | None = None, *, tag: bool = True) -> dict[str, list[Callable[[Any], Any]]]:
+def http_hooks(
+    book: SchemaBook | None = None, *, tag: bool = True, on_status: Callable[[int], None] | None = None
+) -> dict[str, list[Callable[[Any], Any]]]:
     """httpx2 `event_hooks` that record the exchanges of the leg running in the caller's context.
 
     `tag`: mark each request for the lab's own ASGI wrapper (`ExchangeRecorder`); never for outside servers.
+    `on_status`: told every response's status, in a leg or not (in the one response hook: a hook is a
+    coroutine per response).
     """
     import httpx2
 
     class _Tee(httpx2.AsyncByteStream):
-        """Hands the response body to the SDK unchanged while keeping a copy for the record."""
+        """Hands the response body to the SDK unchanged while keeping a copy for the record. Its own
+        iterator rather than an async generator: no generator to register, finalize and close per response."""
 
         def __init__(self, inner: httpx2.AsyncByteStream, exchange: Exchange) -> None:
             self._inner = inner
             self._exchange = exchange
+            self._chunks: AsyncIterator[bytes] | None = None
 
-        async def __aiter__(self) -> AsyncIterator[bytes]:
+        def __aiter__(self) -> AsyncIterator[bytes]:
+            self._chunks = self._inner.__aiter__()
+            return self
+
+        async def __anext__(self) -> bytes:
+            assert self._chunks is not None
             try:
-                async for chunk in self._inner:
-                    self._exchange.keep(chunk)
-                    yield chunk
-            finally:
+                chunk = await self._chunks.__anext__()
+            except BaseException:  # the body ended (StopAsyncIteration) or broke off
                 self._exchange.done()
+                raise
+            self._exchange.keep(chunk)
+            return chunk
 
         async def aclose(self) -> None:
+            if self._chunks is not None:  # closed before its end: what was read so far is the body seen
+                self._exchange.done()
             await self._inner.aclose()
 
     async def on_request(request: httpx2.Request) -> None:
@@ -366,6 +380,8 @@ def http_hooks(book: SchemaBook | None = None, *, tag: bool = True) -> dict[str,
         leg.exchanges.append(exchange)
 
     async def on_response(response: httpx2.Response) -> None:
+        if on_status is not None:
+            on_status(response.status_code)
         exchange = response.request.extensions.get("mcp_lab_exchange")
         if isinstance(exchange, Exchange):
             exchange.responded(response.status_code, response.headers.raw)

@@ -67,13 +67,7 @@ async def http_transport(
     refused connect can say it was refused)."""
     # The SDK leaves a caller-provided httpx2 client to the caller: it is entered here, in the owner task.
     timeout = httpx2.Timeout(30.0, read=300.0)
-    hooks = http_hooks(book, tag=False)
-    if on_status is not None:
-
-        async def status(response: httpx2.Response) -> None:
-            on_status(response.status_code)
-
-        hooks["response"] = [*hooks["response"], status]
+    hooks = http_hooks(book, tag=False, on_status=on_status)
     async with (
         httpx2.AsyncClient(event_hooks=hooks, timeout=timeout, headers=headers) as http,
         streamable_http_client(url, http_client=http) as streams,
