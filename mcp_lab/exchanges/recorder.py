@@ -405,13 +405,20 @@ class ExchangeRecorder:
         if scope.get("type") != "http":
             await self.app(scope, receive, send)
             return
+        headers: list[tuple[bytes, bytes]] = scope.get("headers", [])
         tag: str | None = None
-        kept: list[tuple[bytes, bytes]] = []
-        for name, value in scope.get("headers", []):
-            if name == _TAG_BYTES:
-                tag = value.decode("latin-1")
-            else:
-                kept.append((name, value))
+        if headers and headers[-1][0] == _TAG_BYTES and all(name != _TAG_BYTES for name, _ in headers[:-1]):
+            # The lab's client adds its tag last (a header set after the others): the rest as one slice.
+            tag, kept = headers[-1][1].decode("latin-1"), headers[:-1]
+        elif any(name == _TAG_BYTES for name, _ in headers):
+            kept = []
+            for name, value in headers:
+                if name == _TAG_BYTES:
+                    tag = value.decode("latin-1")
+                else:
+                    kept.append((name, value))
+        else:
+            kept = headers
         if tag is not None:
             exchange = pending_exchanges.claim(tag)
             scope = dict(scope, headers=kept)
@@ -419,8 +426,12 @@ class ExchangeRecorder:
                 exchange.seen_by.add("server")
                 if exchange.leg is not None:
                     _LEG.set(exchange.leg)
-        method_header = next((v for k, v in kept if k == b"mcp-method"), b"").decode("latin-1")
-        if method_header != "tools/list":
+        listing = False
+        for name, value in kept:
+            if name == b"mcp-method":
+                listing = value == b"tools/list"
+                break
+        if not listing:
             await self.app(scope, receive, send)
             return
         await self.app(scope, receive, self._learning_send(send))
