@@ -303,9 +303,11 @@ def exchange_facts(holder: object) -> list[ExchangeFacts]:
         built: list[JsonObject] = getattr(holder, _HTTP.name)
         facts: list[ExchangeFacts] = []
         for record in built:
-            response: Any = record.get("response") or {}
-            headers = [(str(k), str(v)) for k, v in response.get("headers") or []]
-            rpc, status = record.get("rpc"), response.get("status")
+            response = record.get("response")
+            got = response if isinstance(response, dict) else {}
+            pairs = got.get("headers")
+            headers = [(str(p[0]), str(p[1])) for p in pairs if isinstance(p, list)] if isinstance(pairs, list) else []
+            rpc, status = record.get("rpc"), got.get("status")
             facts.append((rpc if isinstance(rpc, str) else None, status if isinstance(status, int) else None, headers))
         return facts
     return [

@@ -21,7 +21,6 @@ request (its request_state rejection reasons) reach that leg and no other. Outsi
 from __future__ import annotations
 
 import contextvars
-import json
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from typing import TYPE_CHECKING, Any, cast
@@ -42,6 +41,7 @@ from mcp_lab.exchanges.record import (
     keep_exchanges,
     text_headers,
 )
+from mcp_lab.exchanges.schema_book import SchemaBook
 from mcp_lab.json_types import JsonObject
 
 if TYPE_CHECKING:
@@ -109,73 +109,6 @@ class leg_scope:  # lower case: it reads as the function it replaced, `with leg_
         exchanges, leg.exchanges = leg.exchanges, []
         if exchanges:  # kept as plain values; the records are built when `capture.http` is read
             keep_exchanges(self._capture, tuple([exchange.kept() for exchange in exchanges]))
-
-
-class SchemaBook:
-    """Input schemas learnt from the tools/list responses a served server sent (what clients learn too).
-
-    Used to say which argument went into which `Mcp-Param-*` header; filled from the server thread.
-    """
-
-    def __init__(self) -> None:
-        self.schemas: JsonObject = {}
-        self._learnt = 0
-        """Listings learnt so far: `_marking` holds for the schemas as they were after this many."""
-        self._marking: tuple[int, bool] = (0, False)
-        self.unmarked: dict[str, object] = {}
-        """Tool -> its learnt schema, once found to give no call any `Mcp-Param-*` usage (it marks no argument
-        `x-mcp-header`, as most tools, or is invalid). By identity: a new listing's schema is looked at anew."""
-
-    def param_headers(self, params: dict[str, Any], headers: list[tuple[str, str]]) -> list[JsonObject]:
-        """Which argument of this `tools/call` went into which `Mcp-Param-*` header (`param_header_usage`)."""
-        from mcp_lab.protocol.header_values import param_header_usage
-
-        name = str(params.get("name"))
-        schema = self.schemas.get(name)
-        if schema is not None and self.unmarked.get(name) is schema:
-            return []
-        usage = param_header_usage(schema, params.get("arguments") or {}, headers)
-        if not usage and isinstance(schema, dict):  # none for this schema whatever the call: none marked, or invalid
-            self.unmarked[name] = schema
-        return usage
-
-    def marks_nothing(self) -> bool:
-        """No schema learnt marks an argument `x-mcp-header` (validly): no `tools/call` has any `Mcp-Param-*`
-        usage, whichever tool it calls -- so an exchange need not read its body to know it has none."""
-        learnt, marking = self._marking
-        if learnt != self._learnt:
-            from mcp.shared.inbound import find_invalid_x_mcp_header, x_mcp_header_map
-
-            learnt = self._learnt  # read before the schemas: a listing learnt meanwhile (a server thread) counts anew
-            # What `param_header_usage` needs to find any: a valid schema that marks an argument.
-            marking = any(
-                isinstance(schema, dict) and find_invalid_x_mcp_header(schema) is None and bool(x_mcp_header_map(schema))
-                for schema in list(self.schemas.values())
-            )
-            self._marking = (learnt, marking)
-        return not marking
-
-    def learn(self, listing: object) -> None:
-        tools = listing.get("result", {}).get("tools") if isinstance(listing, dict) else None
-        if isinstance(tools, list):
-            for tool in tools:
-                if isinstance(tool, dict) and isinstance(tool.get("name"), str):
-                    self.schemas[tool["name"]] = tool.get("inputSchema")
-            self._learnt += 1
-
-    def learn_body(self, raw: bytes, content_type: str) -> None:
-        """Learn from a whole tools/list response body (JSON, or an SSE stream of messages)."""
-        text = raw.decode("utf-8", errors="replace")
-        if "text/event-stream" in content_type:
-            blocks = text.replace("\r\n", "\n").split("\n\n")
-            payloads = ["\n".join(ln[5:].lstrip() for ln in b.split("\n") if ln.startswith("data:")) for b in blocks]
-        else:
-            payloads = [text]
-        for payload in payloads:
-            try:
-                self.learn(json.loads(payload))
-            except ValueError:
-                continue
 
 
 class Exchange:
