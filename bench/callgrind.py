@@ -8,6 +8,7 @@ The contract with the module run under valgrind: it collects only inside `functo
 nothing else here calls), runs each measured batch of `n` calls of one side inside one `reduce` call, and
 prints `ORDER` followed by the side of each batch in the order they ran. Callgrind writes one file per
 batch; a file with a few thousand instructions is a stray `reduce` elsewhere and is skipped.
+MCP_LAB_CALLGRIND_KEEP=DIR keeps each batch's file in DIR, named by its side (for callgrind_annotate).
 """
 
 from __future__ import annotations
@@ -41,13 +42,19 @@ def instructions_per_call(module: str, arguments: list[str], n: int, title: str,
     order = done.stdout.split("ORDER", 1)[1].split()
     totals = []
     for path in sorted(glob.glob(f"{out}/cg.out.*"), key=lambda p: int(p.rsplit(".", 1)[1])):
-        with open(path) as dump:
-            found = re.search(r"^summary: (\d+)", dump.read(), re.M)
-        if found and int(found.group(1)) > 100_000:  # a stray reduce call elsewhere holds a few thousand
-            totals.append(int(found.group(1)))
+        total = _summary(path)
+        if total > 100_000:  # a stray reduce call elsewhere holds a few thousand
+            totals.append(total)
     per: dict[str, list[float]] = defaultdict(list)
     for side, total in zip(order, totals, strict=True):
         per[side].append(total / n)
+    keep = os.environ.get("MCP_LAB_CALLGRIND_KEEP")
+    if keep:  # each batch's file, named by its side, for callgrind_annotate
+        os.makedirs(keep, exist_ok=True)
+        files = sorted(glob.glob(f"{out}/cg.out.*"), key=lambda p: int(p.rsplit(".", 1)[1]))
+        kept = [p for p in files if _summary(p) > 100_000]
+        for index, (side, path) in enumerate(zip(order, kept, strict=True)):
+            shutil.copy(path, os.path.join(keep, f"{index:02d}-{side}.out"))
     shutil.rmtree(out, ignore_errors=True)
     bare = sum(per["bare"]) / len(per["bare"])
     print(title)
@@ -57,6 +64,13 @@ def instructions_per_call(module: str, arguments: list[str], n: int, title: str,
             f"  {side:{width}s} {mean / 1e6:.3f} M  (batches {' '.join(f'{v / 1e6:.3f}' for v in values)})  "
             f"{side}/bare {mean / bare:.4f}  {side}-bare {(mean - bare) / 1e3:+.0f} k"
         )
+
+
+def _summary(path: str) -> int:
+    """The instructions a callgrind file counted (0: none)."""
+    with open(path) as dump:
+        found = re.search(r"^summary: (\d+)", dump.read(), re.M)
+    return int(found.group(1)) if found else 0
 
 
 def measured_batches(loop: Any, sides: list[tuple[str, Callable[[], Awaitable[object]]]], n: int, reps: int) -> None:

@@ -11,7 +11,9 @@ process, which serve every side alike. A proxy, not the time: syscalls and cache
 How: as bench/instructions.py, collection only inside `functools.reduce`, one batch of calls per `reduce`
 call, warm-up uninstrumented.
 
-Run: python -m bench.connect_instructions http|stdio [WARM (30)] [N per batch (20)] [REPS (2)]
+Run: python -m bench.connect_instructions http|stdio [WARM (30)] [N per batch (20)] [REPS (2)] [SIDES]
+SIDES: a comma-separated subset of bench/connect.py's sides (default all four; `bare` is always measured).
+MCP_LAB_CALLGRIND_KEEP=DIR keeps each batch's callgrind file in DIR (for callgrind_annotate).
 """
 
 from __future__ import annotations
@@ -21,17 +23,18 @@ import sys
 from typing import Any
 
 from bench.callgrind import instructions_per_call, measured_batches
+from bench.connect import SIDES
 
 INNER = "--inner"
 
 
-def outer(kind: str, warm: int, n: int, reps: int) -> None:
+def outer(kind: str, warm: int, n: int, reps: int, sides: str = "") -> None:
     title = f"{kind}: instructions per call (callgrind, main thread), {warm} warm-up calls each, {reps} batches of {n}:"
-    arguments = [INNER, kind, str(warm), str(n), str(reps)]
+    arguments = [INNER, kind, str(warm), str(n), str(reps), sides]
     instructions_per_call("bench.connect_instructions", arguments, n, title, width=15)
 
 
-def inner(kind: str, warm: int, n: int, reps: int) -> None:
+def inner(kind: str, warm: int, n: int, reps: int, sides: str = "") -> None:
     from mcp import Client, StdioServerParameters
     from mcp.server.mcpserver import MCPServer
 
@@ -67,7 +70,9 @@ def inner(kind: str, warm: int, n: int, reps: int) -> None:
         entry = mcp_lab.sandbox.get("bench")
         await entry.tool_names()
         session = await entry.session("2026-07-28")
-        held["calls"] = _sides(held["client"], "bench", session, entry.capture)
+        wanted = {"bare", *sides.split(",")} if sides else None
+        every = _sides(held["client"], "bench", session, entry.capture)
+        held["calls"] = {side: call for side, call in every.items() if wanted is None or side in wanted}
         for _ in range(warm):
             for call in held["calls"].values():
                 await call()
@@ -82,9 +87,14 @@ def inner(kind: str, warm: int, n: int, reps: int) -> None:
 
 if __name__ == "__main__":
     if sys.argv[1:2] == [INNER]:
-        inner(sys.argv[2], *(int(a) for a in sys.argv[3:6]))
+        inner(sys.argv[2], *(int(a) for a in sys.argv[3:6]), *sys.argv[6:7])
     else:
         if sys.argv[1:2] not in (["http"], ["stdio"]):
-            raise SystemExit("usage: python -m bench.connect_instructions http|stdio [WARM] [N] [REPS]")
+            raise SystemExit("usage: python -m bench.connect_instructions http|stdio [WARM] [N] [REPS] [SIDES]")
         args = [int(a) for a in sys.argv[2:5]]
-        outer(sys.argv[1], args[0] if args else 30, args[1] if len(args) > 1 else 20, args[2] if len(args) > 2 else 2)
+        chosen = sys.argv[5] if len(sys.argv) > 5 else ""
+        unknown = set(chosen.split(",")) - set(SIDES) if chosen else set()
+        if unknown:
+            raise SystemExit(f"unknown sides: {', '.join(sorted(unknown))} (sides: {', '.join(SIDES)})")
+        warm, n, reps = args[0] if args else 30, args[1] if len(args) > 1 else 20, args[2] if len(args) > 2 else 2
+        outer(sys.argv[1], warm, n, reps, chosen)

@@ -23,7 +23,7 @@ import httpx2
 from mcp.client.streamable_http import streamable_http_client
 
 from mcp_lab.deployment.app import INSTANCE_HEADER
-from mcp_lab.exchanges.record import LegCapture
+from mcp_lab.exchanges.record import ExchangeFacts, LegCapture, exchange_facts
 from mcp_lab.exchanges.recorder import SchemaBook, http_hooks
 from mcp_lab.servers.outside import OutsideServer
 from mcp_lab.servers.transports import LegRecorder, read_log
@@ -38,13 +38,22 @@ def served_by(http: list[dict[str, Any]]) -> str | None:
     """The instances that answered one leg's call, in order ("a then b" when a resent call moved). Other
     requests of the leg -- the listing a client makes to validate a result, or to re-list after -32020 --
     count only when the leg has no call exchange at all."""
-    calls = [x for x in http if x.get("rpc") in _CALLS] or http
-    seen: list[str] = []
-    for exchange in calls:
+    facts: list[ExchangeFacts] = []
+    for exchange in http:
         response = exchange.get("response") or {}
-        for name, value in response.get("headers") or []:
-            if str(name).lower() == INSTANCE_HEADER.lower() and (not seen or seen[-1] != value):
-                seen.append(str(value))
+        headers = [(str(k), str(v)) for k, v in response.get("headers") or []]
+        facts.append((exchange.get("rpc"), response.get("status"), headers))
+    return _served_by(facts)
+
+
+def _served_by(facts: list[ExchangeFacts]) -> str | None:
+    calls = [x for x in facts if x[0] in _CALLS] or facts
+    seen: list[str] = []
+    wanted = INSTANCE_HEADER.lower()
+    for _, _, headers in calls:
+        for name, value in headers:
+            if name.lower() == wanted and (not seen or seen[-1] != value):
+                seen.append(value)
     return " then ".join(seen) if seen else None
 
 
@@ -68,7 +77,8 @@ class _ServedByRecorder(LegRecorder):
         self.owner.legs_in_flight -= 1
         super().__exit__(*exc)
         capture: LegCapture = self.capture
-        capture.served_by = served_by(capture.http)
+        facts = exchange_facts(capture)  # from the kept exchanges: their records stay unbuilt until read
+        capture.served_by = _served_by(facts)
         for label in (capture.served_by or "").split(" then "):
             instance = label.split("/pid")[0]  # under --workers: one log for the whole process group
             path = self.logs.get(instance)
@@ -76,7 +86,7 @@ class _ServedByRecorder(LegRecorder):
                 text, _ = read_log(path, self.offsets.get(instance, 0))
                 capture.server_log.extend(ln for ln in text.splitlines() if ln.strip())
         if capture.served_by is None:
-            refused = proxy_refusal(capture.http)
+            refused = _refusal(facts)
             if refused is not None:
                 capture.server_log.append(refused)
 
@@ -84,9 +94,11 @@ class _ServedByRecorder(LegRecorder):
 def proxy_refusal(http: list[dict[str, Any]]) -> str | None:
     """The line a leg gets when the proxy answered an error itself (no instance named in the response): the
     failed leg then says why, as one an instance refused says what the instance logged."""
-    for exchange in http:
-        response = exchange.get("response") or {}
-        status = response.get("status")
+    return _refusal([(None, (exchange.get("response") or {}).get("status"), []) for exchange in http])
+
+
+def _refusal(facts: list[ExchangeFacts]) -> str | None:
+    for _, status, _ in facts:
         if isinstance(status, int) and status >= 400:
             return f"the proxy answered HTTP {status} itself: no instance served this request"
     return None

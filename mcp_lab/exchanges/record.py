@@ -21,6 +21,7 @@ from mcp_lab.records.base import Clipped, Model
 __all__ = [
     "BODY_CAP",
     "Body",
+    "ExchangeFacts",
     "Header",
     "HttpExchange",
     "HttpRecords",
@@ -29,18 +30,22 @@ __all__ = [
     "KeptExchange",
     "LegCapture",
     "ParamHeaderUsage",
+    "RawHeader",
     "RpcError",
     "SseEvent",
     "body_dict",
     "body_messages",
     "decode_body",
+    "exchange_facts",
     "exchange_record",
     "given_credentials",
     "hand_on_http",
     "keep_exchanges",
+    "kept_exchanges",
     "redact",
     "redacted_pairs",
     "rpc_facts",
+    "text_headers",
 ]
 
 REDACTED = frozenset({"authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "api-key"})
@@ -57,6 +62,15 @@ def keep_out_of_records(names: Iterable[str]) -> None:
 
 Header = tuple[str, str]
 """(name, value) as sent: names keep their spelling, the order is the wire order."""
+RawHeader = tuple[bytes, bytes]
+"""A header as httpx2 holds it (`Headers.raw`): kept undecoded until a record is built (Latin-1, as HTTP)."""
+
+
+def text_headers(headers: Sequence[Header] | Sequence[RawHeader]) -> list[Header]:
+    """Headers as text: raw byte pairs decoded as Latin-1 (every byte a character), text pairs as they are."""
+    if headers and isinstance(headers[0][0], bytes):
+        return [(k.decode("latin-1"), v.decode("latin-1")) for k, v in headers]  # type: ignore[union-attr]
+    return list(headers)  # type: ignore[arg-type]
 
 
 class SseEvent(Model):
@@ -176,12 +190,12 @@ KeptExchange = tuple[
     str,  # method
     str,  # url
     str,  # path
-    tuple[Header, ...],  # request headers, as sent
+    tuple[Header, ...] | tuple[RawHeader, ...],  # request headers, as sent (raw: decoded when built)
     bytes,  # request body
     str,  # request Content-Type
     str | None,  # Mcp-Method
     int | None,  # status (None: no response)
-    tuple[Header, ...],  # response headers
+    tuple[Header, ...] | tuple[RawHeader, ...],  # response headers
     bytes,  # response body kept (at most BODY_CAP)
     str,  # response Content-Type
     int,  # response bytes seen
@@ -206,13 +220,13 @@ def exchange_record(kept: KeptExchange) -> JsonObject:
     response: dict[str, Any] | None = None
     if status is not None:
         body = body_dict(got_body, got_type, got_size)
-        response = {"status": status, "headers": redacted_pairs(got, given or _NONE_GIVEN), "body": body}
+        response = {"status": status, "headers": redacted_pairs(text_headers(got), given or _NONE_GIVEN), "body": body}
     rpc_id, rpc_error = rpc_facts(request_body, response["body"] if response is not None else None)
     return {
         "method": method,
         "url": url,
         "path": path,
-        "request": {"headers": redacted_pairs(sent, given or _NONE_GIVEN), "body": request_body},
+        "request": {"headers": redacted_pairs(text_headers(sent), given or _NONE_GIVEN), "body": request_body},
         "response": response,
         "rpc": rpc_method or rpc_method_of(request_body["value"]),
         "rpc_id": rpc_id,
@@ -270,6 +284,49 @@ def hand_on_http(source: object, target: object) -> None:
     _HTTP.__set__(target, _HTTP.held(source))
 
 
+def kept_exchanges(holder: object) -> tuple[KeptExchange, ...] | None:
+    """`holder.http` still in its kept form (None: its records were built, read them instead)."""
+    value = _HTTP.held(holder)
+    return None if isinstance(value, list) else value
+
+
+ExchangeFacts = tuple[str | None, int | None, list[Header]]
+"""What a leg's recorder may ask of an exchange without building its record: its `rpc`, the response's status
+(None: no response) and the response's headers, each as the record holds it."""
+
+
+def exchange_facts(holder: object) -> list[ExchangeFacts]:
+    """The `ExchangeFacts` of `holder.http`'s exchanges, read from their kept form when it is still kept (the
+    records stay unbuilt), else from the records."""
+    kept = kept_exchanges(holder)
+    if kept is None:
+        built: list[JsonObject] = getattr(holder, _HTTP.name)
+        facts: list[ExchangeFacts] = []
+        for record in built:
+            response = record.get("response")
+            got = response if isinstance(response, dict) else {}
+            pairs = got.get("headers")
+            headers = [(str(p[0]), str(p[1])) for p in pairs if isinstance(p, list)] if isinstance(pairs, list) else []
+            rpc, status = record.get("rpc"), got.get("status")
+            facts.append((rpc if isinstance(rpc, str) else None, status if isinstance(status, int) else None, headers))
+        return facts
+    return [
+        (
+            exchange[6] or rpc_method_of(body_dict(exchange[4], exchange[5])["value"]),
+            exchange[7],
+            _response_headers(exchange),
+        )
+        for exchange in kept
+    ]
+
+
+def _response_headers(exchange: KeptExchange) -> list[Header]:
+    """The response headers as the record will hold them (redacted alike), as pairs."""
+    if exchange[7] is None:
+        return []
+    return [(k, v) for k, v in redacted_pairs(text_headers(exchange[8]), exchange[14] or _NONE_GIVEN)]
+
+
 def keep_exchanges(holder: object, exchanges: tuple[KeptExchange, ...]) -> None:
     """Add kept exchanges to `holder.http`: kept as they are, unless its records were built (read) already."""
     value = _HTTP.held(holder)
@@ -279,7 +336,7 @@ def keep_exchanges(holder: object, exchanges: tuple[KeptExchange, ...]) -> None:
         _HTTP.__set__(holder, value + exchanges)
 
 
-@dataclass
+@dataclass(init=False)
 class LegCapture:
     """What a connection observed during one leg besides the JSON-RPC result."""
 
@@ -289,3 +346,16 @@ class LegCapture:
     """The server's logged reasons (e.g. why requestState was rejected), for servers the lab owns."""
     served_by: str | None = None
     """Which instance handled the leg, when the connection is a fleet behind a router."""
+
+    def __init__(
+        self,
+        http: tuple[KeptExchange, ...] | list[JsonObject] = (),
+        server_log: list[str] | None = None,
+        served_by: str | None = None,
+    ) -> None:
+        # Every leg makes one: the fields written straight into the instance's dict (the generated __init__
+        # went through the http descriptor's __set__ and the list factory: a fifth of a stdio leg's recording).
+        state = self.__dict__
+        state["http"] = http
+        state["server_log"] = [] if server_log is None else server_log
+        state["served_by"] = served_by

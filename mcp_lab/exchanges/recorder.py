@@ -21,24 +21,27 @@ request (its request_state rejection reasons) reach that leg and no other. Outsi
 from __future__ import annotations
 
 import contextvars
-import json
 import time
-from collections.abc import AsyncIterator, Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import AsyncIterator, Callable, Sequence
+from typing import TYPE_CHECKING, Any, cast
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from mcp_lab.exchanges.pending import PendingExchanges
 from mcp_lab.exchanges.record import (
     BODY_CAP,
+    Header,
     HttpExchange,
     KeptExchange,
     LegCapture,
+    RawHeader,
     body_dict,
     exchange_record,
     given_credentials,
     keep_exchanges,
+    text_headers,
 )
+from mcp_lab.exchanges.schema_book import SchemaBook
 from mcp_lab.json_types import JsonObject
 
 if TYPE_CHECKING:
@@ -108,82 +111,24 @@ class leg_scope:  # lower case: it reads as the function it replaced, `with leg_
             keep_exchanges(self._capture, tuple([exchange.kept() for exchange in exchanges]))
 
 
-class SchemaBook:
-    """Input schemas learnt from the tools/list responses a served server sent (what clients learn too).
-
-    Used to say which argument went into which `Mcp-Param-*` header; filled from the server thread.
-    """
-
-    def __init__(self) -> None:
-        self.schemas: JsonObject = {}
-        self._learnt = 0
-        """Listings learnt so far: `_marking` holds for the schemas as they were after this many."""
-        self._marking: tuple[int, bool] = (0, False)
-        self.unmarked: dict[str, object] = {}
-        """Tool -> its learnt schema, once found to give no call any `Mcp-Param-*` usage (it marks no argument
-        `x-mcp-header`, as most tools, or is invalid). By identity: a new listing's schema is looked at anew."""
-
-    def param_headers(self, params: dict[str, Any], headers: list[tuple[str, str]]) -> list[JsonObject]:
-        """Which argument of this `tools/call` went into which `Mcp-Param-*` header (`param_header_usage`)."""
-        from mcp_lab.protocol.header_values import param_header_usage
-
-        name = str(params.get("name"))
-        schema = self.schemas.get(name)
-        if schema is not None and self.unmarked.get(name) is schema:
-            return []
-        usage = param_header_usage(schema, params.get("arguments") or {}, headers)
-        if not usage and isinstance(schema, dict):  # none for this schema whatever the call: none marked, or invalid
-            self.unmarked[name] = schema
-        return usage
-
-    def marks_nothing(self) -> bool:
-        """No schema learnt marks an argument `x-mcp-header` (validly): no `tools/call` has any `Mcp-Param-*`
-        usage, whichever tool it calls -- so an exchange need not read its body to know it has none."""
-        learnt, marking = self._marking
-        if learnt != self._learnt:
-            from mcp.shared.inbound import find_invalid_x_mcp_header, x_mcp_header_map
-
-            learnt = self._learnt  # read before the schemas: a listing learnt meanwhile (a server thread) counts anew
-            # What `param_header_usage` needs to find any: a valid schema that marks an argument.
-            marking = any(
-                isinstance(schema, dict) and find_invalid_x_mcp_header(schema) is None and bool(x_mcp_header_map(schema))
-                for schema in list(self.schemas.values())
-            )
-            self._marking = (learnt, marking)
-        return not marking
-
-    def learn(self, listing: object) -> None:
-        tools = listing.get("result", {}).get("tools") if isinstance(listing, dict) else None
-        if isinstance(tools, list):
-            for tool in tools:
-                if isinstance(tool, dict) and isinstance(tool.get("name"), str):
-                    self.schemas[tool["name"]] = tool.get("inputSchema")
-            self._learnt += 1
-
-    def learn_body(self, raw: bytes, content_type: str) -> None:
-        """Learn from a whole tools/list response body (JSON, or an SSE stream of messages)."""
-        text = raw.decode("utf-8", errors="replace")
-        if "text/event-stream" in content_type:
-            blocks = text.replace("\r\n", "\n").split("\n\n")
-            payloads = ["\n".join(ln[5:].lstrip() for ln in b.split("\n") if ln.startswith("data:")) for b in blocks]
-        else:
-            payloads = [text]
-        for payload in payloads:
-            try:
-                self.learn(json.loads(payload))
-            except ValueError:
-                continue
-
-
 class Exchange:
-    """One request/response pair while it is in flight; `record()` is the plain record kept in a Round."""
+    """One request/response pair while it is in flight; `record()` is the plain record kept in a Round.
+
+    Headers are held as given -- text pairs, or the raw byte pairs the client hooks take from httpx2 -- and
+    decoded only when read (`request_headers`) or when the record is built: most legs' records never are."""
+
+    __slots__ = (
+        "_request_raw", "_response_raw", "book", "content_type", "finished", "leg", "method", "path",
+        "request_body", "request_type", "response_body", "response_size", "rpc_method", "seen_by", "started",
+        "status", "url",
+    )  # fmt: skip
 
     def __init__(
         self,
         method: str,
         url: str,
         path: str,
-        request_headers: list[tuple[str, str]],
+        request_headers: Sequence[tuple[str, str]] | Sequence[RawHeader],
         request_body: bytes,
         leg: _Leg | None = None,
         book: SchemaBook | None = None,
@@ -191,39 +136,43 @@ class Exchange:
         self.method = method
         self.url = url
         self.path = path
-        self.request_headers = request_headers
+        self._request_raw = request_headers
         self.request_body = request_body
         self.leg = leg
         self.book = book
         self.started = time.perf_counter()
         self.status: int | None = None
-        self.response_headers: list[tuple[str, str]] = []
+        self._response_raw: Sequence[tuple[str, str]] | Sequence[RawHeader] = ()
         self.response_body = bytearray()
         self.response_size = 0
         self.finished: float | None = None
         self.seen_by: set[str] = {"client"}
-        self.rpc_method: str | None = None
+        facts = _request_facts(request_headers)
+        self.rpc_method: str | None = facts[0]
         """The request's `Mcp-Method` header (2026-07-28 requests carry one), read once."""
-        self.request_type = ""
-        """The request's `Content-Type`, read in the same pass."""
-        for key, value in request_headers:
-            lower = key.lower()
-            if lower == "mcp-method" and self.rpc_method is None:
-                self.rpc_method = value
-            elif lower == "content-type" and not self.request_type:
-                self.request_type = value
+        self.request_type: str = facts[1]
+        """The request's `Content-Type`."""
         self.content_type = ""
         """The response's `Content-Type` (set with its headers)."""
+
+    @property
+    def request_headers(self) -> list[tuple[str, str]]:
+        """The request's headers as text, in the order and spelling sent."""
+        return text_headers(self._request_raw)
+
+    @property
+    def response_headers(self) -> list[tuple[str, str]]:
+        return text_headers(self._response_raw)
 
     def header(self, name: str) -> str | None:
         lower = name.lower()
         return next((v for k, v in self.request_headers if k.lower() == lower), None)
 
-    def responded(self, status: int, headers: list[tuple[str, str]]) -> None:
+    def responded(self, status: int, headers: Sequence[tuple[str, str]] | Sequence[RawHeader]) -> None:
         """The response's status and headers arrived (its body follows, through `keep`)."""
         self.status = status
-        self.response_headers = headers
-        self.content_type = next((v for k, v in headers if k.lower() == "content-type"), "")
+        self._response_raw = headers
+        self.content_type = _request_facts(headers)[1]
 
     def keep(self, chunk: bytes) -> None:
         self.response_size += len(chunk)
@@ -256,12 +205,12 @@ class Exchange:
             self.method,
             self.url,
             self.path,
-            tuple(self.request_headers),
+            _frozen(self._request_raw),
             self.request_body,
             self.request_type,
             self.rpc_method,
             self.status,
-            tuple(self.response_headers),
+            _frozen(self._response_raw),
             got,
             self.content_type,
             self.response_size,
@@ -279,33 +228,72 @@ class Exchange:
                 self.book.learn_body(bytes(self.response_body), self.content_type)
 
 
+def _frozen(headers: Sequence[tuple[str, str]] | Sequence[RawHeader]) -> tuple[Header, ...] | tuple[RawHeader, ...]:
+    """Headers as the kept exchange holds them (a tuple of whichever pairs they are)."""
+    return cast("tuple[Header, ...] | tuple[RawHeader, ...]", tuple(headers))
+
+
+def _request_facts(headers: Sequence[tuple[str, str]] | Sequence[RawHeader]) -> tuple[str | None, str]:
+    """The first `Mcp-Method` (None: absent) and `Content-Type` ("") among text or raw headers, in one pass
+    (every exchange asks, of a dozen headers): only a name of either's length is lower-cased."""
+    if headers and isinstance(headers[0][0], str):
+        text = cast("Sequence[tuple[str, str]]", headers)
+        method = next((v for k, v in text if k.lower() == "mcp-method"), None)
+        return method, next((v for k, v in text if k.lower() == "content-type"), "")
+    found: dict[int, bytes] = {}
+    for key, value in cast("Sequence[RawHeader]", headers):
+        size = len(key)
+        if (size == 10 or size == 12) and size not in found and key.lower() in _FACT_NAMES:
+            found[size] = value
+    method_raw, kind_raw = found.get(10), found.get(12)
+    return (None if method_raw is None else method_raw.decode("latin-1")), (kind_raw or b"").decode("latin-1")
+
+
+_FACT_NAMES = frozenset({b"mcp-method", b"content-type"})
+"""The two names `_request_facts` reads (10 and 12 bytes long: a name's length says which it is)."""
+
+
 pending_exchanges: PendingExchanges[Exchange] = PendingExchanges()
 """The process's one table of tagged exchanges (composed by `mcp_lab.lab.Lab`)."""
 
 
-def http_hooks(book: SchemaBook | None = None, *, tag: bool = True) -> dict[str, list[Callable[[Any], Any]]]:
+def http_hooks(
+    book: SchemaBook | None = None, *, tag: bool = True, on_status: Callable[[int], None] | None = None
+) -> dict[str, list[Callable[[Any], Any]]]:
     """httpx2 `event_hooks` that record the exchanges of the leg running in the caller's context.
 
     `tag`: mark each request for the lab's own ASGI wrapper (`ExchangeRecorder`); never for outside servers.
+    `on_status`: told every response's status, in a leg or not (in the one response hook: a hook is a
+    coroutine per response).
     """
     import httpx2
 
     class _Tee(httpx2.AsyncByteStream):
-        """Hands the response body to the SDK unchanged while keeping a copy for the record."""
+        """Hands the response body to the SDK unchanged while keeping a copy for the record. Its own
+        iterator rather than an async generator: no generator to register, finalize and close per response."""
 
         def __init__(self, inner: httpx2.AsyncByteStream, exchange: Exchange) -> None:
             self._inner = inner
             self._exchange = exchange
+            self._chunks: AsyncIterator[bytes] | None = None
 
-        async def __aiter__(self) -> AsyncIterator[bytes]:
+        def __aiter__(self) -> AsyncIterator[bytes]:
+            self._chunks = self._inner.__aiter__()
+            return self
+
+        async def __anext__(self) -> bytes:
+            assert self._chunks is not None
             try:
-                async for chunk in self._inner:
-                    self._exchange.keep(chunk)
-                    yield chunk
-            finally:
+                chunk = await self._chunks.__anext__()
+            except BaseException:  # the body ended (StopAsyncIteration) or broke off
                 self._exchange.done()
+                raise
+            self._exchange.keep(chunk)
+            return chunk
 
         async def aclose(self) -> None:
+            if self._chunks is not None:  # closed before its end: what was read so far is the body seen
+                self._exchange.done()
             await self._inner.aclose()
 
     async def on_request(request: httpx2.Request) -> None:
@@ -317,7 +305,7 @@ def http_hooks(book: SchemaBook | None = None, *, tag: bool = True) -> dict[str,
         except httpx2.RequestNotRead:  # a streaming request body: nothing to show without consuming it
             body = b""
         path = request.url.raw_path.decode("ascii", errors="replace")
-        headers = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in request.headers.raw]  # names as sent
+        headers = request.headers.raw  # names as sent, in order; decoded only if the record is built
         exchange = Exchange(request.method, str(request.url), path, headers, body, leg=leg, book=book)
         if tag:
             request.headers[TAG_HEADER] = pending_exchanges.tag(exchange)
@@ -325,11 +313,11 @@ def http_hooks(book: SchemaBook | None = None, *, tag: bool = True) -> dict[str,
         leg.exchanges.append(exchange)
 
     async def on_response(response: httpx2.Response) -> None:
+        if on_status is not None:
+            on_status(response.status_code)
         exchange = response.request.extensions.get("mcp_lab_exchange")
         if isinstance(exchange, Exchange):
-            exchange.responded(
-                response.status_code, [(k.decode("latin-1"), v.decode("latin-1")) for k, v in response.headers.raw]
-            )
+            exchange.responded(response.status_code, response.headers.raw)
             if isinstance(response.stream, httpx2.AsyncByteStream):
                 response.stream = _Tee(response.stream, exchange)
 
@@ -350,13 +338,20 @@ class ExchangeRecorder:
         if scope.get("type") != "http":
             await self.app(scope, receive, send)
             return
+        headers: list[tuple[bytes, bytes]] = scope.get("headers", [])
         tag: str | None = None
-        kept: list[tuple[bytes, bytes]] = []
-        for name, value in scope.get("headers", []):
-            if name == _TAG_BYTES:
-                tag = value.decode("latin-1")
-            else:
-                kept.append((name, value))
+        if headers and headers[-1][0] == _TAG_BYTES and all(name != _TAG_BYTES for name, _ in headers[:-1]):
+            # The lab's client adds its tag last (a header set after the others): the rest as one slice.
+            tag, kept = headers[-1][1].decode("latin-1"), headers[:-1]
+        elif any(name == _TAG_BYTES for name, _ in headers):
+            kept = []
+            for name, value in headers:
+                if name == _TAG_BYTES:
+                    tag = value.decode("latin-1")
+                else:
+                    kept.append((name, value))
+        else:
+            kept = headers
         if tag is not None:
             exchange = pending_exchanges.claim(tag)
             scope = dict(scope, headers=kept)
@@ -364,8 +359,12 @@ class ExchangeRecorder:
                 exchange.seen_by.add("server")
                 if exchange.leg is not None:
                     _LEG.set(exchange.leg)
-        method_header = next((v for k, v in kept if k == b"mcp-method"), b"").decode("latin-1")
-        if method_header != "tools/list":
+        listing = False
+        for name, value in kept:
+            if name == b"mcp-method":
+                listing = value == b"tools/list"
+                break
+        if not listing:
             await self.app(scope, receive, send)
             return
         await self.app(scope, receive, self._learning_send(send))

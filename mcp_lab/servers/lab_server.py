@@ -34,7 +34,7 @@ from mcp_lab.protocol.keys import KeyRing, checked_ttl
 from mcp_lab.servers.backchannel import AnswerFn, backchannel_callbacks, refusing_callbacks
 from mcp_lab.servers.containment import contain_handlers
 from mcp_lab.servers.header_files import forget_header_file, header_file
-from mcp_lab.servers.log_book import leg_began, leg_ended, server_logs
+from mcp_lab.servers.log_book import server_logs
 from mcp_lab.servers.logging_hooks import hooks, install_leg_hooks
 from mcp_lab.servers.loopback import HttpServing, Stopped, check_port, register_exit_hook, stopping_on
 
@@ -196,9 +196,9 @@ class LabServer:
         mode = "legacy" if era == "2025-11-25" else "auto"
         return Client(target, mode=mode, cache=None, **callbacks)
 
-    def capture(self) -> _Capturing:
+    def capture(self) -> LegCapturing:
         """Collect what the server logs, and what crosses the wire over HTTP, during one leg."""
-        return _Capturing(LegCapture(), self.name)
+        return LegCapturing(LegCapture(), self.name)
 
     # ---- serving over loopback HTTP ------------------------------------------------------------------
     def serve_on(self, port: int | str | None, access: Access, app: object = None) -> str:
@@ -297,32 +297,37 @@ class LabServer:
         self._tools = set()
 
 
-class _Capturing:
-    """One leg's capture: the server's log records and (leg_scope) its HTTP exchanges land in it."""
+class LegCapturing(leg_scope):
+    """One leg's capture: the server's log records and (leg_scope, whose scope this object is itself: every
+    leg of every flow enters one) its HTTP exchanges land in it."""
 
-    __slots__ = ("capture", "name", "scope")
+    __slots__ = ("capture", "name")
 
     def __init__(self, capture: LegCapture, name: str) -> None:
-        self.capture = capture
+        self._capture = self.capture = capture
         self.name = name
-        self.scope = leg_scope(capture)
 
     def __enter__(self) -> LegCapture:
-        if hooks.leg_sink is None:  # taken off by an unload since the server was made
+        # A server served from this kernel logs a failing handler's traceback on the SDK's loggers: it becomes
+        # one line in this leg, not a traceback in the cell (the hooks may have been taken off by an unload).
+        if hooks.leg_sink is None:
             install_leg_hooks()
-        server_logs.capturing.append(self.capture)
-        leg_began(self.capture, self.name)
-        return self.scope.__enter__()
+        capture = self.capture
+        server_logs.capturing.append(capture)
+        if self.name:  # `leg_began`, written out: a call fewer on every leg
+            server_logs.leg_servers[id(capture)] = self.name
+        return leg_scope.__enter__(self)
 
     def __exit__(self, *exc: object) -> None:
         try:
-            self.scope.__exit__(*exc)
+            leg_scope.__exit__(self, *exc)
         finally:
-            leg_ended(self.capture)
+            capture = self.capture
+            server_logs.leg_servers.pop(id(capture), None)  # `leg_ended`
             # By identity: LegCaptures are dataclasses, and two empty ones compare equal.
             active = server_logs.capturing
             for i in range(len(active) - 1, -1, -1):
-                if active[i] is self.capture:
+                if active[i] is capture:
                     del active[i]
 
 

@@ -153,12 +153,21 @@ class OutsideServer:
             await asyncio.shield(self._ready)
 
     async def session(self, era: str) -> ClientSession:
-        await self.ready()
+        ready = self._ready
+        if ready is not None:
+            if ready.done():  # every leg after the first connect: nothing to wait for
+                ready.result()  # the connect's LabError (or its cancellation), as awaiting it would raise
+            else:
+                await asyncio.shield(ready)
         if self.retired:  # never respawn a server after a disconnect
             raise ConnectionFailed(f"{self.name!r} was disconnected; connect again with %mcp_connect {self.name} ...")
-        owner: ConnectionOwner = await self._owner(LEGACY if self.legacy_only or era == LEGACY else MODERN)
-        assert owner.client is not None
-        return owner.client.session
+        key = LEGACY if self.legacy_only or era == LEGACY else MODERN
+        owner = self._owners.get(key)
+        if owner is None or not self._serving(owner):
+            owner = await self._owner(key)
+        client = owner.client
+        assert client is not None
+        return client.session
 
     def capture(self) -> LegRecorder:
         if self.log_path is not None and (self._probe is None or self._probe.path is not self.log_path):
@@ -215,11 +224,19 @@ class OutsideServer:
             self._probe = None
 
     # ---- internals ----------------------------------------------------------------------------------
+    @staticmethod
+    def _serving(owner: ConnectionOwner) -> bool:
+        """Connected on the running loop, its server process (stdio) still running: what every leg asks."""
+        if owner.client is None or owner.broken or owner.loop is not asyncio.get_running_loop():
+            return False
+        pids = owner.pids  # a stdio server is one process: asked without a generator
+        return not pids or child_running(pids[0]) or any(child_running(pid) for pid in pids[1:])
+
     async def _owner(self, key: str) -> ConnectionOwner:
         owner = self._owners.get(key)
         usable = owner is not None and owner.client is not None and not owner.broken
         if usable and owner is not None and owner.loop is asyncio.get_running_loop():
-            if not owner.pids or any(child_running(pid) for pid in owner.pids):
+            if self._serving(owner):
                 return owner
             if owner.log is not None:  # the process exited under us (a crash, a kill): the next call starts it
                 log_sink(owner.log)("[mcp_lab] the server process exited; starting it again for the next call\n")

@@ -30,10 +30,8 @@ from mcp.client.streamable_http import streamable_http_client
 
 from mcp_lab.exchanges.client_tls import tls_context
 from mcp_lab.exchanges.record import LegCapture
-from mcp_lab.exchanges.recorder import SchemaBook, http_hooks, leg_scope
-from mcp_lab.servers.lab_server import ClientOwner
-from mcp_lab.servers.log_book import leg_began, leg_ended, server_logs
-from mcp_lab.servers.logging_hooks import hooks, install_leg_hooks
+from mcp_lab.exchanges.recorder import SchemaBook, http_hooks
+from mcp_lab.servers.lab_server import ClientOwner, LegCapturing
 from mcp_lab.servers.pids import alive
 
 __all__ = [
@@ -68,13 +66,7 @@ async def http_transport(
     refused connect can say it was refused)."""
     # The SDK leaves a caller-provided httpx2 client to the caller: it is entered here, in the owner task.
     timeout = httpx2.Timeout(30.0, read=300.0)
-    hooks = http_hooks(book, tag=False)
-    if on_status is not None:
-
-        async def status(response: httpx2.Response) -> None:
-            on_status(response.status_code)
-
-        hooks["response"] = [*hooks["response"], status]
+    hooks = http_hooks(book, tag=False, on_status=on_status)
     async with (
         httpx2.AsyncClient(event_hooks=hooks, timeout=timeout, headers=headers, verify=tls_context()) as http,
         streamable_http_client(url, http_client=http) as streams,
@@ -99,7 +91,7 @@ class StderrProbe:
         return self._fd
 
     def size(self) -> int:
-        fd = self._descriptor()
+        fd = self._fd if self._fd is not None else self._descriptor()
         if fd is None:
             return 0
         try:
@@ -125,41 +117,27 @@ class StderrProbe:
             self._fd = None
 
 
-class LegRecorder:
+class LegRecorder(LegCapturing):
     """One leg's capture: the HTTP exchanges, and for stdio the lines the server wrote to stderr meanwhile."""
 
-    __slots__ = ("capture", "log_path", "name", "offset", "owns_probe", "probe", "scope")
+    __slots__ = ("log_path", "offset", "owns_probe", "probe")
 
     def __init__(self, log_path: Path | None, name: str = "", probe: StderrProbe | None = None) -> None:
-        self.log_path = log_path
+        capture = LegCapture()
+        self._capture = self.capture = capture
         self.name = name
+        self.log_path = log_path
         self.owns_probe = probe is None and log_path is not None
         self.probe = StderrProbe(log_path) if probe is None and log_path is not None else probe
-        self.capture = LegCapture()
-        self.scope = leg_scope(self.capture)
         self.offset = 0
 
     def __enter__(self) -> LegCapture:
         if self.probe is not None:
             self.offset = self.probe.size()
-        if self.name:
-            leg_began(self.capture, self.name)
-        # A server served from this kernel (the person's own, on a thread) logs a failing handler's traceback
-        # on the SDK's loggers: like a lab server's, it becomes one line in this leg, not a traceback in the cell.
-        if hooks.leg_sink is None:
-            install_leg_hooks()
-        server_logs.capturing.append(self.capture)
-        return self.scope.__enter__()
+        return LegCapturing.__enter__(self)
 
     def __exit__(self, *exc: object) -> None:
-        try:
-            self.scope.__exit__(*exc)
-        finally:
-            leg_ended(self.capture)
-            active = server_logs.capturing
-            for i in range(len(active) - 1, -1, -1):  # by identity: two empty LegCaptures compare equal
-                if active[i] is self.capture:
-                    del active[i]
+        LegCapturing.__exit__(self, *exc)
         probe = self.probe
         if probe is None:
             return
