@@ -7,11 +7,13 @@ from __future__ import annotations
 import json
 
 from mcp_lab.deployment.app import INSTANCE_HEADER
-from mcp_lab.deployment.connection import _ServedByRecorder, proxy_refusal, served_by
+from mcp_lab.deployment.connection import ProxiedServer, _ServedByRecorder, proxy_refusal, served_by
 from mcp_lab.exchanges.record import HttpRecords, KeptExchange, exchange_facts, keep_exchanges, kept_exchanges
 from mcp_lab.exchanges.recorder import Exchange
 
 HELD = HttpRecords()
+FLEET = ProxiedServer("fleet", "http", url="http://127.0.0.1:1/mcp")
+"""A fleet's proxy connection, never connected: the recorders below record for it."""
 
 
 def _kept(rpc: str, status: int, instance: str | None, legacy: bool = False) -> KeptExchange:
@@ -28,9 +30,11 @@ def _kept(rpc: str, status: int, instance: str | None, legacy: bool = False) -> 
 
 
 def _leg(*exchanges: KeptExchange) -> tuple[str | None, list[str], bool]:
-    recorder = _ServedByRecorder("fleet", dict)
+    recorder = _ServedByRecorder(FLEET)
     with recorder as capture:
         keep_exchanges(capture, exchanges)
+        assert FLEET.legs_in_flight == 1  # a proxy reload now leaves the connection as it is
+    assert FLEET.legs_in_flight == 0
     unbuilt = kept_exchanges(capture) is not None
     return capture.served_by, list(capture.server_log), unbuilt
 
@@ -45,7 +49,7 @@ def test_the_instance_is_named_without_building_the_records() -> None:
     for exchanges, named in legs:
         got, log, unbuilt = _leg(*exchanges)
         assert (got, log, unbuilt) == (named, [], True)
-        holder = _ServedByRecorder("fleet", dict).capture
+        holder = _ServedByRecorder(FLEET).capture
         keep_exchanges(holder, exchanges)
         assert [f[:2] for f in exchange_facts(holder)] == [(r["rpc"], r["response"]["status"]) for r in holder.http]
         assert served_by(holder.http) == named  # from the built records: the same
@@ -55,7 +59,7 @@ def test_a_refusal_by_the_proxy_is_said_as_the_records_say_it() -> None:
     got, log, unbuilt = _leg(_kept("tools/call", 502, None))
     assert got is None and unbuilt
     assert log == ["the proxy answered HTTP 502 itself: no instance served this request"]
-    holder = _ServedByRecorder("fleet", dict).capture
+    holder = _ServedByRecorder(FLEET).capture
     keep_exchanges(holder, (_kept("tools/call", 502, None),))
     assert proxy_refusal(holder.http) == log[0]
     assert _leg(_kept("tools/call", 200, None)) == (None, [], True)
