@@ -40,7 +40,6 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "notebooks"))
 from build import SOURCES, course  # noqa: E402
 
-from tests.forked_kernels import INSTALL  # noqa: E402
 from tests.startup import BLOCK  # noqa: E402
 
 TUTORIALS = [source.stem for source in sorted(SOURCES.glob("*.py"))]
@@ -68,9 +67,10 @@ sys.modules.setdefault('setuptools.archive_util', _archives)
 course never runs), and importing it imports setuptools and pkg_resources: ~0.3 of the ~2 CPU-s every nbgrader
 process pays for its imports (measured), and again in its `alembic heads`. Until one is called they are stand-ins
 that import the real module then and call it: what nbgrader runs is the same, the import happens when used."""
-NBGRADER = BLOCK + ARCHIVES + INSTALL + "from nbgrader.apps.nbgraderapp import main; main()"
+NBGRADER = BLOCK + ARCHIVES + "from nbgrader.apps.nbgraderapp import main; main()"
 """`python -m nbgrader`, without the grammar module jsonschema would build on import (tests/startup.py), and with
-setuptools' archive helpers imported on first use (ARCHIVES); its kernels forked (tests/forked_kernels.py)."""
+setuptools' archive helpers imported on first use (ARCHIVES). Its kernels are exec'd, as a course's are: forked
+(tests/forked_kernels.py), one of them logged a ZMQ error as nbgrader shut it down (a full run, tutorial 8)."""
 SCORES = """
 import json, pathlib
 from nbgrader.api import Gradebook
