@@ -14,10 +14,11 @@ Exit hooks run as at an interpreter's exit; the exit status reaches the KernelMa
 reports it, since the test process is not the kernel's parent).
 
 Only the plain kernel command is forked (a kernel spec with any other command, or a stdin, stdout or stderr
-asked for, is exec'd as before), only in test processes (tests/isolation.py installs it) and in the nbgrader
-runs the grading tests start (`INSTALL`), never through a kernel spec: a JupyterLab or JupyterHub a test
-starts execs its kernels as a user's does (the browser tests check what those kernels started by their
-process tree). `MCP_LAB_TEST_KERNELS=exec` turns it off.
+asked for, is exec'd as before), only in test processes (tests/isolation.py installs it), never through a
+kernel spec: a JupyterLab or JupyterHub a test starts execs its kernels as a user's does (the browser tests
+check what those kernels started by their process tree), and so does the nbgrader a grading test runs (one
+forked kernel there logged a ZMQ error as nbgrader shut it down, not understood yet: tests/classroom/grading.py).
+`MCP_LAB_TEST_KERNELS=exec` turns it off.
 """
 
 from __future__ import annotations
@@ -52,9 +53,6 @@ from tests import preforked
 
 NAME = "mcp-lab-test-forked"
 """The provisioner's name, registered in this process only (no entry point: nothing outside sees it)."""
-INSTALL = "from tests import forked_kernels; forked_kernels.install(); "
-"""The same, at the start of a `python -c` command line, for a Python tool a test starts that runs kernels
-of its own (nbgrader's autograde: tests/classroom/grading.py)."""
 LAUNCHER = ["-m", "ipykernel_launcher", "-f"]
 _LAUNCH_TIMEOUT = 60.0
 
@@ -75,8 +73,8 @@ def _reap_fork_server() -> None:
     """At exit: what is left stopped as multiprocessing stops it, then the fork server ended and reaped.
 
     Without this the fork server outlives the process by a moment and is reaped by init, and with it the
-    CPU of every kernel it forked and reaped: a parent's rusage of its children (the grading tests' CPU
-    figure, tests/timing.py's) would not see the kernels at all."""
+    CPU of every kernel it forked and reaped: a parent's rusage of its children (tests/timing.py's
+    per-file CPU) would not see the kernels at all."""
     multiprocessing.util._exit_function()  # type: ignore[attr-defined]  # once: later calls do nothing
     server: Any = multiprocessing.forkserver._forkserver  # type: ignore[attr-defined]
     pid, alive = server._forkserver_pid, server._forkserver_alive_fd
