@@ -208,8 +208,7 @@ class ProcessFleet:
         if self.proxy is not None:
             await self.proxy.reload(self.config_text())
             if self.connection.legs_in_flight == 0:
-                await self.connection.close_clients()
-                sandbox.begin_connect(self.connection)
+                await self._reconnect(self.connection)
 
     async def add_instance(self, region: str | None = None) -> InstanceConnection:
         """Start one more instance (in `region`'s pool) and reload the proxy to send it traffic."""
@@ -250,8 +249,12 @@ class ProcessFleet:
         if self.members[position].url != process.url:  # another process bound its port meanwhile: tell the proxy
             self.members[position].url = process.url
             await self.reload_proxy()
-        await self.members[position].close_clients()
-        sandbox.begin_connect(self.members[position])
+        await self._reconnect(self.members[position])
+
+    async def _reconnect(self, entry: ProxiedServer) -> None:
+        """Close `entry`'s clients and connect it again in the background (its next call waits for that)."""
+        await entry.close_clients()
+        sandbox.begin_connect(entry)
 
     def _position(self, index: int) -> int:
         for position, process in enumerate(self.processes):
