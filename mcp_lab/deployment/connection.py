@@ -13,20 +13,17 @@ is what went on the wire.
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import httpx2
-from mcp.client.streamable_http import streamable_http_client
 
 from mcp_lab.deployment.app import INSTANCE_HEADER
 from mcp_lab.exchanges.record import ExchangeFacts, LegCapture, exchange_facts
-from mcp_lab.exchanges.recorder import SchemaBook, http_hooks
 from mcp_lab.servers.outside import OutsideServer
-from mcp_lab.servers.transports import LegRecorder, read_log
+from mcp_lab.servers.transports import LegRecorder, http_transport, read_log
 
 __all__ = ["InstanceConnection", "ProxiedServer", "proxy_refusal", "served_by"]
 
@@ -111,11 +108,8 @@ def _size(path: Path) -> int:
         return 0
 
 
-@contextlib.asynccontextmanager
-async def _rewriting_transport(
-    url: str, book: SchemaBook, rewrite: dict[str, str | None], on_status: Callable[[int], None]
-) -> AsyncIterator[Any]:
-    hooks = http_hooks(book, tag=False)
+def _lying(rewrite: dict[str, str | None]) -> Callable[[httpx2.Request], Awaitable[None]]:
+    """A request hook that replaces (None: removes) the `rewrite` headers of every tools/call."""
 
     async def lie(request: httpx2.Request) -> None:
         # Only calls carry argument headers; listings stay honest so the client learns the schema.
@@ -127,17 +121,7 @@ async def _rewriting_transport(
             elif name in request.headers:
                 request.headers[name] = value
 
-    async def status(response: httpx2.Response) -> None:
-        on_status(response.status_code)
-
-    hooks["request"] = [lie, *hooks["request"]]  # first: the record shows what really went out
-    hooks["response"] = [*hooks["response"], status]
-    timeout = httpx2.Timeout(30.0, read=300.0)
-    async with (
-        httpx2.AsyncClient(event_hooks=hooks, timeout=timeout) as http,
-        streamable_http_client(url, http_client=http) as streams,
-    ):
-        yield streams
+    return lie
 
 
 @dataclass(eq=False)
@@ -161,7 +145,7 @@ class ProxiedServer(OutsideServer):
     def _transport(self, owner: Any) -> object:
         if not self.rewrite:
             return super()._transport(owner)
-        return _rewriting_transport(self.url or "", self.schema_book, self.rewrite, self._saw_status)
+        return http_transport(self.url or "", self.schema_book, on_status=self._saw_status, before_send=_lying(self.rewrite))
 
 
 @dataclass(eq=False)

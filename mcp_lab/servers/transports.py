@@ -19,7 +19,7 @@ import logging
 import os
 import signal
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -60,13 +60,17 @@ async def http_transport(
     book: SchemaBook,
     headers: dict[str, str] | None = None,
     on_status: Callable[[int], None] | None = None,
+    before_send: Callable[[httpx2.Request], Awaitable[None]] | None = None,
 ) -> AsyncIterator[Any]:
     """Streamable HTTP through an httpx2 client carrying the lab's recorder (no tag: not the lab's server),
-    `headers` (e.g. a bearer secret: recorded redacted) and `on_status` (every response's status, so a
-    refused connect can say it was refused)."""
+    `headers` (e.g. a bearer secret: recorded redacted), `on_status` (every response's status, so a
+    refused connect can say it was refused) and `before_send` (a change to each request, made before the
+    recorder sees it: the record shows what really went out)."""
     # The SDK leaves a caller-provided httpx2 client to the caller: it is entered here, in the owner task.
     timeout = httpx2.Timeout(30.0, read=300.0)
     hooks = http_hooks(book, tag=False, on_status=on_status)
+    if before_send is not None:
+        hooks["request"] = [before_send, *hooks["request"]]
     async with (
         httpx2.AsyncClient(event_hooks=hooks, timeout=timeout, headers=headers, verify=tls_context()) as http,
         streamable_http_client(url, http_client=http) as streams,
