@@ -11,6 +11,8 @@ process, which serve every side alike. A proxy, not the time: syscalls and cache
 How: as bench/instructions.py, collection only inside `functools.reduce`, one batch of calls per `reduce`
 call, warm-up uninstrumented.
 
+Each count is taken once per fixed hash seed and averaged (bench/callgrind.py; MCP_LAB_HASH_SEEDS=0,1,2).
+
 Run: python -m bench.connect_instructions http|stdio [WARM (30)] [N per batch (20)] [REPS (2)] [SIDES]
 SIDES: a comma-separated subset of bench/connect.py's sides (default all four; `bare` is always measured).
 MCP_LAB_CALLGRIND_KEEP=DIR keeps each batch's callgrind file in DIR (for callgrind_annotate).

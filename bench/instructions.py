@@ -13,6 +13,8 @@ switches instrumentation on after it), so the kernel-sized flow history (1,000 f
 Sides: `bare` (Client.call_tool), `lab` (mcp_lab.call) and `manual` (the two legs by hand on the lab's own
 session: the protocol work alone, the floor both sides stand on).
 
+Each count is taken once per fixed hash seed and averaged (bench/callgrind.py; MCP_LAB_HASH_SEEDS=0,1,2).
+
 Run: python -m bench.instructions [WARM, default 200] [N per batch, default 20] [REPS, default 2]
 """
 
