@@ -13,7 +13,7 @@ import socket
 
 from mcp_lab.deployment.app import INSTANCE_HEADER
 
-__all__ = ["answers_as", "free_port", "port_accepts", "port_is_free"]
+__all__ = ["answering_as", "answers_as", "free_port", "port_accepts", "port_is_free"]
 
 
 def free_port() -> int:
@@ -49,16 +49,23 @@ async def answers_as(port: int, label: str, timeout: float = 2.0) -> bool:
     """Whether 127.0.0.1:`port` answers an HTTP request as instance `label` (its `Mcp-Lab-Instance` header;
     under --workers `label/pidN`). A port that accepts proves nothing: another process may hold it (uvicorn
     then fails to bind after its app and state file loaded) and the proxy would send the instance's traffic there."""
+    return await answering_as(port, label, timeout) is not None
+
+
+async def answering_as(port: int, label: str, timeout: float = 2.0) -> str | None:
+    """Which process of instance `label` answered an HTTP request on a new connection to 127.0.0.1:`port`:
+    its `Mcp-Lab-Instance` header (`label`, or `label/pidN` for one of its --workers), or None when nothing
+    answered as that instance."""
     try:
         reader, writer = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", port), timeout)
     except (OSError, TimeoutError):
-        return False
+        return None
     try:
         writer.write(f"GET /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n".encode())
         await writer.drain()
         head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), timeout)
     except (OSError, TimeoutError, asyncio.IncompleteReadError, asyncio.LimitOverrunError):
-        return False
+        return None
     finally:
         writer.close()
         with contextlib.suppress(OSError):
@@ -66,7 +73,7 @@ async def answers_as(port: int, label: str, timeout: float = 2.0) -> bool:
     for line in head.decode("latin-1").split("\r\n")[1:]:
         name, _, value = line.partition(":")
         if name.strip().lower() == INSTANCE_HEADER.lower() and value.strip().split("/pid")[0] == label:
-            return True
-    return False
+            return value.strip()
+    return None
 
 

@@ -38,7 +38,7 @@ from mcp_lab.deployment.app import (
 from mcp_lab.deployment.groups import Child, end_group, end_group_now, session_pids, stop_group
 from mcp_lab.deployment.guard import guarded
 from mcp_lab.deployment.launcher import launcher
-from mcp_lab.deployment.ports import answers_as, free_port, port_accepts, port_is_free
+from mcp_lab.deployment.ports import answering_as, answers_as, free_port, port_accepts, port_is_free
 from mcp_lab.errors import LabError
 from mcp_lab.json_types import JsonObject
 
@@ -46,6 +46,7 @@ __all__ = [
     "APP_FACTORY",
     "InstanceProcess",
     "PortTaken",
+    "answering_as",
     "answers_as",
     "end_group",
     "end_group_now",
@@ -230,9 +231,16 @@ class InstanceProcess:
         return f"{self.label} exited with status {self.process.returncode if self.process else '?'}"
 
     async def wait_ready(self, timeout: float = START_TIMEOUT) -> None:
-        """Until the instance itself answers on its port (by its label), every worker having loaded the app:
-        only then may the proxy send it traffic. Raises `PortTaken` when another process holds the port."""
+        """Until the instance itself answers on its port (by its label), every worker having loaded the app and
+        answered on a connection of its own: only then may the proxy send it traffic. Raises `PortTaken` when
+        another process holds the port.
+
+        Under --workers a worker writes its state file when it has loaded the app, before it accepts on the
+        shared socket: until then every new connection goes to the workers already accepting, and a client
+        keeps the connections it has (seen: a fleet's first calls all went to one worker, and so did every
+        later call on those connections). So each worker must have answered once, each on a new connection."""
         deadline = time.monotonic() + timeout
+        answered: set[str] = set()  # the workers (label/pidN) that answered a connection of their own
         while True:
             exited = self.process is None or self.process.poll() is not None  # read before the log: no race
             if "address already in use" in self._log_since_spawn().lower():  # lingering or exited; any worker count
@@ -242,16 +250,21 @@ class InstanceProcess:
                 reason = self.failure()
                 await self.stop(grace=0.0)  # its session: what it started (workers) goes too
                 raise LabError(reason)
-            if not await answers_as(self.port, self.label):
-                if time.monotonic() > deadline:
-                    await self.stop()
-                    raise LabError(f"{self.label} did not answer on 127.0.0.1:{self.port} within {timeout:g} s")
-                await asyncio.sleep(0.05)
-                continue
-            if self._loaded() >= self.workers:
+            who = await answering_as(self.port, self.label)
+            if who is not None:
+                answered.add(who)
+            if who is not None and self._loaded() >= self.workers and (self.workers == 1 or len(answered) >= self.workers):
                 self._handed_over()
                 return
-            await asyncio.sleep(0.02)
+            if time.monotonic() > deadline:
+                await self.stop()
+                if who is None:
+                    raise LabError(f"{self.label} did not answer on 127.0.0.1:{self.port} within {timeout:g} s")
+                raise LabError(
+                    f"{self.label}: {len(answered)} of its {self.workers} workers answered on 127.0.0.1:{self.port} "
+                    f"within {timeout:g} s"
+                )
+            await asyncio.sleep(0.05 if who is None else 0.02)
 
     async def start(self, *, new_port_if_taken: bool = False) -> None:
         """Spawn and wait until it answers. A port the lab chose itself (`new_port_if_taken`) may be taken by

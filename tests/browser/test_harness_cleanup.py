@@ -8,6 +8,7 @@ must end them all -- and when something outlives its kernel, kill it and say so.
 from __future__ import annotations
 
 import contextlib
+import queue
 import time
 from pathlib import Path
 
@@ -42,11 +43,31 @@ def run_in(kernel: psutil.Process, code: str) -> None:
     client = BlockingKernelClient(connection_file=argv[argv.index("-f") + 1])
     client.load_connection_file()
     client.start_channels()
-    try:  # (no wait_for_ready: its heartbeat check calls a busy kernel dead; the request waits in the queue)
+    try:
+        iopub_listening(client)
         reply = client.execute_interactive(code, timeout=60)
         assert reply["content"]["status"] == "ok", reply["content"]
     finally:
         client.stop_channels()
+
+
+def iopub_listening(client: BlockingKernelClient, timeout: float = 60.0) -> None:
+    """Until this client's IOPub subscription is in place. A SUB socket connected a moment ago receives nothing
+    the kernel publishes before the subscription reaches it: an execute sent at once could finish unseen, and
+    `execute_interactive` then waits out its timeout for an idle status that came and went (seen once, in a
+    full run). A kernel_info request's own status messages on IOPub prove the subscription. (Not
+    `wait_for_ready`: its heartbeat check calls a kernel that is busy starting dead; the request waits in the
+    queue here.)"""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        asked = client.kernel_info()
+        while client.get_shell_msg(timeout=timeout)["parent_header"].get("msg_id") != asked:
+            pass
+        with contextlib.suppress(queue.Empty):
+            while True:
+                if client.get_iopub_msg(timeout=0.5)["parent_header"].get("msg_id") == asked:
+                    return
+    raise AssertionError(f"the kernel's IOPub messages did not reach this client within {timeout:g} s")
 
 
 def test_the_kernels_a_test_opened_and_what_they_started_are_stopped_after_it(lab: Lab) -> None:

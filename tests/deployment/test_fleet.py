@@ -8,14 +8,17 @@ from __future__ import annotations
 
 import asyncio
 import stat
+import time
 from pathlib import Path
 
 import mcp_lab
 from mcp_lab.deployment.fleet import start_fleet
-from mcp_lab.deployment.processes import write_keys
+from mcp_lab.deployment.ports import answering_as, free_port
+from mcp_lab.deployment.processes import InstanceProcess, session_pids, write_keys
 from mcp_lab.flow.flow import Flow
 from mcp_lab.flow.view import FLOW_MIME, flow_bundle
-from tests.deployment.helpers import SERVER, SIZE, no_process_left, orders, refused
+from tests.deployment.helpers import SERVER, SIZE, alive, no_process_left, orders, refused
+from tests.deployment.late_worker_server import DELAY
 
 
 async def test_round_robin_with_default_keys_refuses_retries_on_a_sibling_and_stops_clean() -> None:
@@ -88,3 +91,23 @@ async def test_one_uvicorn_with_workers_on_one_port_has_process_local_keys_per_w
         assert all(refused(f) for f in crossed) and all(f.status == "done" for f in stayed)
     finally:
         await fleet.stop()
+
+
+async def test_a_workers_instance_is_ready_only_once_every_worker_takes_connections(tmp_path: Path) -> None:
+    """A worker writes its state file when it has built the app, before it accepts: an instance called ready
+    then gave every first connection to the other worker, and a client keeps its connections (tutorial 11's
+    workers cell once saw one worker only, under load). Ready means each worker answered a connection."""
+    process = InstanceProcess(
+        label="late#0", index=0, target="tests.deployment.late_worker_server:mcp", directory=tmp_path,
+        port=free_port(), workers=2,
+    )  # fmt: skip
+    started = time.monotonic()
+    await process.start()
+    pids = session_pids(process.pid or 0)  # the supervisor and its workers
+    try:
+        assert len(list(tmp_path.glob("accepting.*"))) == 2  # the late worker too, DELAY seconds after the first
+        assert time.monotonic() - started >= DELAY
+        assert str(await answering_as(process.port, "late#0")).startswith("late#0/pid")
+    finally:
+        await process.stop()
+    assert pids and not [pid for pid in pids if alive(pid)]
