@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import resource
 import shutil
 import subprocess
@@ -123,10 +124,34 @@ def nbgrader(directory: Path, path: Path, *args: str, unattended: bool = False) 
     return subprocess.Popen(command, cwd=directory, env=env, stdout=log, stderr=subprocess.STDOUT)
 
 
+SHUTDOWN_RACE = re.compile(
+    r"^(?:ERROR:tornado\.general:)?Uncaught exception in ZMQStream callback\nTraceback \(most recent call last\):\n"
+    r"((?: .*\n)+?)zmq\.error\.ZMQError: Socket operation on non-socket\n",
+    re.MULTILINE,
+)
+"""ipykernel 7.4's own race as a kernel shuts down, logged twice on the kernel's stderr (which nbgrader's log holds):
+its control thread, done with the shutdown request, flushes stdout (`process_control`) into the IOPub pipe that
+the main thread has closed meanwhile. Seen under load in a full run, with kernels exec'd as a course's are, after
+the notebook had been graded and written; nothing of the course runs then."""
+
+
+def without_shutdown_race(text: str) -> str:
+    """`text` less `SHUTDOWN_RACE`'s tracebacks (only those raised from process_control's flush)."""
+
+    def drop(found: re.Match[str]) -> str:
+        frames = found.group(1)
+        return "" if "in process_control" in frames and "iostream.py" in frames else found.group(0)
+
+    return SHUTDOWN_RACE.sub(drop, text)
+
+
 def finished(process: subprocess.Popen[bytes], directory: Path, step: str) -> None:
     code = process.wait(timeout=900)
-    text = (directory / f"nbgrader-{step}.log").read_text(errors="replace")
-    assert code == 0 and "ERROR" not in text, f"nbgrader {step} in {directory}:\n{text[-4000:]}"
+    text = without_shutdown_race((directory / f"nbgrader-{step}.log").read_text(errors="replace"))
+    errors = [line for line in text.splitlines() if "ERROR" in line]
+    assert code == 0 and not errors, f"nbgrader {step} in {directory} (exit {code}):\n" + "\n".join(errors[:5]) + (
+        f"\n...\n{text[-4000:]}"
+    )
 
 
 def children_cpu() -> float:
