@@ -13,7 +13,11 @@ Two figures per call, interleaved cell by cell so machine noise hits both alike:
 - cell round trip: execute_request sent to execute_reply received, timed by this driver (what a person
   running the cell waits for, kernel overhead included).
 
-Run: python -m bench.in_kernel [CELLS, default 300 of each]   (goal: every in-cell ratio <= 1.02)
+Run: python -m bench.in_kernel [CELLS, default 300 of each] [KERNELS, default 1]   (goal: every in-cell ratio <= 1.02)
+
+With KERNELS > 1 each kernel is a fresh one and the in-cell ratios are printed again as their range over the
+kernels: the same code measured the per-pair ratio 1.083, 1.088 and 1.096 in three kernels, so one kernel's
+figure cannot tell 2% apart.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ from typing import Any
 from jupyter_client.blocking.client import BlockingKernelClient
 from jupyter_client.manager import start_new_kernel
 
-from bench.ratio import Samples, report
+from bench.ratio import GOAL, Samples, load, report
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 WARM = 30
@@ -126,7 +130,7 @@ def printed(client: BlockingKernelClient, code: str) -> str:
     return "".join(out)
 
 
-def main(cells: int) -> None:
+def main(cells: int) -> dict[str, float]:
     km, kc = start_new_kernel(kernel_name="python3", env=kernel_env())
     try:
         printed(kc, SETUP)
@@ -148,10 +152,20 @@ def main(cells: int) -> None:
         with open(os.environ["MCP_LAB_BENCH_SAMPLES"], "w") as out:
             json.dump({"inside": inside, "trip": trip}, out)
     cell = {side: Samples(inside["wall"][side], inside["cpu"][side]) for side in ("lab", "bare")}
-    report(f"in the cell (the awaited call), one kernel, {WARM} warm-up cells", cell["lab"], cell["bare"])
+    found = report(f"in the cell (the awaited call), one kernel, {WARM} warm-up cells", cell["lab"], cell["bare"])
     trips = {side: Samples(trip[side]) for side in ("lab", "bare")}  # the driver sees the wall clock only
     report("cell round trip (execute_request to execute_reply, timed by the driver)", trips["lab"], trips["bare"])
+    return found
+
+
+def over_kernels(cells: int, kernels: int) -> None:
+    """`main` in `kernels` fresh kernels, one after another; each in-cell ratio's range over them."""
+    found = [main(cells) for _ in range(kernels)]
+    print(f"in the cell, over {kernels} kernels ({cells} calls of each side in each; goal <= {GOAL}), {load()}:")
+    for name in found[0]:
+        values = sorted(f[name] for f in found)
+        print(f"  {name}: {' '.join(f'{v:.3f}' for v in values)}")
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 300)
+    over_kernels(int(sys.argv[1]) if len(sys.argv) > 1 else 300, int(sys.argv[2]) if len(sys.argv) > 2 else 1)
