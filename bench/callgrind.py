@@ -26,6 +26,7 @@ import sys
 import tempfile
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
+from statistics import fmean
 from typing import Any
 
 __all__ = ["instructions_per_call", "measured_batches"]
@@ -60,23 +61,24 @@ def instructions_per_call(module: str, arguments: list[str], n: int, title: str,
         seed, out, process = running.pop(0)
         stdout, stderr = process.communicate()
         if process.returncode:
+            for _, rest, other in running:  # the other seeds' runs go too, with their files
+                other.kill()
+                other.wait()
+                shutil.rmtree(rest, ignore_errors=True)
+            shutil.rmtree(out, ignore_errors=True)
             raise SystemExit(f"the run under valgrind (hash seed {seed}) failed:\n{stderr[-2000:]}")
         per_seed[seed] = _per_call(stdout, out, n, seed)
     print(f"{title} (hash seeds {', '.join(map(str, seeds))}: mean over them)")
     sides = list(per_seed[seeds[0]])
-    bare = _mean([per_seed[s]["bare"] for s in seeds])
+    bare = fmean([per_seed[s]["bare"] for s in seeds])
     for side in sides:
         values = [per_seed[s][side] for s in seeds]
-        mean = _mean(values)
+        mean = fmean(values)
         differences = [(per_seed[s][side] - per_seed[s]["bare"]) / 1e3 for s in seeds]
         print(
             f"  {side:{width}s} {mean / 1e6:.3f} M  {side}/bare {mean / bare:.4f}  {side}-bare {(mean - bare) / 1e3:+.0f} k"
             f"  (per seed {' '.join(f'{d:+.0f}' for d in differences)} k)"
         )
-
-
-def _mean(values: list[float]) -> float:
-    return sum(values) / len(values)
 
 
 def _start(module: str, arguments: list[str], out: str, seed: int) -> subprocess.Popen[str]:
@@ -103,7 +105,7 @@ def _per_call(stdout: str, out: str, n: int, seed: int) -> dict[str, float]:
         for index, (side, (path, _)) in enumerate(zip(order, counted, strict=True)):
             shutil.copy(path, os.path.join(keep, f"seed{seed}-{index:02d}-{side}.out"))
     shutil.rmtree(out, ignore_errors=True)
-    return {side: _mean(values) for side, values in per.items()}
+    return {side: fmean(values) for side, values in per.items()}
 
 
 def _summary(path: str) -> int:

@@ -253,7 +253,7 @@ class InstanceProcess:
             who = await answering_as(self.port, self.label)
             if who is not None:
                 answered.add(who)
-            if who is not None and self._loaded() >= self.workers and (self.workers == 1 or len(answered) >= self.workers):
+            if who is not None and self._loaded() >= self.workers and len(answered) >= self.workers:
                 self._handed_over()
                 return
             if time.monotonic() > deadline:

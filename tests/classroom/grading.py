@@ -149,9 +149,8 @@ def finished(process: subprocess.Popen[bytes], directory: Path, step: str) -> No
     code = process.wait(timeout=900)
     text = without_shutdown_race((directory / f"nbgrader-{step}.log").read_text(errors="replace"))
     errors = [line for line in text.splitlines() if "ERROR" in line]
-    assert code == 0 and not errors, f"nbgrader {step} in {directory} (exit {code}):\n" + "\n".join(errors[:5]) + (
-        f"\n...\n{text[-4000:]}"
-    )
+    shown = "\n".join(errors[:5])
+    assert code == 0 and not errors, f"nbgrader {step} in {directory} (exit {code}):\n{shown}\n...\n{text[-4000:]}"
 
 
 def children_cpu() -> float:
