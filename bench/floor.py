@@ -1,0 +1,246 @@
+"""The floor under the engine: what the least a recording client can do costs over the bare SDK.
+
+Spec context: multi round-trip requests, the same in-memory 2-round tool call as bench/overhead.py. The lab's
+goal (issue 23) is its engine within 2% of `Client.call_tool`. This bench asks how low any engine that
+records the legs can go, by building the smallest one by hand beside the bare SDK and the lab:
+
+- `bare`: `Client.call_tool` (the SDK's own driver and callback);
+- `manual`: the two legs by hand on the same session (`allow_input_required=True`), recording nothing;
+- `record`: `manual` plus the least a record of the legs can be -- the wire form (camelCase JSON) of the
+  questions, the answers and the result, the echoed token, the outcome and two clock readings per leg, in
+  plain dicts, the flow kept in a history of the last 1,000 flows (as a kernel keeps `mcp_lab.flows`);
+- `record+pack`: `record`, each finished flow kept as one marshalled `bytes` (what flow/kept.py does, so the
+  collector does not visit a thousand flows' objects);
+- `shapes`: the same record in the lab's own shapes -- a `Flow` and its `Round`s, filled in as the engine fills
+  them, kept 1,000 deep and packed by `Flow.pack` when the next one starts -- without the engine around them
+  (no answerer, capture, checks, history, Interrupt guard or driver loop): what the lab's data costs alone;
+- `lab`: `mcp_lab.call`.
+
+Interleaved call by call in one process, with the ratios bench/ratio.py defines; `--instructions` counts
+each side's machine instructions per call under callgrind instead (bench/callgrind.py).
+
+Run: python -m bench.floor [N pairs, default 1000] | python -m bench.floor --instructions [WARM] [N] [REPS]
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import marshal
+import sys
+import time
+from collections.abc import Awaitable, Callable
+from typing import Annotated, Any
+
+import mcp.types as T
+from mcp import Client
+from mcp.server.mcpserver import Elicit, Resolve
+from pydantic import BaseModel
+
+INNER = "--inner"
+KEEP = 1000
+WARM = 1100
+
+
+class Region(BaseModel):
+    region: str
+
+
+async def ask_region(city: str) -> Elicit[Region]:
+    return Elicit(f"Which region for {city}?", Region)
+
+
+def _wire(model: Any) -> Any:
+    return model.__pydantic_serializer__.to_python(model, mode="json", by_alias=True, exclude_none=True)
+
+
+async def sides() -> tuple[list[tuple[str, Callable[[], Awaitable[object]]]], Callable[[], Awaitable[None]]]:
+    """Each side's call, on one sandbox server and one bare client; and how to stop them."""
+    import mcp_lab
+    from mcp_lab.flow.flow import Flow
+    from mcp_lab.flow.round import Round
+    from mcp_lab.servers.sandbox import sandbox
+
+    entry = sandbox.new_mcpserver("bench")
+
+    @entry.server.tool()  # type: ignore[union-attr, untyped-decorator]
+    async def book(city: str, region: Annotated[Region, Resolve(ask_region)]) -> str:
+        return f"Booked {city} in {region.region}"
+
+    sandbox.register(entry)
+
+    async def callback(ctx: Any, params: Any) -> T.ElicitResult:
+        return T.ElicitResult(action="accept", content={"region": "eu"})
+
+    held: dict[str, Any] = {}
+    ready, stop = asyncio.Event(), asyncio.Event()
+
+    async def own() -> None:  # entered and exited in one task, as a kernel must
+        async with Client(entry.server, elicitation_callback=callback) as client:
+            held["client"] = client
+            ready.set()
+            await stop.wait()
+
+    owner = asyncio.get_running_loop().create_task(own())
+    await ready.wait()
+    answers = {"ask_region": {"region": "eu"}}
+    kept: collections.deque[object] = collections.deque(maxlen=KEEP)
+    kept_packed: collections.deque[object] = collections.deque(maxlen=KEEP)
+
+    async def bare() -> None:
+        assert not (await held["client"].call_tool("book", {"city": "P"})).is_error
+
+    async def lab() -> None:
+        assert (await mcp_lab.call("bench", "book", {"city": "P"}, answers=answers)).status == "done"
+
+    async def manual() -> None:
+        session = await sandbox.get("bench").session("2026-07-28")
+        first = await session.call_tool("book", {"city": "P"}, allow_input_required=True)
+        assert isinstance(first, T.InputRequiredResult)
+        sent = {k: T.ElicitResult(action="accept", content={"region": "eu"}) for k in first.input_requests or {}}
+        final = await session.call_tool(
+            "book", {"city": "P"}, input_responses=sent, request_state=first.request_state, allow_input_required=True
+        )
+        assert not final.is_error
+
+    async def recorded(pack: bool) -> None:
+        session = await sandbox.get("bench").session("2026-07-28")
+        flow: dict[str, Any] = {"server": "bench", "method": "tools/call", "target": "book", "arguments": {"city": "P"}}
+        started, t0 = time.time(), time.perf_counter()
+        first = await session.call_tool("book", {"city": "P"}, allow_input_required=True)
+        assert isinstance(first, T.InputRequiredResult)
+        requests = first.input_requests or {}
+        leg0 = {
+            "outcome": "input_required",
+            "input_requests": {k: _wire(v) for k, v in requests.items()},
+            "request_state": first.request_state,
+            "started": started,
+            "elapsed": time.perf_counter() - t0,
+        }
+        sent = {k: T.ElicitResult(action="accept", content={"region": "eu"}) for k in requests}
+        started, t0 = time.time(), time.perf_counter()
+        final = await session.call_tool(
+            "book", {"city": "P"}, input_responses=sent, request_state=first.request_state, allow_input_required=True
+        )
+        leg1 = {
+            "sent_input_responses": {k: _wire(v) for k, v in sent.items()},
+            "sent_request_state": first.request_state,
+            "outcome": "result",
+            "result": _wire(final),
+            "started": started,
+            "elapsed": time.perf_counter() - t0,
+        }
+        flow["rounds"] = [leg0, leg1]
+        flow["status"] = "error" if final.is_error else "done"
+        if pack:
+            kept_packed.append(marshal.dumps(flow))
+        else:
+            kept.append(flow)
+        assert flow["status"] == "done"
+
+    async def record() -> None:
+        await recorded(False)
+
+    ended: list[Flow] = []
+    kept_flows: collections.deque[Flow] = collections.deque(maxlen=KEEP)
+
+    async def shapes() -> None:
+        for flow in ended:
+            flow.pack()
+        ended.clear()
+        session = await sandbox.get("bench").session("2026-07-28")
+        flow = Flow(server="bench", method="tools/call", target="book", arguments={"city": "P"})
+        kept_flows.append(flow)
+        leg0 = Round.blank(0)
+        leg0.started, t0 = time.time(), time.perf_counter()
+        first = await session.call_tool("book", {"city": "P"}, allow_input_required=True)
+        assert isinstance(first, T.InputRequiredResult)
+        requests = first.input_requests or {}
+        leg0.outcome = "input_required"
+        leg0.input_requests = {k: _wire(v) for k, v in requests.items()}
+        leg0.request_state = first.request_state
+        leg0.elapsed = time.perf_counter() - t0
+        flow.rounds.append(leg0)
+        sent = {k: T.ElicitResult(action="accept", content={"region": "eu"}) for k in requests}
+        leg1 = Round.blank(1)
+        leg1.sent_request_state = first.request_state
+        leg1.sent_input_responses = {k: _wire(v) for k, v in sent.items()}
+        leg1.answered_by = {k: "script" for k in sent}
+        leg1.started, t0 = time.time(), time.perf_counter()
+        final = await session.call_tool(
+            "book", {"city": "P"}, input_responses=sent, request_state=first.request_state, allow_input_required=True
+        )
+        leg1.outcome = "result"
+        leg1.result = _wire(final)
+        leg1.elapsed = time.perf_counter() - t0
+        flow.rounds.append(leg1)
+        flow.status = "done"
+        ended.append(flow)
+
+    async def record_packed() -> None:
+        await recorded(True)
+
+    async def close() -> None:
+        stop.set()
+        await owner
+        await sandbox.stop_all()
+
+    found = [
+        ("bare", bare),
+        ("manual", manual),
+        ("record", record),
+        ("record+pack", record_packed),
+        ("shapes", shapes),
+        ("lab", lab),
+    ]
+    return found, close
+
+
+async def timed_main(n: int) -> None:
+    from bench.ratio import Samples, load, report, timed
+
+    found, close = await sides()
+    for _ in range(WARM):
+        for _name, call in found:
+            await call()
+    samples = {name: Samples() for name, _ in found}
+    for i in range(n):
+        order = found if i % 2 == 0 else found[::-1]
+        for name, call in order:
+            await timed(samples[name], call)
+    await close()
+    for name, _ in found[1:]:
+        report(f"in memory, {name} against Client.call_tool", samples[name], samples["bare"])
+    print(load())
+
+
+def inner(warm: int, n: int, reps: int, only: tuple[str, ...] = ()) -> None:
+    """The measured run under callgrind (bench/callgrind.py's contract): every side, or those named in `only`."""
+    from bench.callgrind import measured_batches
+
+    loop = asyncio.new_event_loop()
+    found, close = loop.run_until_complete(sides())
+    chosen = [(name, call) for name, call in found if not only or name in only]
+
+    async def warm_up() -> None:
+        for _ in range(warm):
+            for _name, call in chosen:
+                await call()
+
+    loop.run_until_complete(warm_up())
+    measured_batches(loop, chosen, n, reps)
+    loop.run_until_complete(close())
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == [INNER]:
+        inner(*(int(a) for a in sys.argv[2:5]))
+    elif sys.argv[1:2] == ["--instructions"]:
+        from bench.callgrind import instructions_per_call
+
+        args = [int(a) for a in sys.argv[2:5]]
+        warm, n, reps = (args + [WARM, 20, 2][len(args) :])[:3]
+        title = f"instructions per call (callgrind), {warm} warm-up calls of each side, {reps} batches of {n}:"
+        instructions_per_call("bench.floor", [INNER, str(warm), str(n), str(reps)], n, title)
+    else:
+        asyncio.run(timed_main(int(sys.argv[1]) if len(sys.argv) > 1 else 1000))
