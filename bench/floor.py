@@ -17,9 +17,14 @@ records the legs can go, by building the smallest one by hand beside the bare SD
 - `lab`: `mcp_lab.call`.
 
 Interleaved call by call in one process, with the ratios bench/ratio.py defines; `--instructions` counts
-each side's machine instructions per call under callgrind instead (bench/callgrind.py).
+each side's machine instructions per call under callgrind instead (bench/callgrind.py); `--footprint` counts
+the Python bytecodes each side runs per call and how many distinct functions (code objects) it runs, and
+names the lab's own functions that run the most bytecodes -- exact and untouched by load, like instructions.
+The timed cost of the lab's own code is about twice its share of instructions or bytecodes: it runs once per
+leg, cold (after a leg of the SDK's work has gone through the caches), where much of the SDK's runs in loops.
 
 Run: python -m bench.floor [N pairs, default 1000] | python -m bench.floor --instructions [WARM] [N] [REPS]
+     | python -m bench.floor --footprint [TOP lab functions, default 25]
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import marshal
+import os
 import sys
 import time
 from collections.abc import Awaitable, Callable
@@ -214,6 +220,49 @@ async def timed_main(n: int) -> None:
     print(load())
 
 
+async def footprint(top: int, traced: int = 50) -> None:
+    """Bytecodes and distinct code objects per call of each side (sys.settrace with opcode events)."""
+    found, close = await sides()
+    for _ in range(WARM):
+        for _name, call in found:
+            await call()
+    per_side: dict[str, collections.Counter[tuple[str, str]]] = {}
+    for name, call in found:
+        counts: collections.Counter[tuple[str, str]] = collections.Counter()
+
+        def tracer(frame: Any, event: str, arg: object, counts: collections.Counter[tuple[str, str]] = counts) -> Any:
+            frame.f_trace_opcodes = True
+            if event == "opcode":
+                code = frame.f_code
+                counts[(code.co_filename, code.co_qualname)] += 1
+            return tracer
+
+        sys.settrace(tracer)
+        try:
+            for _ in range(traced):
+                await call()
+        finally:
+            sys.settrace(None)
+        per_side[name] = counts
+    await close()
+    print(f"Python bytecodes per call, and distinct functions run per call ({WARM} warm-up calls, {traced} traced):")
+    for name, counts in per_side.items():
+        ours = {key: count for key, count in counts.items() if f"{os.sep}mcp_lab{os.sep}" in key[0]}
+        print(
+            f"  {name:12s} {sum(counts.values()) / traced:7.0f} bytecodes, {len(counts):4d} functions; "
+            f"mcp_lab's own: {sum(ours.values()) / traced:5.0f} bytecodes in {len(ours)} functions"
+        )
+    lab, bare = per_side["lab"], per_side["bare"]
+    print(
+        f"  functions only lab runs: {len(lab.keys() - bare.keys())}; only bare runs: {len(bare.keys() - lab.keys())}"
+    )
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+    heaviest = sorted(((c, k) for k, c in lab.items() if f"{os.sep}mcp_lab{os.sep}" in k[0]), reverse=True)[:top]
+    print(f"  the lab's {top} heaviest functions (bytecodes per call):")
+    for count, (path, qualname) in heaviest:
+        print(f"    {count / traced:6.0f}  {path.removeprefix(root)}:{qualname}")
+
+
 def inner(warm: int, n: int, reps: int, only: tuple[str, ...] = ()) -> None:
     """The measured run under callgrind (bench/callgrind.py's contract): every side, or those named in `only`."""
     from bench.callgrind import measured_batches
@@ -242,5 +291,7 @@ if __name__ == "__main__":
         warm, n, reps = (args + [WARM, 20, 2][len(args) :])[:3]
         title = f"instructions per call (callgrind), {warm} warm-up calls of each side, {reps} batches of {n}:"
         instructions_per_call("bench.floor", [INNER, str(warm), str(n), str(reps)], n, title)
+    elif sys.argv[1:2] == ["--footprint"]:
+        asyncio.run(footprint(int(sys.argv[2]) if len(sys.argv) > 2 else 25))
     else:
         asyncio.run(timed_main(int(sys.argv[1]) if len(sys.argv) > 1 else 1000))
