@@ -16,12 +16,13 @@ records the legs can go, by building the smallest one by hand beside the bare SD
   (no answerer, capture, checks, history, Interrupt guard or driver loop): what the lab's data costs alone;
 - `lab`: `mcp_lab.call`.
 
-Interleaved call by call in one process, with the ratios bench/ratio.py defines; `--instructions` counts
-each side's machine instructions per call under callgrind instead (bench/callgrind.py); `--footprint` counts
-the Python bytecodes each side runs per call and how many distinct functions (code objects) it runs, and
-names the lab's own functions that run the most bytecodes -- exact and untouched by load, like instructions.
-The timed cost of the lab's own code is about twice its share of instructions or bytecodes: it runs once per
-leg, cold (after a leg of the SDK's work has gone through the caches), where much of the SDK's runs in loops.
+Each side is timed against bare in a pass of its own, interleaved call by call in one process, with the
+ratios bench/ratio.py defines; `--instructions` counts each side's machine instructions per call under
+callgrind instead (bench/callgrind.py); `--footprint` counts the Python bytecodes each side runs per call and
+how many distinct functions (code objects) it runs, and names the lab's own functions that run the most
+bytecodes -- exact and untouched by load, like instructions. The timed cost of the lab's own code is about
+twice its share of instructions or bytecodes: it runs once per leg, cold (after a leg of the SDK's work has
+gone through the caches), where much of the SDK's runs in loops.
 
 Run: python -m bench.floor [N pairs, default 1000] | python -m bench.floor --instructions [WARM] [N] [REPS]
      | python -m bench.floor --footprint [TOP lab functions, default 25]
@@ -203,20 +204,22 @@ async def sides() -> tuple[list[tuple[str, Callable[[], Awaitable[object]]]], Ca
 
 
 async def timed_main(n: int) -> None:
+    """Each side against bare, in a pass of its own: `n` pairs interleaved call by call (the order turned round
+    every pair), so a side is timed right beside the call it is compared with, never after a third side's."""
     from bench.ratio import Samples, load, report, timed
 
     found, close = await sides()
     for _ in range(WARM):
         for _name, call in found:
             await call()
-    samples = {name: Samples() for name, _ in found}
-    for i in range(n):
-        order = found if i % 2 == 0 else found[::-1]
-        for name, call in order:
-            await timed(samples[name], call)
+    bare = found[0][1]
+    for name, call in found[1:]:
+        mine, theirs = Samples(), Samples()
+        for i in range(n):
+            for samples, side in ((mine, call), (theirs, bare)) if i % 2 == 0 else ((theirs, bare), (mine, call)):
+                await timed(samples, side)
+        report(f"in memory, {name} against Client.call_tool", mine, theirs)
     await close()
-    for name, _ in found[1:]:
-        report(f"in memory, {name} against Client.call_tool", samples[name], samples["bare"])
     print(load())
 
 
