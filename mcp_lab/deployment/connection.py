@@ -73,7 +73,7 @@ class _ServedByRecorder(LegRecorder):
     def __exit__(self, *exc: object) -> None:
         self.owner.legs_in_flight -= 1
         super().__exit__(*exc)
-        capture: LegCapture = self.capture
+        capture: LegCapture = self
         facts = exchange_facts(capture)  # from the kept exchanges: their records stay unbuilt until read
         capture.served_by = _served_by(facts)
         for label in (capture.served_by or "").split(" then "):

@@ -51,6 +51,7 @@ __all__ = [
     "TAG_HEADER",
     "Exchange",
     "ExchangeRecorder",
+    "Leg",
     "SchemaBook",
     "current_capture",
     "http_hooks",
@@ -64,8 +65,10 @@ LISTING_LIMIT = 4 * 1024 * 1024
 """A tools/list response is read up to this size to learn the input schemas (the record keeps less)."""
 
 
-class _Leg:
-    __slots__ = ("capture", "exchanges", "open")
+class Leg:
+    """One leg begun: every HTTP exchange started in this context is attributed to `capture` until `end()`."""
+
+    __slots__ = ("capture", "exchanges", "open", "token")
 
     def __init__(self, capture: LegCapture) -> None:
         self.capture: LegCapture | None = capture
@@ -73,9 +76,21 @@ class _Leg:
         the leg recorded (the round holds it now)."""
         self.exchanges: list[Exchange] = []
         self.open = True
+        self.token: contextvars.Token[Leg | None] = _LEG.set(self)
+
+    def end(self) -> None:
+        """The leg has ended: its exchanges go to its capture, kept (their records unbuilt until read)."""
+        _LEG.reset(self.token)
+        capture = self.capture
+        self.open = False
+        self.capture = None
+        # Each exchange points back at its leg: let go of them, so that no cycle waits for the collector.
+        exchanges, self.exchanges = self.exchanges, []
+        if exchanges and capture is not None:
+            keep_exchanges(capture, tuple([exchange.kept() for exchange in exchanges]))
 
 
-_LEG: contextvars.ContextVar[_Leg | None] = contextvars.ContextVar("mcp_lab_leg", default=None)
+_LEG: contextvars.ContextVar[Leg | None] = contextvars.ContextVar("mcp_lab_leg", default=None)
 
 
 def current_capture() -> LegCapture | None:
@@ -90,25 +105,17 @@ class leg_scope:  # lower case: it reads as the function it replaced, `with leg_
     A class rather than a generator-based context manager: every leg of every flow enters one.
     """
 
-    __slots__ = ("_capture", "_leg", "_token")
+    __slots__ = ("_capture", "_leg")
 
     def __init__(self, capture: LegCapture) -> None:
         self._capture = capture
 
     def __enter__(self) -> LegCapture:
-        self._leg = _Leg(self._capture)
-        self._token = _LEG.set(self._leg)
+        self._leg = Leg(self._capture)
         return self._capture
 
     def __exit__(self, *exc: object) -> None:
-        _LEG.reset(self._token)
-        leg = self._leg
-        leg.open = False
-        leg.capture = None
-        # Each exchange points back at its leg: let go of them, so that no cycle waits for the collector.
-        exchanges, leg.exchanges = leg.exchanges, []
-        if exchanges:  # kept as plain values; the records are built when `capture.http` is read
-            keep_exchanges(self._capture, tuple([exchange.kept() for exchange in exchanges]))
+        self._leg.end()
 
 
 class Exchange:
@@ -130,7 +137,7 @@ class Exchange:
         path: str,
         request_headers: Sequence[tuple[str, str]] | Sequence[RawHeader],
         request_body: bytes,
-        leg: _Leg | None = None,
+        leg: Leg | None = None,
         book: SchemaBook | None = None,
     ) -> None:
         self.method = method

@@ -231,6 +231,24 @@ class ScriptedAnswerer:
         self.used.add(name)
         return to_input_response(key, request, value)
 
+    def answer_now(self, requests: Mapping[str, T.InputRequest]) -> dict[str, InputResponse] | None:
+        """Every request's answer at once, when each was given as a plain value that fits its question (the
+        common script); else None, and nothing is marked used: `answer` then answers one by one, and says
+        what is missing or wrong."""
+        responses: dict[str, InputResponse] = {}
+        names: list[str] = []
+        for key, request in requests.items():
+            found = self.lookup(key)
+            if found is None or callable(found[1]):
+                return None
+            try:
+                responses[key] = to_input_response(key, request, found[1])
+            except Exception:  # e.g. form fields the SDK's model refuses: `answer` raises it again, and it is said
+                return None
+            names.append(found[0])
+        self.used.update(names)
+        return responses
+
     def unused(self) -> list[str]:
         """Keys given that no request matched: usually a typo or a question the server no longer asks."""
         return sorted(set(self.answers) - self.used)

@@ -27,7 +27,7 @@ from mcp_lab.flow.answers import (
 )
 from mcp_lab.servers.containment import describe, escaping
 
-__all__ = ["answer_round", "answerer_label", "missing_answer_message"]
+__all__ = ["answer_round", "answerer_label", "missing_answer_message", "scripted_answers"]
 
 
 async def answer_round(
@@ -64,6 +64,26 @@ async def answer_round(
             raise FlowError(str(exc))
         raise FlowError(f"the answer callback raised {describe(exc)}")
     return responses, labels
+
+
+def scripted_answers(
+    answerer: Answerer, scripted: ScriptedAnswerer | None, requests: Mapping[str, T.InputRequest]
+) -> tuple[dict[str, InputResponse], dict[str, str]] | None:
+    """Every answer and its label at once, when the call's script is asked first (alone, or before the live
+    form) and gives a fitting plain value for each question: the common call, answered without a context
+    or a task per question. None otherwise: `answer_round` answers, and says what is missing or wrong."""
+    if scripted is None or not (answerer is scripted or _asks_first(answerer, scripted)):
+        return None
+    responses = scripted.answer_now(requests)
+    if responses is None:
+        return None
+    if isinstance(answerer, ChainAnswerer):
+        answerer.answered_by.update(dict.fromkeys(responses, scripted))
+    return responses, dict.fromkeys(responses, "script")
+
+
+def _asks_first(answerer: Answerer, scripted: ScriptedAnswerer) -> bool:
+    return type(answerer) is ChainAnswerer and bool(answerer.answerers) and answerer.answerers[0] is scripted
 
 
 def missing_answer_message(key: str, request: T.InputRequest | None) -> str:

@@ -139,7 +139,9 @@ async def start(
         max_rounds=max_rounds,
     )
     flow.bind(connection, answerer, scripted)
-    if method == "tools/call":  # the listing may connect first: Interrupt during it ends the call as later
+    # The listing may connect first: Interrupt during it ends the call as later. A tool the last listing
+    # holds needs neither (nothing to wait for, nothing to note).
+    if method == "tools/call" and target not in getattr(connection, "listed", ()):
         note = await before_first_leg(flow, _listing_note(connection, target))
         if note is not None:
             flow.notes.append(note)

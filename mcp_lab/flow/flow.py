@@ -28,7 +28,8 @@ import mcp_lab.view_registry as view_registry
 from mcp_lab.bounded_json import RECORD_DEPTH
 from mcp_lab.errors import FlowError, LabError
 from mcp_lab.flow.answers import AnswerContext, Answerer, ChainAnswerer, InputResponse, ScriptedAnswerer, Unanswered
-from mcp_lab.flow.asking import answer_round, missing_answer_message
+from mcp_lab.flow.asking import answer_round, missing_answer_message, scripted_answers
+from mcp_lab.flow.ending import final_error, final_text
 from mcp_lab.flow.kept import PACKED, PACKED_FIELDS, PackedField, pack
 from mcp_lab.flow.leg_data import LegError
 from mcp_lab.flow.legs import BACKCHANNEL_HINT, backchannel_hint, send_leg
@@ -48,10 +49,13 @@ from mcp_lab.listeners import Listeners
 from mcp_lab.markup import MimeBundle
 from mcp_lab.protocol.eras import METHODS, MODERN
 from mcp_lab.protocol.limits import DEFAULT_MAX_ROUNDS
-from mcp_lab.protocol.results import result_texts
 
 __all__ = ["Connection", "Flow", "LegCapture", "Round", "running_message"]
 
+
+_GOING = frozenset(("new", "input_required"))
+"""The statuses a flow still sends legs from."""
+_UNBOUND = "this flow is not connected to a server; use mcp_lab.resume(...) to continue it"
 
 _RESULT_MODELS = {"tools/call": T.CallToolResult, "prompts/get": T.GetPromptResult, "resources/read": T.ReadResourceResult}
 
@@ -160,27 +164,13 @@ class Flow:
     @property
     def error(self) -> LegError | None:
         """The error that ended the flow: a JSON-RPC error, or a tool's own (`isError: true`) result."""
-        last = self.last
-        if last is not None and last.outcome == "result" and (last.result or {}).get("isError"):
-            error: LegError = {"code": None, "message": self.text or "the tool reported an error", "where": "tool"}
-            if last.server_log:
-                error["reason"] = last.server_log[-1]
-            return error
-        return last.error if last is not None and last.outcome == "error" else None
+        return final_error(self.last)
 
     @property
     def text(self) -> str:
         """The text parts of the final result, joined (handy in tutorials); for a flow that ended in an
         error instead (the server's, or a refusal in the client such as Reject), that error in one line."""
-        last = self.last
-        if last is not None and last.outcome == "error" and (error := last.error) is not None:
-            if error.get("where") == "client":
-                return f"refused in the client, not sent: {error.get('message', '')}"
-            code = f"{error['code']} " if error.get("code") is not None else ""
-            logged = f" — server logged: {error['reason']}" if error.get("reason") else ""
-            return f"error: {code}{error.get('message', '')}{logged}"
-        data = last.result if last is not None and last.outcome == "result" else None
-        return "\n".join(result_texts(data))
+        return final_text(self.last)
 
     def raise_for_status(self) -> Flow:
         """Raise `FlowError` with the one-line reason unless the flow ended with a result (a tool's
@@ -222,6 +212,8 @@ class Flow:
         """Step until a final result, an error, the round cap or the wall-clock `timeout` (seconds)."""
         if self.running:
             raise FlowError(running_message(self))
+        if self._connection is None and self.status in _GOING:
+            raise LabError(_UNBOUND)
         if max_rounds is not None:
             self.max_rounds = max_rounds
         self._set_answers(answers)
@@ -236,14 +228,16 @@ class Flow:
         return self
 
     async def _until_done(self) -> None:
-        while not self.done and self.status not in ("stopped", "interrupted"):
-            epoch = self._begin_step(None)
-            try:  # `step` inlined: one coroutine less between the cell and the SDK on every leg
+        """`_step` until the flow ends, stops or waits for an answer: one step for `running` throughout."""
+        epoch = self._stepping = self._epoch
+        try:
+            while self.status in _GOING:
                 await self._step()
-            finally:
-                self._end_step(epoch)
-            if self.status == "input_required" and self.stop_reason:
-                break
+                if self.stop_reason is not None and self.status == "input_required":
+                    break  # waiting for an answer
+        finally:
+            if self._stepping == epoch:
+                self._stepping = None
 
     async def step(self, answers: Mapping[str, Any] | Answerer | None = None) -> Round | None:
         """Perform one leg: answer the pending questions (if any), send, record what came back."""
@@ -251,14 +245,15 @@ class Flow:
         try:
             return await self._step()
         finally:
-            self._end_step(epoch)
+            if self._stepping == epoch:
+                self._stepping = None
 
     def _begin_step(self, answers: Mapping[str, Any] | Answerer | None) -> int:
         """Refuse a leg this flow must not send now; else mark the step running (its epoch, returned)."""
         if self.done:
             raise FlowError(f"flow {self.id} has already ended ({self.status}); start a new call")
         if self._connection is None:
-            raise LabError("this flow is not connected to a server; use mcp_lab.resume(...) to continue it")
+            raise LabError(_UNBOUND)
         if self.running:  # driving it twice at once would send the same leg twice (a tool running twice)
             raise FlowError(running_message(self))
         if answers is not None:
@@ -266,18 +261,15 @@ class Flow:
         epoch = self._stepping = self._epoch
         return epoch
 
-    def _end_step(self, epoch: int) -> None:
-        if self._stepping == epoch:
-            self._stepping = None
-
     async def _step(self) -> Round | None:
         """One leg, as the SDK's driver loop body: the limits, then answer or back off, then send and record."""
-        limit = step_limit(self.rounds, self.max_rounds, self._last_answered)
+        rounds = self.rounds
+        limit = step_limit(rounds, self.max_rounds, self._last_answered)
         if limit is not None:
             self._stop(limit)
             return None
         self.stop_reason = None
-        leg, pending = next_leg(self.rounds)
+        leg, pending = next_leg(rounds)
         if pending is not None and leg.sent_input_responses is None:
             if not pending.input_requests:
                 if self._backoff is None:
@@ -313,16 +305,19 @@ class Flow:
             self.notes.append(late_leg_note(leg))
             return None
         self.rounds.append(leg)
-        hint = backchannel_hint(self.era, leg)
-        if hint is not None and hint not in self.notes:
-            self.notes.append(hint)
-        if leg.transport_failed:
-            self.interrupt(lost_in_transit(leg))
-            return leg
-        self.status = status_after(leg, self.start_over and not any(r.started_over for r in self.rounds))
-        if self.done:  # nothing is sent from these rounds again (a start-over sends the request afresh)
-            for rnd in self.rounds:
-                rnd.drop_models()
+        if leg.outcome == "input_required":  # the server asks: no hint, no failure, nothing ended
+            self.status = "input_required"
+        else:
+            hint = backchannel_hint(self.era, leg)
+            if hint is not None and hint not in self.notes:
+                self.notes.append(hint)
+            if leg.transport_failed:
+                self.interrupt(lost_in_transit(leg))
+                return leg
+            self.status = status_after(leg, self.start_over and not any(r.started_over for r in self.rounds))
+            if self.done:  # nothing is sent from these rounds again (a start-over sends the request afresh)
+                for rnd in self.rounds:
+                    rnd.drop_models()
         self._notify()
         return leg
 
@@ -355,12 +350,17 @@ class Flow:
         return pack(self.__dict__)
 
     async def _answers_to(self, pending: Round) -> tuple[dict[str, InputResponse], dict[str, str]]:
-        if self._answerer is None:
+        answerer = self._answerer
+        if answerer is None:
             raise Unanswered(next(iter(pending.input_requests or {})))
+        requests = pending.requests()
+        answered = scripted_answers(answerer, self._scripted, requests)
+        if answered is not None:
+            return answered
         assert self._connection is not None  # a script reads no session (nor does anyone else its context):
-        session = None if type(self._answerer) is ScriptedAnswerer else await self._connection.session(self.era)
+        session = None if type(answerer) is ScriptedAnswerer else await self._connection.session(self.era)
         context = AnswerContext.of(self.server, self.method, self.target, pending.index, session, flow=self)
-        return await answer_round(self._answerer, pending.requests(), context)
+        return await answer_round(answerer, requests, context)
 
     def _fail_locally(self, rnd: Round, failure: FlowError) -> None:
         rnd.outcome = "error"

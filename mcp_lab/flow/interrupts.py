@@ -12,12 +12,12 @@ always be able to end that wait. Two things stood in the way in a kernel, both f
   ended only when something else woke the loop, with a bare `CancelledError`. Each running flow now puts
   its own guard over the handler it found (`_Guard`), so whichever cell runs, its canceller is reached.
 - A cancelled cell raised `CancelledError` through the SDK's internals (a 216-line traceback), and
-  `f = await mcp_lab.call(...)` never assigned `f`. Here the flow runs as a child task; when the wait is
-  ended the flow is marked *interrupted* (its legs kept, resumable with `mcp_lab.resume`), the kernel's
+  `f = await mcp_lab.call(...)` never assigned `f`. Here the cancellation is caught where the flow is
+  driven: the flow is marked *interrupted* (its legs kept, resumable with `mcp_lab.resume`), the kernel's
   `mcp_lab.flows` still holds it, and the cell ends with one line (`FlowInterrupted`).
 
-A tool stuck in a thread cannot be cancelled; the flow is ended anyway after a short grace period and a leg
-that comes back later is not written into it (flow.py).
+A leg that comes back after its flow was interrupted (the flow was stopped from elsewhere while the leg was
+in flight) is not written into it (flow.py).
 """
 
 from __future__ import annotations
@@ -36,10 +36,7 @@ from mcp_lab.errors import FlowInterrupted
 from mcp_lab.flow.flow import Flow
 from mcp_lab.flow.history import history
 
-__all__ = ["GRACE", "INTERRUPT_PRESSED", "before_first_leg", "run_interruptibly", "stop", "stop_all"]
-
-GRACE = 0.5
-"""Seconds a cancelled flow gets to finish its current step before it is declared interrupted anyway."""
+__all__ = ["INTERRUPT_PRESSED", "before_first_leg", "run_interruptibly", "stop", "stop_all"]
 
 INTERRUPT_PRESSED = "interrupted (Interrupt pressed)"
 
@@ -165,46 +162,34 @@ def run_interruptibly(flow: Flow, drive: Callable[[], Awaitable[Any]]) -> Awaita
 
 
 async def _run_guarded(flow: Flow, drive: Callable[[], Awaitable[Any]]) -> Flow:
-    loop = asyncio.get_running_loop()
-    task: asyncio.Task[None] = loop.create_task(_drive(drive))
-    finished: asyncio.Future[None] = loop.create_future()
+    """Drive `flow` in this very task (a cell's, or a background flow's), its guard over SIGINT meanwhile.
 
-    def settle(_task: asyncio.Task[None]) -> None:
-        if not finished.done():
-            finished.set_result(None)
-
-    task.add_done_callback(settle)
+    Interrupt and Stop cancel this task; the cancellation reaches the leg's await at once, the flow is kept
+    as interrupted and the cell ends with one line. Run as a child task instead, every call paid two more
+    turns of the kernel's event loop, for nothing a cancellation does not already do."""
+    task = asyncio.current_task()
+    assert task is not None  # awaited, so in a task
     history.running[flow.id] = (flow, task)
-    guard = _install_guard(flow.id, loop)
-    cancelled_here = False
+    guard = _install_guard(flow.id, task.get_loop())
     try:
-        try:
-            await finished  # a plain future: cancelling the cell ends this await at once, whatever the task does
-        except asyncio.CancelledError:
-            cancelled_here = True
-            task.cancel()
-            await asyncio.wait({task}, timeout=GRACE)
+        await drive()
+    except asyncio.CancelledError:
+        requested = history.stop_requested.pop(flow.id, None)
+        if requested is None and guard is not None and guard.pressed:
+            requested = INTERRUPT_PRESSED  # the kernel cancelled the cell this flow's call was awaited in
+        if requested is None:
+            # Cancelled by the code around the call (a timeout scope, a task group), not by the person: the
+            # flow is kept as interrupted, and the cancellation goes on as that code expects.
+            flow.interrupt("cancelled")
+            raise
+        flow.interrupt(requested)
+        task.uncancel()  # the cancellation is answered by the one-line error below
+        raise FlowInterrupted(flow, _message(flow)) from None
     finally:
         _remove_guard(guard)
         history.running.pop(flow.id, None)
-    requested = history.stop_requested.pop(flow.id, None)
-    if requested is None and cancelled_here and guard is not None and guard.pressed:
-        requested = INTERRUPT_PRESSED  # the kernel cancelled the cell this flow's call was awaited in
-    if task.done() and not task.cancelled() and not cancelled_here:
-        error = task.exception()
-        if error is not None:
-            raise error
-        return flow
-    if requested is None and cancelled_here:
-        # Cancelled by the code around the call (a timeout scope, a task group), not by the person: the
-        # flow is kept as interrupted, and the cancellation goes on as that code expects.
-        flow.interrupt("cancelled")
-        raise asyncio.CancelledError
-    flow.interrupt(requested or "stopped")
-    current = asyncio.current_task()
-    if cancelled_here and current is not None:
-        current.uncancel()  # the cancellation is answered by the one-line error below
-    raise FlowInterrupted(flow, _message(flow))
+        history.stop_requested.pop(flow.id, None)
+    return flow
 
 
 def before_first_leg(flow: Flow, prepare: Awaitable[_T]) -> Awaitable[_T]:
@@ -232,10 +217,6 @@ async def _first_leg_guarded(flow: Flow, prepare: Awaitable[_T]) -> _T:
         raise FlowInterrupted(flow, _message(flow)) from None
     finally:
         _remove_guard(guard)
-
-
-async def _drive(drive: Callable[[], Awaitable[Any]]) -> None:
-    await drive()
 
 
 def _message(flow: Flow) -> str:

@@ -63,6 +63,17 @@ def step_limit(rounds: list[Round], max_rounds: int, asking: Round | None) -> st
     """Why the next leg must not be sent (the round cap, a full flow, too many questions at once), or None.
 
     `asking` is the round whose questions the next leg answers (the last one that got an answer)."""
+    held = len(rounds)
+    if (
+        held <= max_rounds
+        and held < MAX_FLOW_ROUNDS
+        and (
+            asking is None
+            or asking.outcome != "input_required"
+            or len(asking.input_requests or ()) <= MAX_INPUT_REQUESTS
+        )
+    ):
+        return None  # no round can have asked more often than there are rounds: said before counting them
     asked_for_input = 0
     for rnd in rounds:  # a loop, not sum() over a generator: asked before every leg
         if rnd.outcome == "input_required":

@@ -28,7 +28,7 @@ from mcp.server.mcpserver import MCPServer, RequestStateBoundary
 from mcp_lab.background import background
 from mcp_lab.errors import ConnectionFailed, LabError
 from mcp_lab.exchanges.record import LegCapture
-from mcp_lab.exchanges.recorder import leg_scope
+from mcp_lab.exchanges.recorder import Leg
 from mcp_lab.json_types import JsonObject
 from mcp_lab.protocol.keys import KeyRing, checked_ttl
 from mcp_lab.servers.backchannel import AnswerFn, backchannel_callbacks, refusing_callbacks
@@ -198,7 +198,7 @@ class LabServer:
 
     def capture(self) -> LegCapturing:
         """Collect what the server logs, and what crosses the wire over HTTP, during one leg."""
-        return LegCapturing(LegCapture(), self.name)
+        return LegCapturing(self.name)
 
     # ---- serving over loopback HTTP ------------------------------------------------------------------
     def serve_on(self, port: int | str | None, access: Access, app: object = None) -> str:
@@ -273,6 +273,11 @@ class LabServer:
         async with self._make_client("2025-11-25", answer) as client:
             yield client.session
 
+    @property
+    def listed(self) -> set[str]:
+        """The tool names `tool_names` last listed, without listing (empty before the first listing)."""
+        return self._tools
+
     async def tool_names(self, refresh: bool = False) -> set[str]:
         if refresh or not self._tools:
             session = await self.session("2026-07-28")
@@ -297,38 +302,40 @@ class LabServer:
         self._tools = set()
 
 
-class LegCapturing(leg_scope):
-    """One leg's capture: the server's log records and (leg_scope, whose scope this object is itself: every
-    leg of every flow enters one) its HTTP exchanges land in it."""
+class LegCapturing(LegCapture):
+    """One leg's capture, and the context manager that fills it: the server's log records and (its leg in
+    the recorder) its HTTP exchanges land in it. One object per leg: every leg of every flow makes one."""
 
-    __slots__ = ("capture", "name")
-
-    def __init__(self, capture: LegCapture, name: str) -> None:
-        self._capture = self.capture = capture
-        self.name = name
+    def __init__(self, name: str) -> None:
+        state = self.__dict__  # `LegCapture.__init__`, written out
+        state["http"] = ()
+        state["server_log"] = []
+        state["served_by"] = None
+        self._name = name
 
     def __enter__(self) -> LegCapture:
         # A server served from this kernel logs a failing handler's traceback on the SDK's loggers: it becomes
         # one line in this leg, not a traceback in the cell (the hooks may have been taken off by an unload).
         if hooks.leg_sink is None:
             install_leg_hooks()
-        capture = self.capture
-        server_logs.capturing.append(capture)
-        if self.name:  # `leg_began`, written out: a call fewer on every leg
-            server_logs.leg_servers[id(capture)] = self.name
-        return leg_scope.__enter__(self)
+        server_logs.capturing.append(self)
+        if self._name:  # `leg_began`, written out: a call fewer on every leg
+            server_logs.leg_servers[id(self)] = self._name
+        self._leg = Leg(self)
+        return self
 
     def __exit__(self, *exc: object) -> None:
         try:
-            leg_scope.__exit__(self, *exc)
+            self._leg.end()
         finally:
-            capture = self.capture
-            server_logs.leg_servers.pop(id(capture), None)  # `leg_ended`
-            # By identity: LegCaptures are dataclasses, and two empty ones compare equal.
-            active = server_logs.capturing
-            for i in range(len(active) - 1, -1, -1):
-                if active[i] is capture:
-                    del active[i]
+            server_logs.leg_servers.pop(id(self), None)  # `leg_ended`
+            active = server_logs.capturing  # by identity: two empty captures compare equal
+            if active and active[-1] is self:
+                del active[-1]
+            else:
+                for i in range(len(active) - 1, -1, -1):
+                    if active[i] is self:
+                        del active[i]
 
 
 MAX_NAME = 64

@@ -127,9 +127,7 @@ class LegRecorder(LegCapturing):
     __slots__ = ("log_path", "offset", "owns_probe", "probe")
 
     def __init__(self, log_path: Path | None, name: str = "", probe: StderrProbe | None = None) -> None:
-        capture = LegCapture()
-        self._capture = self.capture = capture
-        self.name = name
+        super().__init__(name)
         self.log_path = log_path
         self.owns_probe = probe is None and log_path is not None
         self.probe = StderrProbe(log_path) if probe is None and log_path is not None else probe
@@ -148,7 +146,7 @@ class LegRecorder(LegCapturing):
         end = probe.size()  # most legs the server writes nothing: one lseek, no read
         if end > self.offset:
             text = probe.text_from(self.offset, end)
-            self.capture.server_log.extend(f"stderr: {line}" for line in text.splitlines() if line.strip())
+            self.server_log.extend(f"stderr: {line}" for line in text.splitlines() if line.strip())
         if self.owns_probe:  # made for this leg from a bare path: closed with it
             probe.close()
 

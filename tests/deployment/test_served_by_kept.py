@@ -49,7 +49,7 @@ def test_the_instance_is_named_without_building_the_records() -> None:
     for exchanges, named in legs:
         got, log, unbuilt = _leg(*exchanges)
         assert (got, log, unbuilt) == (named, [], True)
-        holder = _ServedByRecorder(FLEET).capture
+        holder = _ServedByRecorder(FLEET)
         keep_exchanges(holder, exchanges)
         assert [f[:2] for f in exchange_facts(holder)] == [(r["rpc"], r["response"]["status"]) for r in holder.http]
         assert served_by(holder.http) == named  # from the built records: the same
@@ -59,7 +59,7 @@ def test_a_refusal_by_the_proxy_is_said_as_the_records_say_it() -> None:
     got, log, unbuilt = _leg(_kept("tools/call", 502, None))
     assert got is None and unbuilt
     assert log == ["the proxy answered HTTP 502 itself: no instance served this request"]
-    holder = _ServedByRecorder(FLEET).capture
+    holder = _ServedByRecorder(FLEET)
     keep_exchanges(holder, (_kept("tools/call", 502, None),))
     assert proxy_refusal(holder.http) == log[0]
     assert _leg(_kept("tools/call", 200, None)) == (None, [], True)
