@@ -17,7 +17,7 @@ import pydantic_core
 from mcp_lab.errors import LabError
 from mcp_lab.json_types import JsonObject, JsonValue
 
-__all__ = ["check_path", "check_text_map", "json_safe", "shown", "wire_arguments"]
+__all__ = ["check_path", "check_text_map", "json_safe", "plain_arguments", "shown", "wire_arguments"]
 
 _SHOWN_CHARS = 60
 
@@ -65,7 +65,7 @@ def wire_arguments(arguments: Mapping[str, JsonValue]) -> JsonObject:
     """The arguments as the SDK puts them on the wire (its pydantic JSON): NaN and infinities become null,
     tuples and sets lists, dates ISO text. A flow records -- and saves -- exactly that, so a saved collection
     is valid JSON and says what the server received. What JSON cannot carry at all is one clear error."""
-    flat = _flat_json(arguments)
+    flat = _flat_json(arguments, ascii_only=False)
     if flat is not None:
         return flat
     try:
@@ -78,17 +78,29 @@ def wire_arguments(arguments: Mapping[str, JsonValue]) -> JsonObject:
     return wired
 
 
-_JSON_ATOMS = (str, int, bool, type(None))
+def plain_arguments(arguments: object) -> JsonObject | None:
+    """`wire_arguments(arguments)` when they need neither converting nor checking: a dict of ASCII text keys
+    and of ASCII text, whole numbers, booleans, None and finite floats (what most calls send), which holds
+    no lone surrogate either. None for anything else."""
+    return _flat_json(arguments, ascii_only=True)
 
 
-def _flat_json(arguments: Mapping[str, JsonValue]) -> JsonObject | None:
+_JSON_ATOMS = (int, bool, type(None))
+
+
+def _flat_json(arguments: object, ascii_only: bool) -> JsonObject | None:
     """A copy of `arguments` when the JSON round trip would return them unchanged (text keys; text, whole
-    numbers, booleans, None and finite floats as values -- what most calls send), else None."""
+    numbers, booleans, None and finite floats as values), else None; with `ascii_only`, all that text ASCII."""
     if type(arguments) is not dict:
         return None
     for key, value in arguments.items():
         kind = type(value)
-        if type(key) is not str or not (kind in _JSON_ATOMS or (kind is float and math.isfinite(value))):
+        if type(key) is not str or (ascii_only and not key.isascii()):
+            return None
+        if kind is str:
+            if ascii_only and not value.isascii():
+                return None
+        elif not (kind in _JSON_ATOMS or (kind is float and math.isfinite(value))):
             return None
     return dict(arguments)
 

@@ -19,7 +19,7 @@ from mcp_lab.flow.answers import Answerer, ChainAnswerer, ScriptedAnswerer
 from mcp_lab.flow.flow import Connection, Flow, running_message
 from mcp_lab.flow.history import history
 from mcp_lab.flow.interrupts import before_first_leg, run_interruptibly
-from mcp_lab.given import wire_arguments
+from mcp_lab.given import plain_arguments, wire_arguments
 from mcp_lab.json_types import JsonValue
 from mcp_lab.protocol.eras import LEGACY, MODERN
 from mcp_lab.protocol.limits import DEFAULT_MAX_ROUNDS, check_max_rounds, check_timeout
@@ -122,8 +122,10 @@ async def start(
         raise LabError(f"arguments must be a dict, not {type(arguments).__name__}")
     if not isinstance(legacy, bool):
         raise LabError(f"legacy= is True or False, not {legacy!r}")
-    check_text(arguments, "the arguments")  # a lone surrogate (or too deep a value) named before the JSON fails
-    sent = wire_arguments(arguments or {})  # what the server receives (NaN: null), hence what is recorded and saved
+    sent = plain_arguments(arguments)  # what the server receives (NaN: null), hence what is recorded and saved
+    if sent is None:
+        check_text(arguments, "the arguments")  # a lone surrogate (or too deep a value) named before the JSON fails
+        sent = wire_arguments(arguments or {})
     if not isinstance(target, str) or not target:
         raise LabError(f"the tool, prompt or URI must be a non-empty str, not {target!r}")
     check_max_rounds(max_rounds)

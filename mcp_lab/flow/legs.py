@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import AsyncIterator, Awaitable, Mapping
-from contextlib import asynccontextmanager, nullcontext
+from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any
 
 import anyio
@@ -76,15 +76,14 @@ def parse_response(data: Mapping[str, Any]) -> InputResponse:
 
 async def send_leg(flow: Request, rnd: Round, connection: Connection, answerer: Answerer | None) -> None:
     """Send `rnd` (its answers and echoed token are already filled in) and record the outcome in it."""
-    capture = getattr(connection, "capture", None)
-    capture_cm = capture() if capture is not None else nullcontext(None)
+    capturing = connection.capture()
     responses = rnd.response_models()
     if responses is None and rnd.sent_input_responses is not None:
         responses = {k: parse_response(v) for k, v in rnd.sent_input_responses.items()}
     rnd.started = time.time()
     t0 = time.perf_counter()
     used: ClientSession | None = None  # the session a failed leg used: only that one is dropped
-    with capture_cm as capture:
+    with capturing as capture:
         try:
             if flow.era == "2025-11-25":
                 async with _legacy_session(flow, rnd, connection, answerer) as session:
@@ -120,12 +119,11 @@ async def send_leg(flow: Request, rnd: Round, connection: Connection, answerer: 
                 rnd.outcome = "result"
                 rnd.result = wire(result)
     rnd.elapsed = time.perf_counter() - t0
-    if capture is not None:
-        hand_on_http(capture, rnd)  # rnd.http = capture.http, the records still unbuilt (built when read)
-        rnd.server_log = capture.server_log
-        rnd.served_by = capture.served_by
-        if rnd.error is not None and capture.server_log:
-            rnd.error["reason"] = rejection_reason(capture.server_log) or capture.server_log[-1]
+    hand_on_http(capture, rnd)  # rnd.http = capture.http, the records still unbuilt (built when read)
+    rnd.server_log = capture.server_log
+    rnd.served_by = capture.served_by
+    if rnd.error is not None and capture.server_log:
+        rnd.error["reason"] = rejection_reason(capture.server_log) or capture.server_log[-1]
 
 
 def backchannel_hint(era: str, rnd: Round) -> str | None:

@@ -168,3 +168,62 @@ def test_an_answer_is_recorded_as_pydantic_puts_it_on_the_wire(response: Any) ->
     }
     if isinstance(response, T.ElicitResult) and isinstance(response.content, dict):
         assert recorded.get("content") is not response.content  # a copy: the model is not the record
+
+
+ARGUMENTS: list[Any] = [
+    {"city": "P", "n": 2, "ok": True, "none": None, "x": 1.5},
+    {},
+    {"city": "Zürich"},  # not ASCII: checked, and sent as it is
+    {"ünï": 1},
+    {"bad": "\ud800"},  # a lone surrogate: named before the JSON fails
+    {"nan": float("nan"), "inf": float("inf")},
+    {"nested": {"a": [1, 2]}},
+    {"many": (1, 2)},
+    {"loud": Shout("HI")},
+    {1: "a"},
+    OrderedDict(city="P"),
+]
+
+
+@pytest.mark.parametrize("arguments", ARGUMENTS)
+def test_plain_arguments_are_what_the_checks_and_the_wire_form_make_of_them(arguments: Any) -> None:
+    from mcp_lab.bounded_json import check_text
+    from mcp_lab.given import plain_arguments, wire_arguments
+
+    plain = plain_arguments(arguments)
+    assert (plain is not None) == (arguments is ARGUMENTS[0] or arguments is ARGUMENTS[1])
+    if plain is None:  # the general path decides (the call's own order: the text first, then the JSON)
+        return
+    check_text(arguments, "the arguments")  # nothing to name
+    assert plain == wire_arguments(arguments) and plain is not arguments
+    assert {k: type(v) for k, v in plain.items()} == {k: type(v) for k, v in wire_arguments(arguments).items()}
+    assert all(type(k) is str and k.isascii() for k in plain)
+
+
+async def test_scripted_answers_at_once_are_the_answers_and_labels_one_by_one() -> None:
+    from mcp_lab.flow.answers import AnswerContext, ChainAnswerer
+    from mcp_lab.flow.asking import answer_round, scripted_answers
+
+    requests: dict[str, T.InputRequest] = {"mod:ask_region": ASK, "ask_ok": ASK}
+    given: dict[str, JsonValue] = {"ask_region": {"region": "eu"}, "ask_ok": {"ok": True}, "typo": {}}
+    context = AnswerContext.of("s", "tools/call", "t", 0)
+    for chained in (False, True):
+        fast, slow = ScriptedAnswerer(given), ScriptedAnswerer(given)
+        fast_asked: Any = ChainAnswerer([fast]) if chained else fast
+        slow_asked: Any = ChainAnswerer([slow]) if chained else slow
+        assert scripted_answers(fast_asked, fast, requests) == await answer_round(slow_asked, requests, context)
+        assert fast.used == slow.used == {"ask_region", "ask_ok"} and fast.unused() == slow.unused() == ["typo"]
+        if chained:
+            assert fast_asked.answered_by == {key: fast for key in requests}
+    # What it cannot say at once is left to answer_round, nothing marked used: a missing key, a callable,
+    # a value the SDK's model refuses, a script asked after another answerer.
+    partials: list[Any] = [
+        {"ask_region": {"region": "eu"}},
+        {**given, "ask_ok": lambda request: {"ok": True}},
+        {**given, "ask_ok": {"ok": {"deep": 1}}},
+    ]
+    for partial in partials:
+        scripted = ScriptedAnswerer(partial)
+        assert scripted_answers(scripted, scripted, requests) is None and scripted.used == set()
+    scripted = ScriptedAnswerer(given)
+    assert scripted_answers(ChainAnswerer([ScriptedAnswerer({}), scripted]), scripted, requests) is None

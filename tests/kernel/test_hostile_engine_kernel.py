@@ -276,6 +276,24 @@ def test_interrupt_ends_the_awaited_call_alone_while_a_flow_runs_in_the_backgrou
     assert "Lima: accept andes" in text, text
 
 
+def test_a_call_the_code_around_it_cancels_is_kept_as_interrupted_and_the_cancellation_goes_on(
+    kernel: Browser,
+) -> None:
+    # Not the person's Interrupt: a timeout around the call. The flow is kept (interrupted, resumable), and
+    # the code around it gets the cancellation it expects (here wait_for's TimeoutError), not a FlowInterrupted.
+    before = flow_count(kernel)
+    code = (
+        "import asyncio\n"
+        "try:\n"
+        '    await asyncio.wait_for(mcp_lab.call("fs", "hang", {"seconds": 600}), 0.5)\n'
+        "except asyncio.TimeoutError:\n"
+        "    print('timed out |', mcp_lab.last().status, '|', mcp_lab.last().stop_reason, '|', mcp_lab.last().target)"
+    )
+    assert ok(kernel, code).strip().splitlines()[-1] == "timed out | interrupted | cancelled | hang"
+    assert flow_count(kernel) == before + 1
+    assert ok(kernel, 'print((await mcp_lab.call("fs", "hang", {"seconds": 0})).status)').strip().endswith("done")
+
+
 def test_a_round_of_a_thousand_questions_stops_at_the_bound_and_renders_nothing(kernel: Browser) -> None:
     ok(kernel, MANY)
     forms_before = sum(1 for s in kernel.models.values() if "RoundWidget" in str(s.get("_anywidget_id")))
