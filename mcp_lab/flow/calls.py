@@ -131,15 +131,9 @@ async def start(
     check_max_rounds(max_rounds)
     answerer, scripted = _answerer(answers)  # checked before anything is sent
     connection = _connection(server)
-    flow = Flow(
-        server=connection.name,
-        method=method,
-        target=target,
-        arguments=sent,
-        # A connection made with --legacy speaks 2025-11-25 only (connect.py): its flows use the back channel.
-        era=LEGACY if legacy or getattr(connection, "legacy_only", False) else MODERN,
-        max_rounds=max_rounds,
-    )
+    # A connection made with --legacy speaks 2025-11-25 only (connect.py): its flows use the back channel.
+    era = LEGACY if legacy or getattr(connection, "legacy_only", False) else MODERN
+    flow = Flow.new(connection.name, method, target, sent, era, max_rounds)
     flow.bind(connection, answerer, scripted)
     # The listing may connect first: Interrupt during it ends the call as later. A tool the last listing
     # holds needs neither (nothing to wait for, nothing to note).

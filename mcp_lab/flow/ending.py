@@ -1,4 +1,4 @@
-"""What a flow's last leg says of how it ended: the error that ended it, and its text in one place.
+"""What a flow's last leg says of how it ended: its result, the error that ended it, and its text.
 
 Spec context: a leg ends in a final result, an `InputRequiredResult` or a JSON-RPC error; a tool's own
 failure is a final result with `isError: true`. A `Flow` reads its `error` and `text` from its last leg here.
@@ -6,11 +6,22 @@ failure is a final result with `isError: true`. A `Flow` reads its `error` and `
 
 from __future__ import annotations
 
+import mcp.types as T
+
 from mcp_lab.flow.leg_data import LegError
 from mcp_lab.flow.round import Round
 from mcp_lab.protocol.results import result_texts
 
-__all__ = ["final_error", "final_text"]
+__all__ = ["final_error", "final_result", "final_text"]
+
+_RESULT_MODELS = {"tools/call": T.CallToolResult, "prompts/get": T.GetPromptResult, "resources/read": T.ReadResourceResult}
+
+
+def final_result(method: str, last: Round | None) -> T.CallToolResult | T.GetPromptResult | T.ReadResourceResult | None:
+    """The final result of a `method` flow whose last leg is `last`, as an SDK model (None: none came)."""
+    if last is None or last.outcome != "result" or last.result is None:
+        return None
+    return _RESULT_MODELS[method].model_validate(last.result)  # type: ignore[attr-defined, no-any-return]
 
 
 def final_error(last: Round | None) -> LegError | None:

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import os
-import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -23,23 +22,22 @@ from typing import Any, Literal
 import anyio
 import mcp.types as T
 
-import mcp_lab.bounded_json as bounded_json
 import mcp_lab.view_registry as view_registry
-from mcp_lab.bounded_json import RECORD_DEPTH
 from mcp_lab.errors import FlowError, LabError
 from mcp_lab.flow.answers import AnswerContext, Answerer, ChainAnswerer, InputResponse, ScriptedAnswerer, Unanswered
 from mcp_lab.flow.asking import answer_round, missing_answer_message, scripted_answers
-from mcp_lab.flow.ending import final_error, final_text
+from mcp_lab.flow.ending import final_error, final_result, final_text
 from mcp_lab.flow.kept import PACKED, PACKED_FIELDS, PackedField, pack
 from mcp_lab.flow.leg_data import LegError
 from mcp_lab.flow.legs import BACKCHANNEL_HINT, backchannel_hint, send_leg
-from mcp_lab.flow.round import Connection, LegCapture, Round, read_saved, short_repr
+from mcp_lab.flow.round import Connection, LegCapture, Round, read_saved, saved_json, short_repr
 from mcp_lab.flow.stepping import (
     Backoff,
     keep_answers,
     late_leg_note,
     lost_in_transit,
     next_leg,
+    refused_in_client,
     running_message,
     status_after,
     step_limit,
@@ -56,8 +54,6 @@ __all__ = ["Connection", "Flow", "LegCapture", "Round", "running_message"]
 _GOING = frozenset(("new", "input_required"))
 """The statuses a flow still sends legs from."""
 _UNBOUND = "this flow is not connected to a server; use mcp_lab.resume(...) to continue it"
-
-_RESULT_MODELS = {"tools/call": T.CallToolResult, "prompts/get": T.GetPromptResult, "resources/read": T.ReadResourceResult}
 
 
 @dataclass
@@ -95,6 +91,20 @@ class Flow:
         self._stepping: int | None = None
         """The epoch of the step running now (None between steps): a second driver is refused meanwhile."""
 
+    @classmethod
+    def new(cls, server: str, method: str, target: str, arguments: dict[str, Any], era: str, max_rounds: int) -> Flow:
+        """`Flow(server=..., ..., max_rounds=...)` equal in every way (fields and state, in their order), made
+        by copying a new flow's instead of running the dataclass's `__init__` (every call makes one)."""
+        if method not in METHODS:
+            raise LabError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
+        flow = object.__new__(cls)
+        state = _NEW.copy()
+        state["server"], state["method"], state["target"], state["arguments"] = server, method, target, arguments
+        state["era"], state["rounds"], state["notes"] = era, [], []
+        state["max_rounds"], state["id"] = max_rounds, os.urandom(4).hex()
+        flow.__dict__ = state
+        return flow
+
     def to_dict(self) -> dict[str, Any]:
         data = {k: getattr(self, k) for k in self.__dataclass_fields__ if k != "rounds"}
         data["rounds"] = [r.to_dict() for r in self.rounds]
@@ -112,15 +122,7 @@ class Flow:
 
     @classmethod
     def from_json(cls, text: str) -> Flow:
-        if not isinstance(text, str):
-            raise LabError(f"a saved flow is the text of flow.to_json(), not {type(text).__name__}")
-        try:
-            data = bounded_json.loads(text, "the saved flow is", RECORD_DEPTH)
-        except json.JSONDecodeError as exc:
-            raise LabError(f"not a saved flow (invalid JSON: {exc.msg} at position {exc.pos})") from None
-        if not isinstance(data, dict) or not {"server", "method", "target"} <= data.keys():
-            raise LabError("not a saved flow: expected a JSON object with server, method, target and rounds")
-        return cls.from_dict(data)
+        return read_saved(cls, saved_json(text))
 
     @property
     def done(self) -> bool:
@@ -156,10 +158,7 @@ class Flow:
     @property
     def result(self) -> T.CallToolResult | T.GetPromptResult | T.ReadResourceResult | None:
         """The final result as an SDK model, or None while the flow is unfinished or failed."""
-        last = self.last
-        if last is None or last.outcome != "result" or last.result is None:
-            return None
-        return _RESULT_MODELS[self.method].model_validate(last.result)  # type: ignore[attr-defined, no-any-return]
+        return final_result(self.method, self.last)
 
     @property
     def error(self) -> LegError | None:
@@ -363,9 +362,7 @@ class Flow:
         return await answer_round(answerer, requests, context)
 
     def _fail_locally(self, rnd: Round, failure: FlowError) -> None:
-        rnd.outcome = "error"
-        rnd.error = {"code": None, "message": str(failure), "where": "client"}
-        rnd.started = time.time()
+        refused_in_client(rnd, str(failure))
         self.rounds.append(rnd)
         self.status = "error"
         self._notify()
@@ -393,6 +390,9 @@ class Flow:
         self.displays += 1  # a failure shown in the notebook needs no second line (live.say_if_failed)
         return view_registry.bundle(self)
 
+
+_NEW = Flow(server="", method="tools/call", target="").__dict__
+"""A new flow's fields and state, in their order, copied by `Flow.new` (its containers replaced)."""
 
 for _name in PACKED_FIELDS:  # after @dataclass, which would take a class attribute for a field's default
     setattr(Flow, _name, PackedField(_name))

@@ -22,7 +22,9 @@ import mcp.types as T
 from mcp.client.session import ClientSession
 from pydantic import TypeAdapter, ValidationError
 
+import mcp_lab.bounded_json as bounded_json
 import mcp_lab.view_registry as view_registry
+from mcp_lab.bounded_json import RECORD_DEPTH
 from mcp_lab.errors import LabError
 from mcp_lab.exchanges.record import HttpRecords, LegCapture
 from mcp_lab.flow.answers import InputResponse
@@ -38,6 +40,7 @@ __all__ = [
     "LegCapture",
     "Request",
     "Round",
+    "saved_json",
     "short",
 ]
 
@@ -138,6 +141,20 @@ def read_saved(kind: type[_Flow], data: Mapping[str, object]) -> _Flow:
     flow = from_saved(kind, data, "flow")
     check_saved_values(flow.era, flow.max_rounds, flow.rounds)
     return flow
+
+
+def saved_json(text: str) -> Mapping[str, object]:
+    """The plain data of a saved flow's text (`flow.to_json()`), within the depth a record may have: what is
+    not one is one `LabError` line."""
+    if not isinstance(text, str):
+        raise LabError(f"a saved flow is the text of flow.to_json(), not {type(text).__name__}")
+    try:
+        data = bounded_json.loads(text, "the saved flow is", RECORD_DEPTH)
+    except json.JSONDecodeError as exc:
+        raise LabError(f"not a saved flow (invalid JSON: {exc.msg} at position {exc.pos})") from None
+    if not isinstance(data, dict) or not {"server", "method", "target"} <= data.keys():
+        raise LabError("not a saved flow: expected a JSON object with server, method, target and rounds")
+    return data
 
 
 def check_saved_values(era: str, max_rounds: int, rounds: list[Round]) -> None:

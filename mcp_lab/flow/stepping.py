@@ -11,6 +11,7 @@ together its injected dispatch and retry.
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Mapping
 from typing import Literal, Protocol
 
@@ -32,6 +33,7 @@ __all__ = [
     "late_leg_note",
     "lost_in_transit",
     "next_leg",
+    "refused_in_client",
     "running_message",
     "status_after",
     "step_limit",
@@ -162,6 +164,13 @@ def status_after(leg: Round, may_start_over: bool) -> Status:
     if leg.outcome == "error":
         return "new" if may_start_over and leg.state_rejected else "error"
     return "error" if (leg.result or {}).get("isError") else "done"  # a tool's own failure is a failure
+
+
+def refused_in_client(leg: Round, message: str) -> None:
+    """Record `leg` as refused in the client, never sent (its answers could not be given)."""
+    leg.outcome = "error"
+    leg.error = {"code": None, "message": message, "where": "client"}
+    leg.started = time.time()
 
 
 def late_leg_note(leg: Round) -> str:

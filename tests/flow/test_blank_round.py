@@ -43,3 +43,25 @@ def test_a_blank_round_packs_and_unpacks_as_a_made_one() -> None:
     assert kept.pack(blank) and kept.pack(made)
     assert blank[kept.PACKED] == made[kept.PACKED]
     assert kept.unpack(blank) and blank["rounds"] == [Round(index=0)]
+
+
+def test_a_new_flow_is_the_flow_the_dataclass_makes() -> None:
+    import pytest
+
+    from mcp_lab.errors import LabError
+    from mcp_lab.flow.flow import Flow
+
+    for era, rounds_cap in (("2026-07-28", 8), ("2025-11-25", 0)):
+        args = {"city": "P"}
+        made = Flow(server="s", method="prompts/get", target="t", arguments=args, era=era, max_rounds=rounds_cap)
+        new = Flow.new("s", "prompts/get", "t", args, era, rounds_cap)
+        assert type(new) is Flow and len(new.id) == 8 and new.id != made.id
+        new.id = made.id  # random: everything else must match
+        assert list(vars(new)) == list(vars(made)) and vars(new) == vars(made) and new == made
+        assert new.arguments is args and new.to_json() == made.to_json() and repr(new) == repr(made)
+    first, second = (Flow.new("s", "tools/call", "t", {}, "2026-07-28", 8) for _ in range(2))
+    first.rounds.append(Round.blank(0))
+    first.notes.append("note")
+    assert second.rounds == [] and second.notes == [] and first.id != second.id  # no container shared
+    with pytest.raises(LabError, match="method must be one of"):
+        Flow.new("s", "tools/list", "t", {}, "2026-07-28", 8)
