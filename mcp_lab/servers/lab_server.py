@@ -145,6 +145,12 @@ class LabServer:
             install_leg_hooks()
 
     @property
+    def legacy_only(self) -> bool:
+        """A lab server speaks both eras (an outside connection made with --legacy speaks 2025-11-25 only):
+        asked by every call, so said here rather than found missing (a failed lookup raises inside getattr)."""
+        return False
+
+    @property
     def lowlevel(self) -> Server[Any]:
         return self.server._lowlevel_server if isinstance(self.server, MCPServer) else self.server
 
