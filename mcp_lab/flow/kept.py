@@ -25,7 +25,6 @@ from __future__ import annotations
 import marshal
 import sys
 from dataclasses import fields
-from itertools import compress
 from typing import Any
 
 from mcp_lab.flow.round import Round
@@ -37,13 +36,13 @@ PACKED = "_packed"
 PACKED_FIELDS = ("arguments", "rounds", "notes")
 """The fields of a flow that are packed: all that is left is atoms (str, int, bool, None) and its connection."""
 _ROUND_FIELDS = tuple(f.name for f in fields(Round))
-_CONTAINER = frozenset((dict, list)).__contains__
+_CONTAINERS = (dict, list)
 
 # What sys.getrefcount says of an object nothing else holds, at each place `pack` asks (its one holder,
 # the names `pack` reads it through, and getrefcount's own argument).
 _FIELD_ALONE = 3  # the flow's dict, a local name, the argument
 _ROUND_ALONE = 3  # the rounds list, the loop name, the argument
-_VALUE_ALONE = 3  # the round's dict, the row, the argument
+_VALUE_ALONE = 4  # the round's dict, the row, the loop name, the argument
 
 
 def pack(state: dict[str, Any]) -> bool:
@@ -66,10 +65,9 @@ def pack(state: dict[str, Any]) -> bool:
         if tuple(values) != _ROUND_FIELDS:  # SDK models kept beside the fields (a flow that has not ended)
             return False
         row = tuple(values.values())
-        # The row's dicts and lists, each asked how many hold it, in C: a loop over a round's eighteen
-        # fields in Python was most of what packing cost.
-        if max(map(refcount, compress(row, map(_CONTAINER, map(type, row)))), default=0) > _VALUE_ALONE:
-            return False
+        for value in row:
+            if type(value) in _CONTAINERS and refcount(value) > _VALUE_ALONE:
+                return False
         rows.append(row)
     try:
         packed = marshal.dumps((arguments, rows, notes))
