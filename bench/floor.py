@@ -79,6 +79,7 @@ async def sides() -> tuple[list[tuple[str, Callable[[], Awaitable[object]]]], Ca
     from mcp_lab.flow.flow import Flow
     from mcp_lab.flow.legs import wire
     from mcp_lab.flow.round import Round
+    from mcp_lab.protocol.limits import DEFAULT_MAX_ROUNDS
     from mcp_lab.servers.sandbox import sandbox
 
     entry = sandbox.new_mcpserver("bench")
@@ -172,7 +173,7 @@ async def sides() -> tuple[list[tuple[str, Callable[[], Awaitable[object]]]], Ca
             flow.pack()
         ended.clear()
         session = await sandbox.get("bench").session("2026-07-28")
-        flow = Flow(server="bench", method="tools/call", target="book", arguments={"city": "P"})
+        flow = Flow.new("bench", "tools/call", "book", {"city": "P"}, "2026-07-28", DEFAULT_MAX_ROUNDS)
         kept_flows.append(flow)
         leg0 = Round.blank(0)
         leg0.started, t0 = time.time(), time.perf_counter()

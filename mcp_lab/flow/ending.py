@@ -1,7 +1,8 @@
 """What a flow's last leg says of how it ended: its result, the error that ended it, and its text.
 
 Spec context: a leg ends in a final result, an `InputRequiredResult` or a JSON-RPC error; a tool's own
-failure is a final result with `isError: true`. A `Flow` reads its `error` and `text` from its last leg here.
+failure is a final result with `isError: true`. A `Flow` reads its `result`, `error` and `text` from its last
+leg here.
 """
 
 from __future__ import annotations

@@ -65,26 +65,16 @@ def step_limit(rounds: list[Round], max_rounds: int, asking: Round | None) -> st
     """Why the next leg must not be sent (the round cap, a full flow, too many questions at once), or None.
 
     `asking` is the round whose questions the next leg answers (the last one that got an answer)."""
-    held = len(rounds)
-    if (
-        held <= max_rounds
-        and held < MAX_FLOW_ROUNDS
-        and (
-            asking is None
-            or asking.outcome != "input_required"
-            or len(asking.input_requests or ()) <= MAX_INPUT_REQUESTS
-        )
-    ):
-        return None  # no round can have asked more often than there are rounds: said before counting them
-    asked_for_input = 0
-    for rnd in rounds:  # a loop, not sum() over a generator: asked before every leg
-        if rnd.outcome == "input_required":
-            asked_for_input += 1
-    if asked_for_input > max_rounds:
-        return (
-            f"round cap: the server asked for input {asked_for_input} times (max_rounds={max_rounds}); "
-            "raise max_rounds or inspect the rounds"
-        )
+    if len(rounds) > max_rounds:  # else no round can have asked more often than the cap: nothing to count
+        asked_for_input = 0
+        for rnd in rounds:  # a loop, not sum() over a generator: asked before every leg
+            if rnd.outcome == "input_required":
+                asked_for_input += 1
+        if asked_for_input > max_rounds:
+            return (
+                f"round cap: the server asked for input {asked_for_input} times (max_rounds={max_rounds}); "
+                "raise max_rounds or inspect the rounds"
+            )
     if len(rounds) >= MAX_FLOW_ROUNDS:
         return f"the flow holds {len(rounds)} rounds, the most a flow may hold; start a new call"
     if asking is not None and asking.outcome == "input_required":

@@ -313,10 +313,7 @@ class LegCapturing(LegCapture):
     the recorder) its HTTP exchanges land in it. One object per leg: every leg of every flow makes one."""
 
     def __init__(self, name: str) -> None:
-        state = self.__dict__  # `LegCapture.__init__`, written out
-        state["http"] = ()
-        state["server_log"] = []
-        state["served_by"] = None
+        super().__init__()
         self._name = name
 
     def __enter__(self) -> LegCapture:
@@ -335,13 +332,11 @@ class LegCapturing(LegCapture):
             self._leg.end()
         finally:
             server_logs.leg_servers.pop(id(self), None)  # `leg_ended`
-            active = server_logs.capturing  # by identity: two empty captures compare equal
-            if active and active[-1] is self:
-                del active[-1]
-            else:
-                for i in range(len(active) - 1, -1, -1):
-                    if active[i] is self:
-                        del active[i]
+            # By identity: LegCaptures are dataclasses, and two empty ones compare equal.
+            active = server_logs.capturing
+            for i in range(len(active) - 1, -1, -1):
+                if active[i] is self:
+                    del active[i]
 
 
 MAX_NAME = 64

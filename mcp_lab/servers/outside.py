@@ -188,6 +188,11 @@ class OutsideServer:
             finally:
                 self._answer = None
 
+    @property
+    def listed(self) -> set[str]:
+        """The tool names `tool_names` last listed, without listing (empty before the first listing)."""
+        return self._tools
+
     async def tool_names(self, refresh: bool = False) -> set[str]:
         if refresh or not self._tools:
             session = await self.session(MODERN)
