@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
+import psutil
+
 import mcp_lab
 from mcp_lab.flow.flow import Flow
 from mcp_lab.servers.sandbox import sandbox
@@ -212,32 +214,46 @@ def environment() -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
 
 
+def _listens(pid: int, port: int) -> bool:
+    """Whether the process `pid` itself holds a listening socket on 127.0.0.1:PORT."""
+    try:
+        connections = psutil.Process(pid).net_connections("tcp")
+    except psutil.Error:
+        return False
+    return any(c.status == psutil.CONN_LISTEN and c.laddr.port == port for c in connections)
+
+
 @contextlib.asynccontextmanager
 async def served(*command: str) -> AsyncIterator[str]:
     """`python COMMAND --http PORT` in a process of its own (cwd: the repository); yields its URL once it
-    accepts. Forked from the test process's preloaded interpreter (tests/preforked.py): the module or file
-    runs as `__main__` as the interpreter runs it, without importing the SDK again."""
-    port = free_port()
-    process = await preforked.start([*command, "--http", str(port)], cwd=ROOT, env=environment())
-    try:
-        for _ in range(3000):  # 30 s at most: the server imports the SDK first
-            if process.returncode is not None:
-                raise RuntimeError(f"the server exited: {(await process.stderr.read()).decode()[-2000:]}")
-            try:
-                _, writer = await asyncio.open_connection("127.0.0.1", port)
-            except OSError:
+    listens. Forked from the test process's preloaded interpreter (tests/preforked.py): the module or file
+    runs as `__main__` as the interpreter runs it, without importing the SDK again.
+
+    A free port is free only when it is chosen: a server started beside this one (here or in another test
+    worker) can take it first, and an `accept` on it would then be that server's. So the URL is yielded only
+    once this process itself listens on the port, and a server that lost the port is started again on another.
+    """
+    for _ in range(5):
+        port = free_port()
+        process = await preforked.start([*command, "--http", str(port)], cwd=ROOT, env=environment())
+        try:
+            for _ in range(3000):  # 30 s at most: the server imports the SDK first
+                if process.returncode is not None or _listens(process.pid, port):
+                    break
                 await asyncio.sleep(0.01)
-                continue
-            writer.close()
-            await writer.wait_closed()
-            break
-        else:
-            raise RuntimeError("the server did not start listening")
-        yield f"http://127.0.0.1:{port}/mcp"
-    finally:
-        if process.returncode is None:
-            process.terminate()
-        await process.wait()
+            else:
+                raise RuntimeError("the server did not start listening")
+            if process.returncode is None:
+                yield f"http://127.0.0.1:{port}/mcp"
+                return
+            err = (await process.stderr.read()).decode()
+            if "address already in use" not in err.lower():
+                raise RuntimeError(f"the server exited: {err[-2000:]}")
+        finally:
+            if process.returncode is None:
+                process.terminate()
+            await process.wait()
+    raise RuntimeError("five ports in a row were taken before the server could listen")
 
 
 async def replay_cli(collection: Path, *target: str) -> tuple[int, str, str]:
