@@ -16,7 +16,6 @@ import functools
 import os
 import secrets
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -28,23 +27,13 @@ from typing import Any
 import psutil
 import requests
 
+from mcp_lab.deployment.ports import free_port
 from tests.jupyter_servers import server_main
 from tests.startup import BLOCK
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE_CONFIG = ROOT / "class" / "jupyterhub_config.py"
 PROXY = ROOT / "class" / "node_modules" / ".bin" / "configurable-http-proxy"
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def listening_ports(pids: set[int]) -> set[int]:
-    """TCP ports in LISTEN owned by these processes."""
-    return {c.laddr.port for c in psutil.net_connections("tcp") if c.status == psutil.CONN_LISTEN and c.pid in pids}
 
 
 def still_listening(ports: set[int], pids: set[int], directory: Path) -> dict[int, str]:

@@ -34,8 +34,9 @@ import psutil
 import pytest
 import requests
 
-from tests.classroom.hub import ROOT, Hub, listening_ports, process_tree, running_hub, still_listening, wait_for
+from tests.classroom.hub import ROOT, Hub, process_tree, running_hub, still_listening, wait_for
 from tests.classroom.remote_kernel import CellRun, RemoteKernel
+from tests.ports import listening_ports
 
 sys.path.insert(0, str(ROOT / "notebooks"))
 from build import SOURCES, with_solutions

@@ -9,6 +9,7 @@ import pytest
 from IPython.core.interactiveshell import InteractiveShell
 
 import mcp_lab
+from mcp_lab.deployment.ports import free_port
 from mcp_lab.servers.sandbox import sandbox
 from mcp_lab.servers.serving import HOST, live_servings
 from tests.http_records import sent_headers
@@ -34,16 +35,10 @@ async def shell() -> AsyncIterator[InteractiveShell]:
         mcp_lab.unload_ipython_extension(ip)
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind((HOST, 0))
-        return int(probe.getsockname()[1])
-
-
 async def test_cell_magic_serves_and_calls_go_over_http(
     shell: InteractiveShell, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    port = _free_port()
+    port = free_port()
     shell.run_cell_magic("mcp_server", f"shop --http --port {port}", BODY)
     url = f"http://127.0.0.1:{port}/mcp"
     assert capsys.readouterr().out.strip() == f"serving 'shop' at {url} (callers need its secret: %mcp_server url shop)"
@@ -76,7 +71,7 @@ async def test_serve_an_already_defined_server_and_restart(
 
 
 async def test_replacing_a_served_server_on_the_same_port(shell: InteractiveShell) -> None:
-    port = _free_port()
+    port = free_port()
     shell.run_cell_magic("mcp_server", f"shop --http --port {port}", BODY)
     shell.run_cell_magic("mcp_server", f"shop --replace --http --port {port}", BODY)
     flow = await mcp_lab.call("shop", "forecast", {"region": "again"})

@@ -12,19 +12,18 @@ import asyncio
 import contextlib
 import importlib.util
 import os
-import socket
 import sys
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
-import psutil
-
 import mcp_lab
+from mcp_lab.deployment.ports import free_port
 from mcp_lab.flow.flow import Flow
 from mcp_lab.servers.sandbox import sandbox
 from tests import preforked
+from tests.ports import listening_ports
 from tests.sample_servers.own import desk, shop
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -203,24 +202,8 @@ def _all_done(flows: list[Flow]) -> None:
     assert all(f.status == "done" for f in flows), [f.summary() for f in flows]
 
 
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP) as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
 def environment() -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
-
-
-def _listens(pid: int, port: int) -> bool:
-    """Whether the process `pid` itself holds a listening socket on 127.0.0.1:PORT."""
-    try:
-        connections = psutil.Process(pid).net_connections("tcp")
-    except psutil.Error:
-        return False
-    return any(c.status == psutil.CONN_LISTEN and c.laddr.port == port for c in connections)
 
 
 @contextlib.asynccontextmanager
@@ -238,7 +221,7 @@ async def served(*command: str) -> AsyncIterator[str]:
         process = await preforked.start([*command, "--http", str(port)], cwd=ROOT, env=environment())
         try:
             for _ in range(3000):  # 30 s at most: the server imports the SDK first
-                if process.returncode is not None or _listens(process.pid, port):
+                if process.returncode is not None or port in listening_ports([process.pid]):
                     break
                 await asyncio.sleep(0.01)
             else:

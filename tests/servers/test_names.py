@@ -5,16 +5,17 @@ thread no magic can reach (real uvicorn on loopback)."""
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
 from pathlib import Path
 
-import psutil
 import pytest
 
 import mcp_lab
 from mcp_lab.servers import header_files
 from mcp_lab.servers.lab_server import MAX_NAME, LabServer, check_name, shown_name
 from mcp_lab.servers.sandbox import sandbox
+from tests.ports import listening_ports
 
 
 @pytest.mark.parametrize("name", ["a" * (MAX_NAME + 1), "b" * 300, "c" * 10_000])
@@ -57,5 +58,4 @@ async def test_stop_ends_serving_first_even_when_its_header_file_cannot_go(
             break
         await asyncio.sleep(0.05)
     assert _serving_threads("demo") == []
-    listening = {c.laddr.port for c in psutil.Process().net_connections(kind="inet") if c.status == psutil.CONN_LISTEN}
-    assert port not in listening
+    assert port not in listening_ports([os.getpid()])

@@ -3,29 +3,21 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import socket
 
-import psutil
 import pytest
 
 import mcp_lab
+from mcp_lab.deployment.ports import free_port
 from mcp_lab.servers.lab_server import LabServer
 from mcp_lab.servers.sandbox import sandbox
 from mcp_lab.servers.serving import HOST, live_servings, serve
 from tests.conftest import build_demo
 from tests.http_records import request_json, response_messages, sent_headers
+from tests.ports import listening_ports
 
 ANSWERS = {"ask_region": {"region": "eu"}, "ask_ok": {"ok": True}}
-
-
-def _listening_ports() -> set[int]:
-    return {c.laddr.port for c in psutil.Process().net_connections(kind="inet") if c.status == psutil.CONN_LISTEN}
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind((HOST, 0))
-        return int(probe.getsockname()[1])
 
 
 async def test_serve_gives_a_loopback_url_and_flows_record_both_ends(http_demo: LabServer) -> None:
@@ -98,7 +90,7 @@ async def test_server_log_reaches_only_the_leg_it_belongs_to(http_demo: LabServe
 async def test_stop_frees_the_port_and_restart_keeps_it(http_demo: LabServer) -> None:
     assert http_demo.http is not None
     port = http_demo.http.port
-    assert port in _listening_ports()
+    assert port in listening_ports([os.getpid()])
     await sandbox.restart("demo")
     assert http_demo.http is not None and http_demo.http.port == port
     flow = await mcp_lab.call("demo", "handmade", {"x": 5}, answers={"q1": {"n": 1}})
@@ -106,7 +98,7 @@ async def test_stop_frees_the_port_and_restart_keeps_it(http_demo: LabServer) ->
     stopped = http_demo.stop_http()
     assert stopped is not None
     await stopped
-    assert port not in _listening_ports() and http_demo.url is None
+    assert port not in listening_ports([os.getpid()]) and http_demo.url is None
     in_process = await mcp_lab.call("demo", "handmade", {"x": 5}, answers={"q1": {"n": 1}})
     assert in_process.status == "done" and not in_process.rounds[0].http
 
@@ -114,7 +106,7 @@ async def test_stop_frees_the_port_and_restart_keeps_it(http_demo: LabServer) ->
 async def test_serving_twice_and_moving(http_demo: LabServer) -> None:
     assert serve("demo") == http_demo.url
     with pytest.raises(mcp_lab.LabError, match="already served"):
-        serve("demo", port=_free_port())
+        serve("demo", port=free_port())
 
 
 async def test_serving_the_app_the_callers_code_built() -> None:
@@ -165,7 +157,7 @@ async def test_a_port_in_use_and_invalid_ports_are_one_line_errors() -> None:
 
 async def test_restarting_on_the_same_port_without_waiting() -> None:
     """A stop returns at once; serving again on that port waits for the old thread inside the new one."""
-    port = _free_port()
+    port = free_port()
     entry = build_demo()
     try:
         for _ in range(3):
