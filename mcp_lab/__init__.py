@@ -239,6 +239,7 @@ def load_ipython_extension(ipython: _typing.Any) -> None:
 def unload_ipython_extension(ipython: _typing.Any) -> None:
     """`%unload_ext mcp_lab` (and the first half of `%reload_ext`): undo everything loading did. The kernel's
     flows, servers and forms stay (`mcp_lab.flows` still holds what ran)."""
+    from mcp_lab.flow.waking import waker
     from mcp_lab.forms import uninstall
     from mcp_lab.magics.extension import unregister
     from mcp_lab.servers import logging_hooks
@@ -246,3 +247,4 @@ def unload_ipython_extension(ipython: _typing.Any) -> None:
     uninstall(ipython)
     unregister(ipython)
     logging_hooks.uninstall()
+    waker.remove()  # set up by the first guarded flow (flow/interrupts.py)

@@ -44,6 +44,7 @@ PROCESS_WIDE = {
     ),
     "mcp_lab.exchanges.record:_HTTP": "the `http` field's descriptor, used by functions: it holds only its field's name",
     "mcp_lab.flow.interrupts:_KERNEL": "the kernel this process runs in, once found (the same for every Lab)",
+    "mcp_lab.flow.waking:waker": "the process's wakeup fd for signals (one per process), watched by the kernel's loop",
     "mcp_lab.tokens.context:_RINGS": "a bounded cache of facts derived from key rings (a pure function's memo)",
     "mcp_lab.view_registry:_BUNDLES": "which view draws which model: filled once at import, the same for every reset",
     "mcp_lab.view_registry:_TEXTS": "which view writes which piece of a model's text: filled once at import",

@@ -1,7 +1,7 @@
 """Ending a wait on the person's request: Interrupt (■) and the Stop button end a running flow at once.
 
 Spec context: a multi round-trip request waits -- for a person's answer, or for a tool -- and the person must
-always be able to end that wait. Two things stood in the way in a kernel, both found by experiment:
+always be able to end that wait. What stood in the way in a kernel, each found by experiment:
 
 - ipykernel turns Interrupt into `future.cancel()` scheduled with a plain `call_soon` from its SIGINT
   handler. While the loop sleeps in `select` waiting for a form, nothing wakes it, so the interrupt lands
@@ -15,6 +15,9 @@ always be able to end that wait. Two things stood in the way in a kernel, both f
   `f = await mcp_lab.call(...)` never assigned `f`. Here the cancellation is caught where the flow is
   driven: the flow is marked *interrupted* (its legs kept, resumable with `mcp_lab.resume`), the kernel's
   `mcp_lab.flows` still holds it, and the cell ends with one line (`FlowInterrupted`).
+- SIGINT may land in a thread other than the main one, where no Python handler runs until the main thread
+  wakes on its own (a flow waiting on a slow server: when the server answered). A guarded flow makes sure
+  the loop it waits in is woken by any signal (`waking.waker`, a wakeup fd the loop watches).
 
 A leg that comes back after its flow was interrupted (the flow was stopped from elsewhere while the leg was
 in flight) is not written into it (flow.py).
@@ -35,6 +38,7 @@ from typing import Any, TypeVar
 from mcp_lab.errors import FlowInterrupted
 from mcp_lab.flow.flow import Flow
 from mcp_lab.flow.history import history
+from mcp_lab.flow.waking import waker
 
 __all__ = ["INTERRUPT_PRESSED", "before_first_leg", "run_interruptibly", "stop", "stop_all"]
 
@@ -122,6 +126,7 @@ def _install_guard(flow_id: str, loop: asyncio.AbstractEventLoop) -> _Guard | No
     """A guard for this flow while it runs in the main thread (signals reach only that one)."""
     if threading.current_thread() is not threading.main_thread():
         return None
+    waker.watch(loop)  # SIGINT landing in another thread must still wake the loop the flow waits in
     guard = _Guard(flow_id, loop, _getsignal(signal.SIGINT))
     _setsignal(signal.SIGINT, guard)
     return guard

@@ -11,7 +11,7 @@ import json
 from mcp_lab.servers.server_log import HANDLER_LOGGERS
 from tests.kernel.harness import errors_of, run_cells, text_of
 
-CENSUS = """import json, logging, warnings
+CENSUS = """import json, logging, signal, warnings
 from mcp_lab.magics.await_line import await_magic_transformer
 from mcp_lab.servers.logging_hooks import REQUEST_STATE_LOGGER, LegLogSink
 from mcp_lab.servers.sdk_notices import DUPLICATE_LOGGERS, DuplicateNotice, ServerWarnings
@@ -24,6 +24,8 @@ def census():
     while isinstance(show, ServerWarnings):
         wrapped, show = wrapped + 1, show.previous
     manager = shell.kernel.comm_manager
+    wakeup_fd = signal.set_wakeup_fd(-1)
+    signal.set_wakeup_fd(wakeup_fd)
     return {
         "sinks": sum(isinstance(h, LegLogSink) for h in state.handlers),
         "propagate": state.propagate,
@@ -33,6 +35,7 @@ def census():
         "transformers": shell.input_transformers_cleanup.count(await_magic_transformer),
         "magics": sorted(n for n in shell.magics_manager.magics["line"] if n.startswith("mcp_")),
         "comm_target": "mcp_lab.waiting" in manager.targets,
+        "wakeup_fd": wakeup_fd != -1,
     }
 """
 
@@ -124,9 +127,10 @@ def test_reloading_the_extension_installs_everything_once_and_unloading_removes_
     (before,) = census_of(cells[1])
     assert before["sinks"] == 0 and before["error_filters"] == [0] * len(HANDLER_LOGGERS) and before["transformers"] == 0
     assert before["showwarning_wraps"] == 0 and before["magics"] == [] and before["comm_target"] is False
+    assert before["wakeup_fd"] is False
     assert "already loaded" in text_of(cells[3])
     (loaded,) = census_of(cells[6])
-    assert {k: v for k, v in loaded.items() if k != "magics"} == ONCE
+    assert {k: v for k, v in loaded.items() if k not in ("magics", "wakeup_fd")} == ONCE
     assert {"mcp_call", "mcp_connect", "mcp_server", "mcp_audit"} <= set(loaded["magics"])  # type: ignore[arg-type]
 
     status, log = text_of(cells[9]).strip().rsplit("\n", 1)[-1].split(" ", 1)
@@ -142,10 +146,13 @@ def test_reloading_the_extension_installs_everything_once_and_unloading_removes_
     assert unloaded["sinks"] == 0 and unloaded["error_filters"] == [0] * len(HANDLER_LOGGERS) and unloaded["propagate"] is True
     assert unloaded["duplicate_filters"] == [0, 0, 0] and unloaded["showwarning_wraps"] == 0
     assert unloaded["transformers"] == 0 and unloaded["magics"] == [] and unloaded["comm_target"] is False
+    # The signal waker the guarded flows above set up (flow/waking.py) comes off with the extension; the next
+    # guarded flow sets it up again.
+    assert unloaded["wakeup_fd"] is False and after_leg["wakeup_fd"] is True
     # A lab leg without the extension (as a CLI or a script runs one) puts on the legs' hooks only, once.
     assert after_leg["sinks"] == 1 and after_leg["error_filters"] == [1] * len(HANDLER_LOGGERS)
     assert after_leg["duplicate_filters"] == [0, 0, 0] and after_leg["showwarning_wraps"] == 0
     assert text_of(cells[14]).strip().endswith('error ["ValueError: kaboom"]')
     assert "UsageError" in text_of(cells[15]) or "not found" in text_of(cells[15]), text_of(cells[15])
     (again,) = census_of(cells[16])
-    assert {k: v for k, v in again.items() if k != "magics"} == ONCE
+    assert {k: v for k, v in again.items() if k not in ("magics", "wakeup_fd")} == ONCE

@@ -276,6 +276,30 @@ def test_interrupt_ends_the_awaited_call_alone_while_a_flow_runs_in_the_backgrou
     assert "Lima: accept andes" in text, text
 
 
+PRESS_FROM_ANOTHER_THREAD = """import signal, threading, time
+def _press():  # Interrupt's SIGINT as Linux may deliver it: to one of the kernel's other threads
+    time.sleep(1)
+    signal.pthread_kill(threading.get_ident(), signal.SIGINT)
+threading.Thread(target=_press, daemon=True).start()
+f = await mcp_lab.call("fs", "hang", {"seconds": 40})"""
+
+
+def test_interrupt_landing_in_another_thread_still_ends_the_waiting_call_at_once(kernel: Browser) -> None:
+    # Python runs signal handlers in the main thread only, when it runs: asleep in the event loop's select
+    # with nothing to wake it, the call used to end only when the tool did (here after 40 s).
+    before = flow_count(kernel)
+    began = time.monotonic()
+    reply, outputs = kernel.run(PRESS_FROM_ANOTHER_THREAD)
+    took = time.monotonic() - began
+    errors = [m["content"] for m in outputs if m["header"]["msg_type"] == "error"]
+    assert reply["status"] == "error" and reply["ename"] == "FlowInterrupted", text_of(outputs)
+    assert len(errors) == 1 and len(errors[0]["traceback"]) == 1, errors
+    assert "(tools/call hang on 'fs') interrupted (Interrupt pressed) after 0 legs" in errors[0]["traceback"][0], errors
+    assert took < 20, f"the interrupt took {took:.1f} s"  # a hang guard only (the tool sleeps 40 s)
+    assert flow_count(kernel) == before + 1
+    assert ok(kernel, 'print((await mcp_lab.call("fs", "hang", {"seconds": 0})).status)').strip().endswith("done")
+
+
 def test_a_call_the_code_around_it_cancels_is_kept_as_interrupted_and_the_cancellation_goes_on(
     kernel: Browser,
 ) -> None:
