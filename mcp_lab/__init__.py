@@ -224,8 +224,12 @@ def _jupyter_labextension_paths() -> list[dict[str, str]]:
 
 
 def load_ipython_extension(ipython: _typing.Any) -> None:
-    """`%load_ext mcp_lab`: the magics, the form fallback and the lab's logging hooks -- the flow engine and
-    the SDK load now, everything else on first use. Nothing is installed when a module is imported."""
+    """`%load_ext mcp_lab`: the magics, the form fallback, the lab's logging hooks and the signal waker -- the
+    flow engine and the SDK load now, everything else on first use. Nothing is installed when a module is imported."""
+    import asyncio
+    import contextlib
+
+    from mcp_lab.flow.waking import waker
     from mcp_lab.forms import install
     from mcp_lab.magics.extension import register
     from mcp_lab.servers import logging_hooks
@@ -234,6 +238,8 @@ def load_ipython_extension(ipython: _typing.Any) -> None:
     logging_hooks.install(sandbox.servers)  # server reasons to legs; SDK notices, serializer warnings off cells
     register(ipython)
     install(ipython)  # in a kernel only: a person answers what no script covers
+    with contextlib.suppress(RuntimeError):  # no running loop: the first guarded flow sets the waker up
+        waker.watch(asyncio.get_running_loop())  # Interrupt wakes the kernel's loop, whichever thread gets it
 
 
 def unload_ipython_extension(ipython: _typing.Any) -> None:
@@ -247,4 +253,4 @@ def unload_ipython_extension(ipython: _typing.Any) -> None:
     uninstall(ipython)
     unregister(ipython)
     logging_hooks.uninstall()
-    waker.remove()  # set up by the first guarded flow (flow/interrupts.py)
+    waker.remove()

@@ -16,8 +16,8 @@ always be able to end that wait. What stood in the way in a kernel, each found b
   driven: the flow is marked *interrupted* (its legs kept, resumable with `mcp_lab.resume`), the kernel's
   `mcp_lab.flows` still holds it, and the cell ends with one line (`FlowInterrupted`).
 - SIGINT may land in a thread other than the main one, where no Python handler runs until the main thread
-  wakes on its own (a flow waiting on a slow server: when the server answered). A guarded flow makes sure
-  the loop it waits in is woken by any signal (`waking.waker`, a wakeup fd the loop watches).
+  wakes on its own (a flow waiting on a slow server: when the server answered). The extension, and else a
+  guarded flow, makes sure the loop is woken by any signal (`waking.waker`, a wakeup fd the loop watches).
 
 A leg that comes back after its flow was interrupted (the flow was stopped from elsewhere while the leg was
 in flight) is not written into it (flow.py).

@@ -9,8 +9,8 @@ server answered, 30 s later. A wakeup fd mends that: the interpreter writes a by
 thread got the signal, the loop watches the other end, and the main thread then runs the handlers.
 
 ipykernel sets no wakeup fd. One that someone else set (asyncio's `add_signal_handler` does) is left as it
-is: its owner's loop wakes. The waker is set up by the first guarded flow of a loop and taken off when the
-extension unloads.
+is: its owner's loop wakes. The waker is set up when the extension loads (or by the first guarded flow of a
+loop, when it was not loaded) and taken off when the extension unloads.
 """
 
 from __future__ import annotations
