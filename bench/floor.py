@@ -24,8 +24,11 @@ bytecodes -- exact and untouched by load, like instructions. The timed cost of t
 twice its share of instructions or bytecodes: it runs once per leg, cold (after a leg of the SDK's work has
 gone through the caches), where much of the SDK's runs in loops.
 
+`--phases` times where the lab's own time goes, in place: before the first leg, between the legs, after the
+last (and packing the previous flow), against bare's whole call and what the goal allows.
+
 Run: python -m bench.floor [N pairs, default 1000] | python -m bench.floor --instructions [WARM] [N] [REPS]
-     | python -m bench.floor --footprint [TOP lab functions, default 25]
+     | python -m bench.floor --footprint [TOP lab functions, default 25] | python -m bench.floor --phases [N]
 """
 
 from __future__ import annotations
@@ -276,6 +279,81 @@ async def footprint(top: int, traced: int = 50) -> None:
         print(f"    {count / traced:6.0f}  {path.removeprefix(root)}:{qualname}")
 
 
+async def phases(n: int) -> None:
+    """Where the lab's own time goes, in place: each `mcp_lab.call`'s time outside the SDK's two requests --
+    before the first leg, between the legs, after the last -- and, within the first, packing the flow before it;
+    against bare's whole call (timed first, unwrapped) and the 2% the goal allows. A clock read at each edge
+    of the SDK's `ClientSession.call_tool` and of `Flow.pack`, wrapped for the lab's calls: timed, because on
+    this kind of machine bytecodes and instructions say little of where the time goes (a pack check done in C
+    ran 80% fewer bytecodes and took 4 us longer)."""
+    import statistics
+
+    from mcp.client.session import ClientSession
+
+    from bench.ratio import GOAL, load
+    from mcp_lab.flow.flow import Flow
+
+    found, close = await sides()
+    chosen = dict(found)
+    bare, lab = chosen["bare"], chosen["lab"]
+    await warm_up([("bare", bare), ("lab", lab)], WARM)
+    bare_ns: list[int] = []
+    for _ in range(n):
+        t0 = time.perf_counter_ns()
+        await bare()
+        bare_ns.append(time.perf_counter_ns() - t0)
+    edges: list[int] = []
+    packing: list[int] = []
+    sdk_call, flow_pack = ClientSession.call_tool, Flow.pack
+
+    async def call_tool(self: ClientSession, *args: Any, **kwargs: Any) -> Any:
+        edges.append(time.perf_counter_ns())
+        try:
+            return await sdk_call(self, *args, **kwargs)
+        finally:
+            edges.append(time.perf_counter_ns())
+
+    def pack(self: Flow) -> bool:
+        t0 = time.perf_counter_ns()
+        try:
+            return flow_pack(self)
+        finally:
+            packing.append(time.perf_counter_ns() - t0)
+
+    ClientSession.call_tool, Flow.pack = call_tool, pack  # type: ignore[method-assign]
+    parts: dict[str, list[int]] = {"before the first leg": [], "between the legs": [], "after the last leg": []}
+    own: list[int] = []
+    whole: list[int] = []
+    try:
+        await warm_up([("lab", lab)], 100)
+        for _ in range(n):
+            edges.clear()
+            t0 = time.perf_counter_ns()
+            await lab()
+            t1 = time.perf_counter_ns()
+            in1, out1, in2, out2 = edges
+            for name, took in zip(parts, (in1 - t0, in2 - out1, t1 - out2), strict=True):
+                parts[name].append(took)
+            own.append(in1 - t0 + in2 - out1 + t1 - out2)
+            whole.append(t1 - t0)
+    finally:
+        ClientSession.call_tool, Flow.pack = sdk_call, flow_pack  # type: ignore[method-assign]
+        await close()
+    bare_median = statistics.median(bare_ns) / 1000
+    print(f"the lab's own time per call, in place ({n} calls each, medians; us):")
+    allowed = bare_median * (GOAL - 1)
+    print(f"  bare Client.call_tool, whole call     {bare_median:8.1f}   (the goal: within {allowed:.1f} of it)")
+    for name, took in parts.items():
+        print(f"  lab, {name:32s}  {statistics.median(took) / 1000:8.1f}")
+    print(f"    of which packing the previous flow  {statistics.median(packing[-n:]) / 1000:8.1f}")
+    mine = statistics.median(own) / 1000
+    sdk = statistics.median([w - o for w, o in zip(whole, own, strict=True)]) / 1000
+    print(f"  lab, outside the SDK's requests       {mine:8.1f}   ({mine / bare_median:.1%} of bare's call)")
+    print(f"  lab, inside them (the SDK's own path) {sdk:8.1f}   ({sdk / bare_median:.1%} of bare's call)")
+    print(f"  lab, whole call                       {statistics.median(whole) / 1000:8.1f}")
+    print(load())
+
+
 def inner(warm: int, n: int, reps: int, only: tuple[str, ...] = ()) -> None:
     """The measured run under callgrind (bench/callgrind.py's contract): every side, or those named in `only`."""
     from bench.callgrind import measured_batches
@@ -298,6 +376,8 @@ if __name__ == "__main__":
         warm, n, reps = (args + [WARM, 20, 2][len(args) :])[:3]
         title = f"instructions per call (callgrind), {warm} warm-up calls of each side, {reps} batches of {n}:"
         instructions_per_call("bench.floor", [INNER, str(warm), str(n), str(reps)], n, title)
+    elif sys.argv[1:2] == ["--phases"]:
+        asyncio.run(phases(int(sys.argv[2]) if len(sys.argv) > 2 else 1500))
     elif sys.argv[1:2] == ["--footprint"]:
         asyncio.run(footprint(int(sys.argv[2]) if len(sys.argv) > 2 else 25))
     else:

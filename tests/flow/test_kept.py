@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import gc
 import types
+from dataclasses import fields
 from typing import Any
 
 import mcp_lab
 from mcp_lab import Flow
 from mcp_lab.flow import kept
 from mcp_lab.flow.history import history
+from mcp_lab.flow.round import Round
 from mcp_lab.servers.lab_server import LabServer
 
 ANSWERS = {"ask_region": {"region": "eu"}, "ask_ok": {"ok": True}}
@@ -38,6 +40,12 @@ def owned(flow: Flow) -> list[object]:
         seen[id(obj)] = obj
         todo.extend(gc.get_referents(obj))
     return list(seen.values())
+
+
+CONTAINER_FIELDS = tuple(
+    f.name for f in fields(Round) if any(kind in str(f.type) for kind in ("dict", "list", "JsonObject", "LegError"))
+)
+"""The fields a round declares a dict or a list in (`LegError` is a TypedDict, `JsonObject` a dict)."""
 
 
 def packed(flow: Flow) -> bool:
@@ -86,6 +94,26 @@ async def test_a_flow_whose_parts_are_held_elsewhere_stays_as_it_is(demo: LabSer
     assert not flow.pack()
     del notes
     assert flow.pack()
+
+
+async def test_any_dict_or_list_of_a_round_held_elsewhere_keeps_the_flow_as_it_is(demo: LabServer) -> None:
+    """Each field a round keeps a dict or a list in (also an empty one: whoever holds it may fill it), held by a
+    name here, keeps the flow plain; let go of, the flow packs."""
+    assert len(CONTAINER_FIELDS) == 8  # answers sent, labels, questions, result, error, exchanges, log, back channel
+    for index in range(3):
+        for name in CONTAINER_FIELDS:
+            flow = await mcp_lab.call("demo", "book", {"city": "Lima"}, answers=ANSWERS)
+            rnd = flow.rounds[index]
+            if name == "http":
+                rnd.http = []  # the built records' list (an in-process leg has no exchanges to build)
+            elif getattr(rnd, name) is None:
+                setattr(rnd, name, {})
+            held = getattr(rnd, name)
+            del rnd
+            assert type(held) in (dict, list)
+            assert not flow.pack(), (index, name)
+            del held
+            assert flow.pack(), (index, name)
 
 
 async def test_what_cannot_be_packed_exactly_is_not_packed(demo: LabServer) -> None:
