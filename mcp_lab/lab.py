@@ -43,6 +43,9 @@ PROCESS_WIDE = {
         "in a forked instance only: the buffers Linux reads its retitled command line from, alive as long as it is"
     ),
     "mcp_lab.exchanges.record:_HTTP": "the `http` field's descriptor, used by functions: it holds only its field's name",
+    "mcp_lab.flow.ids:_draw": (
+        "the generator flow ids are drawn from, seeded from the system (reseeded in a forked child, as `random`'s)"
+    ),
     "mcp_lab.flow.interrupts:_KERNEL": "the kernel this process runs in, once found (the same for every Lab)",
     "mcp_lab.flow.waking:waker": "the process's wakeup fd for signals (one per process), watched by the kernel's loop",
     "mcp_lab.tokens.context:_RINGS": "a bounded cache of facts derived from key rings (a pure function's memo)",

@@ -71,6 +71,8 @@ MUTATORS = {
     "symmetric_difference_update",
     "reverse",
     "rotate",
+    "seed",  # a random generator's: seeding it, or drawing from it, moves its state
+    "getrandbits",
 }
 LOCK_TYPES = (type(threading.Lock()), type(threading.RLock()), threading.Condition, threading.Event)
 MACHINERY = (re.Pattern, logging.Logger, contextvars.ContextVar, typing.TypeVar, typing.ParamSpec)

@@ -280,8 +280,13 @@ _HTTP = HttpRecords()
 
 
 def hand_on_http(source: object, target: object) -> None:
-    """`target.http = source.http` without building the records: they are built when `target.http` is read."""
-    _HTTP.__set__(target, _HTTP.held(source))
+    """`target.http = source.http` without building the records: they are built when `target.http` is read.
+    Both dicts read directly (the descriptor's `held` and `__set__` do no more): every leg hands its exchanges on,
+    most legs none, onto a round that holds none either -- then nothing is written."""
+    value = source.__dict__.get("http", ())
+    state = target.__dict__
+    if value or state.get("http", ()):
+        state["http"] = value
 
 
 def kept_exchanges(holder: object) -> tuple[KeptExchange, ...] | None:

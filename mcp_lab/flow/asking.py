@@ -67,7 +67,7 @@ async def answer_round(
 
 
 def scripted_answers(
-    answerer: Answerer, scripted: ScriptedAnswerer | None, requests: Mapping[str, T.InputRequest]
+    answerer: Answerer | None, scripted: ScriptedAnswerer | None, requests: Mapping[str, T.InputRequest]
 ) -> tuple[dict[str, InputResponse], dict[str, str]] | None:
     """Every answer and its label at once, when the call's script is asked first (alone, or before the live
     form) and gives a fitting plain value for each question: the common call, answered without a context
@@ -82,7 +82,7 @@ def scripted_answers(
     return responses, dict.fromkeys(responses, "script")
 
 
-def _asks_first(answerer: Answerer, scripted: ScriptedAnswerer) -> bool:
+def _asks_first(answerer: Answerer | None, scripted: ScriptedAnswerer) -> bool:
     return type(answerer) is ChainAnswerer and bool(answerer.answerers) and answerer.answerers[0] is scripted
 
 

@@ -14,7 +14,6 @@ and resumed by another process -- the SDK docs' distributed client, where any in
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -27,6 +26,7 @@ from mcp_lab.errors import FlowError, LabError
 from mcp_lab.flow.answers import AnswerContext, Answerer, ChainAnswerer, InputResponse, ScriptedAnswerer, Unanswered
 from mcp_lab.flow.asking import answer_round, missing_answer_message, scripted_answers
 from mcp_lab.flow.ending import final_error, final_result, final_text
+from mcp_lab.flow.ids import new_flow_id
 from mcp_lab.flow.kept import PACKED, PACKED_FIELDS, PackedField, pack
 from mcp_lab.flow.leg_data import LegError
 from mcp_lab.flow.legs import BACKCHANNEL_HINT, backchannel_hint, send_leg
@@ -72,7 +72,7 @@ class Flow:
     max_rounds: int = DEFAULT_MAX_ROUNDS
     start_over: bool = False
     """On a rejected request_state (-32602), start the flow over once instead of failing."""
-    id: str = field(default_factory=lambda: os.urandom(4).hex())  # 8 random hex digits, no UUID built
+    id: str = field(default_factory=new_flow_id)
 
     def __post_init__(self) -> None:
         if self.method not in METHODS:
@@ -101,7 +101,7 @@ class Flow:
         state = _NEW.copy()
         state["server"], state["method"], state["target"], state["arguments"] = server, method, target, arguments
         state["era"], state["rounds"], state["notes"] = era, [], []
-        state["max_rounds"], state["id"] = max_rounds, os.urandom(4).hex()
+        state["max_rounds"], state["id"] = max_rounds, new_flow_id()
         flow.__dict__ = state
         return flow
 
@@ -282,11 +282,13 @@ class Flow:
         """Answer `pending`'s questions into `leg`; False (the flow says why) when they cannot be answered."""
         if self._backoff is not None:
             self._backoff.reset()
+        requests = pending.requests()
+        answered = scripted_answers(self._answerer, self._scripted, requests)  # a script: no coroutine of its own
         try:
-            responses, labels = await self._answers_to(pending)
+            responses, labels = answered if answered is not None else await self._answers_to(requests, pending.index)
         except Unanswered as missing:
             key = str(missing.args[0])
-            self.stop_reason = missing_answer_message(key, pending.requests().get(key))
+            self.stop_reason = missing_answer_message(key, requests.get(key))
             self._notify()
             return False
         except FlowError as failure:
@@ -348,17 +350,15 @@ class Flow:
             self._connection = None  # nor sends (_begin_step refuses it): its dict is atoms, left untracked
         return pack(self.__dict__)
 
-    async def _answers_to(self, pending: Round) -> tuple[dict[str, InputResponse], dict[str, str]]:
+    async def _answers_to(
+        self, requests: dict[str, T.InputRequest], index: int
+    ) -> tuple[dict[str, InputResponse], dict[str, str]]:
         answerer = self._answerer
         if answerer is None:
-            raise Unanswered(next(iter(pending.input_requests or {})))
-        requests = pending.requests()
-        answered = scripted_answers(answerer, self._scripted, requests)
-        if answered is not None:
-            return answered
+            raise Unanswered(next(iter(requests)))
         assert self._connection is not None  # a script reads no session (nor does anyone else its context):
         session = None if type(answerer) is ScriptedAnswerer else await self._connection.session(self.era)
-        context = AnswerContext.of(self.server, self.method, self.target, pending.index, session, flow=self)
+        context = AnswerContext.of(self.server, self.method, self.target, index, session, flow=self)
         return await answer_round(answerer, requests, context)
 
     def _fail_locally(self, rnd: Round, failure: FlowError) -> None:

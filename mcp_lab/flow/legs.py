@@ -120,10 +120,14 @@ async def send_leg(flow: Request, rnd: Round, connection: Connection, answerer: 
                 rnd.result = wire(result)
     rnd.elapsed = time.perf_counter() - t0
     hand_on_http(capture, rnd)  # rnd.http = capture.http, the records still unbuilt (built when read)
-    rnd.server_log = capture.server_log
-    rnd.served_by = capture.served_by
-    if rnd.error is not None and capture.server_log:
-        rnd.error["reason"] = rejection_reason(capture.server_log) or capture.server_log[-1]
+    server_log = capture.server_log
+    if server_log:  # else the round's own empty list stays (most legs log nothing)
+        rnd.server_log = server_log
+        if rnd.error is not None:
+            rnd.error["reason"] = rejection_reason(server_log) or server_log[-1]
+    served_by = capture.served_by
+    if served_by is not None:
+        rnd.served_by = served_by
 
 
 def backchannel_hint(era: str, rnd: Round) -> str | None:

@@ -204,7 +204,7 @@ class LabServer:
 
     def capture(self) -> LegCapturing:
         """Collect what the server logs, and what crosses the wire over HTTP, during one leg."""
-        return LegCapturing(self.name)
+        return LegCapturing(self.name, self.url is not None or self.http is not None)
 
     # ---- serving over loopback HTTP ------------------------------------------------------------------
     def serve_on(self, port: int | str | None, access: Access, app: object = None) -> str:
@@ -310,11 +310,22 @@ class LabServer:
 
 class LegCapturing(LegCapture):
     """One leg's capture, and the context manager that fills it: the server's log records and (its leg in
-    the recorder) its HTTP exchanges land in it. One object per leg: every leg of every flow makes one."""
+    the recorder) its HTTP exchanges land in it. One object per leg: every leg of every flow makes one.
 
-    def __init__(self, name: str) -> None:
-        super().__init__()
-        self._name = name
+    `over_http`: the leg's requests cross HTTP, whose exchanges the recorder attributes to the leg in whose
+    context they start (`Leg`). An in-process leg starts none -- and its server answers in tasks of its own,
+    which no leg's context reaches -- so it enters no `Leg`.
+    """
+
+    _name: str
+    _leg: Leg | None
+    _over_http: bool
+
+    def __init__(self, name: str, over_http: bool) -> None:
+        # The fields written straight into the instance's dict (LegCapture's own `__init__`, less a call).
+        self.__dict__ = {
+            "http": (), "server_log": [], "served_by": None, "_name": name, "_leg": None, "_over_http": over_http
+        }
 
     def __enter__(self) -> LegCapture:
         # A server served from this kernel logs a failing handler's traceback on the SDK's loggers: it becomes
@@ -324,19 +335,25 @@ class LegCapturing(LegCapture):
         server_logs.capturing.append(self)
         if self._name:  # `leg_began`, written out: a call fewer on every leg
             server_logs.leg_servers[id(self)] = self._name
-        self._leg = Leg(self)
+        if self._over_http:
+            self._leg = Leg(self)
         return self
 
     def __exit__(self, *exc: object) -> None:
         try:
-            self._leg.end()
+            if self._leg is not None:
+                self._leg.end()
         finally:
             server_logs.leg_servers.pop(id(self), None)  # `leg_ended`
-            # By identity: LegCaptures are dataclasses, and two empty ones compare equal.
+            # By identity: LegCaptures are dataclasses, and two empty ones compare equal. Most often the
+            # last one (legs end in the order they began, unless flows run side by side).
             active = server_logs.capturing
-            for i in range(len(active) - 1, -1, -1):
-                if active[i] is self:
-                    del active[i]
+            if active and active[-1] is self:
+                active.pop()
+            else:
+                for i in range(len(active) - 1, -1, -1):
+                    if active[i] is self:
+                        del active[i]
 
 
 MAX_NAME = 64

@@ -172,7 +172,7 @@ class OutsideServer:
     def capture(self) -> LegRecorder:
         if self.log_path is not None and (self._probe is None or self._probe.path is not self.log_path):
             self._probe = StderrProbe(self.log_path)  # the connection's own descriptor on its stderr log
-        return LegRecorder(self.log_path, self.name, self._probe)
+        return LegRecorder(self.log_path, self.name, self._probe, over_http=self.url is not None)
 
     @contextlib.asynccontextmanager
     async def legacy_session(self, answer: AnswerFn) -> AsyncIterator[ClientSession]:

@@ -126,8 +126,10 @@ class LegRecorder(LegCapturing):
 
     __slots__ = ("log_path", "offset", "owns_probe", "probe")
 
-    def __init__(self, log_path: Path | None, name: str = "", probe: StderrProbe | None = None) -> None:
-        super().__init__(name)
+    def __init__(
+        self, log_path: Path | None, name: str = "", probe: StderrProbe | None = None, over_http: bool = True
+    ) -> None:
+        super().__init__(name, over_http)
         self.log_path = log_path
         self.owns_probe = probe is None and log_path is not None
         self.probe = StderrProbe(log_path) if probe is None and log_path is not None else probe

@@ -99,6 +99,7 @@ async def test_a_flow_whose_parts_are_held_elsewhere_stays_as_it_is(demo: LabSer
 async def test_any_dict_or_list_of_a_round_held_elsewhere_keeps_the_flow_as_it_is(demo: LabServer) -> None:
     """Each field a round keeps a dict or a list in (also an empty one: whoever holds it may fill it), held by a
     name here, keeps the flow plain; let go of, the flow packs."""
+    assert set(CONTAINER_FIELDS) == set(kept.HELD_FIELDS)  # what pack checks is every one of them
     assert len(CONTAINER_FIELDS) == 8  # answers sent, labels, questions, result, error, exchanges, log, back channel
     for index in range(3):
         for name in CONTAINER_FIELDS:
