@@ -23,6 +23,7 @@ progress all keep the flow as it is). The flow object itself is never replaced: 
 from __future__ import annotations
 
 import marshal
+import operator
 import sys
 from dataclasses import fields
 from typing import Any
@@ -36,17 +37,20 @@ PACKED = "_packed"
 PACKED_FIELDS = ("arguments", "rounds", "notes")
 """The fields of a flow that are packed: all that is left is atoms (str, int, bool, None) and its connection."""
 _ROUND_FIELDS = tuple(f.name for f in fields(Round))
+_ROW = operator.itemgetter(*_ROUND_FIELDS)
+"""A round's fields in their declared order, whatever order its dict holds them in (a KeyError if one is gone)."""
 HELD_FIELDS = (
     "sent_input_responses", "answered_by", "input_requests", "result", "error", "http", "server_log", "backchannel"
 )
 """The fields of a round that hold a dict or a list (or None): what someone may hold a part of. `http` holds its
 exchanges' kept form, a tuple of immutable values, until its records are built into a list; the rest are atoms."""
+_HELD = operator.itemgetter(*HELD_FIELDS)
 
 # What sys.getrefcount says of an object nothing else holds, at each place `pack` asks (its one holder,
 # the names `pack` reads it through, and getrefcount's own argument).
 _FIELD_ALONE = 3  # the flow's dict, a local name, the argument
 _ROUND_ALONE = 3  # the rounds list, the loop name, the argument
-_VALUE_ALONE = 3  # the round's dict, the local name, the argument
+_VALUE_ALONE = 4  # the round's dict, the tuple `_HELD` picks, the loop name, the argument
 
 
 def pack(state: dict[str, Any]) -> bool:
@@ -66,13 +70,15 @@ def pack(state: dict[str, Any]) -> bool:
         if type(rnd) is not Round or refcount(rnd) > _ROUND_ALONE:
             return False
         values = rnd.__dict__
-        if tuple(values) != _ROUND_FIELDS:  # SDK models kept beside the fields (a flow that has not ended)
+        if len(values) != len(_ROUND_FIELDS):  # SDK models kept beside the fields (a flow that has not ended)
             return False
-        for name in HELD_FIELDS:  # not every field: most hold atoms (a loop over all took twice as long)
-            value = values[name]
-            if value is not None and type(value) is not tuple and refcount(value) > _VALUE_ALONE:
-                return False
-        rows.append(tuple(values.values()))
+        try:
+            for value in _HELD(values):  # not every field: most hold atoms (a loop over all took twice as long)
+                if value is not None and type(value) is not tuple and refcount(value) > _VALUE_ALONE:
+                    return False
+            rows.append(_ROW(values))
+        except KeyError:  # a field deleted (and something else set in its place)
+            return False
     try:
         # Version 2: no back-references, so no table of every object written (a token echoed in the next leg
         # is written twice, some 400 bytes); measured in place, a tenth less time than the default version.
