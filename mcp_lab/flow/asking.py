@@ -27,12 +27,15 @@ from mcp_lab.flow.answers import (
 )
 from mcp_lab.servers.containment import describe, escaping
 
-__all__ = ["answer_round", "answerer_label", "missing_answer_message", "scripted_answers"]
+__all__ = ["Answered", "answer_round", "answerer_label", "missing_answer_message", "scripted_answers"]
+
+Answered = tuple[dict[str, InputResponse], dict[str, str]]
+"""A round's answers by key, and who gave each (a label per key)."""
 
 
 async def answer_round(
     answerer: Answerer, requests: Mapping[str, T.InputRequest], context: AnswerContext
-) -> tuple[dict[str, InputResponse], dict[str, str]]:
+) -> Answered:
     """Every request's answer, and a label per key; `Unanswered` or `FlowError` when that is impossible."""
     responses: dict[str, InputResponse] = {}
     labels: dict[str, str] = {}
@@ -68,7 +71,7 @@ async def answer_round(
 
 def scripted_answers(
     answerer: Answerer | None, scripted: ScriptedAnswerer | None, requests: Mapping[str, T.InputRequest]
-) -> tuple[dict[str, InputResponse], dict[str, str]] | None:
+) -> Answered | None:
     """Every answer and its label at once, when the call's script is asked first (alone, or before the live
     form) and gives a fitting plain value for each question: the common call, answered without a context
     or a task per question. None otherwise: `answer_round` answers, and says what is missing or wrong."""

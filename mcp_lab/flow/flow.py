@@ -23,8 +23,8 @@ import mcp.types as T
 
 import mcp_lab.view_registry as view_registry
 from mcp_lab.errors import FlowError, LabError
-from mcp_lab.flow.answers import AnswerContext, Answerer, ChainAnswerer, InputResponse, ScriptedAnswerer, Unanswered
-from mcp_lab.flow.asking import answer_round, missing_answer_message, scripted_answers
+from mcp_lab.flow.answers import AnswerContext, Answerer, ChainAnswerer, ScriptedAnswerer, Unanswered
+from mcp_lab.flow.asking import Answered, answer_round, missing_answer_message, scripted_answers
 from mcp_lab.flow.ending import final_error, final_result, final_text
 from mcp_lab.flow.ids import new_flow_id
 from mcp_lab.flow.kept import PACKED, PACKED_FIELDS, PackedField, pack
@@ -276,7 +276,10 @@ class Flow:
                 await self._backoff.pause(leg)
             elif not await self._answer(pending, leg):
                 return leg if leg.outcome == "error" else None  # refused in the client, or waiting for an answer
-        return await self._send(leg)
+        assert self._connection is not None
+        epoch = self._epoch
+        await send_leg(self, leg, self._connection, self._answerer)  # awaited here: one coroutine frame fewer
+        return self._recorded(leg, epoch)
 
     async def _answer(self, pending: Round, leg: Round) -> bool:
         """Answer `pending`'s questions into `leg`; False (the flow says why) when they cannot be answered."""
@@ -297,15 +300,13 @@ class Flow:
         keep_answers(leg, responses, labels)
         return True
 
-    async def _send(self, leg: Round) -> Round | None:
-        """Send `leg` and record it: hints, a connection lost (interrupted, resumable), the status it leaves."""
-        assert self._connection is not None
-        epoch = self._epoch
-        await send_leg(self, leg, self._connection, self._answerer)
+    def _recorded(self, leg: Round, epoch: int) -> Round | None:
+        """Record the leg just sent: hints, a connection lost (interrupted, resumable), the status it leaves."""
         if epoch != self._epoch:  # interrupted while the leg was in flight (a hung tool): keep the record as it was
             self.notes.append(late_leg_note(leg))
             return None
-        self.rounds.append(leg)
+        rounds = self.rounds
+        rounds.append(leg)
         if leg.outcome == "input_required":  # the server asks: no hint, no failure, nothing ended
             self.status = "input_required"
         else:
@@ -315,10 +316,11 @@ class Flow:
             if leg.transport_failed:
                 self.interrupt(lost_in_transit(leg))
                 return leg
-            self.status = status_after(leg, self.start_over and not any(r.started_over for r in self.rounds))
-            if self.done:  # nothing is sent from these rounds again (a start-over sends the request afresh)
-                for rnd in self.rounds:
-                    rnd.drop_models()
+            self.status = status_after(leg, self.start_over and not any(r.started_over for r in rounds))
+            if self.done:  # nothing is sent from it again (a start-over sends the request afresh)
+                leg.drop_models()
+        if len(rounds) > 1:  # the round whose questions this leg answered: nothing is sent from it again
+            rounds[-2].drop_models()
         self._notify()
         return leg
 
@@ -350,9 +352,7 @@ class Flow:
             self._connection = None  # nor sends (_begin_step refuses it): its dict is atoms, left untracked
         return pack(self.__dict__)
 
-    async def _answers_to(
-        self, requests: dict[str, T.InputRequest], index: int
-    ) -> tuple[dict[str, InputResponse], dict[str, str]]:
+    async def _answers_to(self, requests: dict[str, T.InputRequest], index: int) -> Answered:
         answerer = self._answerer
         if answerer is None:
             raise Unanswered(next(iter(requests)))

@@ -112,7 +112,10 @@ async def send_leg(flow: Request, rnd: Round, connection: Connection, answerer: 
             if _asks(result):
                 rnd.outcome = "input_required"
                 requests = result.input_requests
-                rnd.input_requests = {k: wire(v) for k, v in requests.items()} if requests else None
+                if requests:  # a loop, not a comprehension: a function of its own, every question
+                    asked = rnd.input_requests = {}
+                    for key, request in requests.items():
+                        asked[key] = wire(request)
                 rnd.keep_request_models(requests or {})
                 rnd.request_state = result.request_state
             else:

@@ -307,8 +307,9 @@ class Round:
         self.__dict__[_RESPONSE_MODELS] = dict(models)
 
     def drop_models(self) -> None:
-        """Forget the kept SDK models once no leg can be sent from this one (the flow ended): the record
-        holds everything, and a kernel keeps a thousand flows, each of whose objects the collector visits."""
+        """Forget the kept SDK models once no leg can be sent from this one (the next leg answered its questions,
+        or the flow ended with it): the record holds everything, and a kernel keeps a thousand flows, each of
+        whose objects the collector visits."""
         self.__dict__.pop(_REQUEST_MODELS, None)
         self.__dict__.pop(_RESPONSE_MODELS, None)
 

@@ -124,7 +124,10 @@ def next_leg(rounds: list[Round]) -> tuple[Round, Round | None]:
 
 def keep_answers(leg: Round, responses: Mapping[str, InputResponse], labels: dict[str, str]) -> None:
     """Record the answers `leg` carries: their wire form (the record), and the models sent as they are."""
-    leg.sent_input_responses = {key: answer_wire(response) for key, response in responses.items()}
+    sent: dict[str, JsonObject] = {}
+    for key, response in responses.items():  # a loop, not a comprehension: a function of its own, every answer
+        sent[key] = answer_wire(response)
+    leg.sent_input_responses = sent
     leg.keep_response_models(responses)
     leg.answered_by = labels
 
