@@ -283,10 +283,11 @@ def hand_on_http(source: object, target: object) -> None:
     """`target.http = source.http` without building the records: they are built when `target.http` is read.
     Both dicts read directly (the descriptor's `held` and `__set__` do no more): every leg hands its exchanges on,
     most legs none, onto a round that holds none either -- then nothing is written."""
-    value = source.__dict__.get("http", ())
+    name = _HTTP.name
+    value = source.__dict__.get(name, ())
     state = target.__dict__
-    if value or state.get("http", ()):
-        state["http"] = value
+    if value or state.get(name, ()):
+        state[name] = value
 
 
 def kept_exchanges(holder: object) -> tuple[KeptExchange, ...] | None:
