@@ -8,8 +8,9 @@ validates it away (an empty `InputRequiredResult`, or one on `tools/list`, never
 `session.call_tool`). So requests go through the connection's own client session (the lab's transport,
 recorder and credentials: a server that requires a bearer token gets the token the connection uses), stamped
 as the SDK stamps them, then changed, and sent on the session's dispatcher, which hands back the raw result.
-This is the only module that touches SDK internals (`ClientSession._stamp`, `._dispatcher`; mcp is pinned),
-and the only one that knows how a connection is built.
+With flow/received.py (which keeps a leg's result as the dispatcher received it), this is the only module that
+touches SDK internals (`ClientSession._stamp`, `._dispatcher`; mcp is pinned), and the only one that knows how
+a connection is built.
 """
 
 from __future__ import annotations

@@ -27,6 +27,8 @@ from pydantic import ValidationError
 from mcp_lab.errors import ConnectionFailed, LabError
 from mcp_lab.exchanges.record import hand_on_http
 from mcp_lab.flow.answers import AnswerContext, Answerer, CallbackRefused, InputResponse, Unanswered, request_kind
+from mcp_lab.flow.received import keep_received, received
+from mcp_lab.json_types import JsonObject
 from mcp_lab.protocol.codes import HEADER_MISMATCH
 from mcp_lab.protocol.rejections import rejection_reason
 from mcp_lab.servers.containment import describe, escaping
@@ -62,6 +64,21 @@ def _asks(result: object) -> bool:
     return kind not in _FINAL_RESULTS and isinstance(result, T.InputRequiredResult)
 
 
+def _questions(requests: Mapping[str, T.InputRequest], raw: JsonObject | None) -> dict[str, Any]:
+    """The questions' wire form: as received when the result arrived as plain data holding them all, else
+    each model written back out.
+
+    What was received is copied at its top (here and for a final result): the SDK's dispatcher holds the
+    message it read last until the next arrives, and a record must be the flow's alone to be packed."""
+    asked = raw.get("inputRequests") if raw is not None else None
+    if type(asked) is dict and asked.keys() == requests.keys():
+        return dict(asked)
+    written: dict[str, Any] = {}
+    for key, request in requests.items():  # a loop, not a comprehension: a function of its own
+        written[key] = wire(request)
+    return written
+
+
 def parse_response(data: Mapping[str, Any]) -> InputResponse:
     """Wire dict back to the InputResponse model (the four shapes are told apart by their fields)."""
     if "action" in data:
@@ -88,9 +105,11 @@ async def send_leg(flow: Request, rnd: Round, connection: Connection, answerer: 
             if flow.era == "2025-11-25":
                 async with _legacy_session(flow, rnd, connection, answerer) as session:
                     used = session
+                    keep_received(session)
                     result = await _call(flow, session, responses, rnd.sent_request_state)
             else:
                 session = used = await connection.session(flow.era)
+                keep_received(session)
                 try:
                     result = await _call(flow, session, responses, rnd.sent_request_state)
                 except MCPError as mismatch:
@@ -101,6 +120,7 @@ async def send_leg(flow: Request, rnd: Round, connection: Connection, answerer: 
                     await session.list_tools()
                     result = await _call(flow, session, responses, rnd.sent_request_state)
         except BaseException as exc:  # recorded in the leg (never a traceback); cancellation goes on as it should
+            received(used)  # a note the failed request left, if any: let go of it
             if not isinstance(exc, Exception) and not escaping(exc):
                 raise
             _record_error(rnd, exc)
@@ -109,18 +129,17 @@ async def send_leg(flow: Request, rnd: Round, connection: Connection, answerer: 
                 if drop is not None:
                     await drop(flow.era, used)
         else:
+            raw = received(used)  # the result as it arrived (received.py), else the model written back out
             if _asks(result):
                 rnd.outcome = "input_required"
                 requests = result.input_requests
-                if requests:  # a loop, not a comprehension: a function of its own, every question
-                    asked = rnd.input_requests = {}
-                    for key, request in requests.items():
-                        asked[key] = wire(request)
+                if requests:
+                    rnd.input_requests = _questions(requests, raw)
                 rnd.keep_request_models(requests or {})
                 rnd.request_state = result.request_state
             else:
                 rnd.outcome = "result"
-                rnd.result = wire(result)
+                rnd.result = dict(raw) if raw is not None else wire(result)
     rnd.elapsed = time.perf_counter() - t0
     hand_on_http(capture, rnd)  # rnd.http = capture.http, the records still unbuilt (built when read)
     server_log = capture.server_log
