@@ -15,12 +15,16 @@ thousand instructions can be told from none.
 
 MCP_LAB_CALLGRIND_CACHE=1 also simulates the caches (`--cache-sim=yes`, several times slower) and prints,
 beside the instructions, an estimate of the cycles they take with their misses: instructions + 10 per
-first-level miss + 100 per last-level miss (the weights callgrind's own documentation uses). Between two
-of the lab's legs the SDK's work evicts what the lab touched, so much of the lab's own time is misses, which
-instructions alone do not show; the estimate is as repeatable as the count. The last level simulated is one
-core's 1 MB second-level cache (`LAST_LEVEL`), not valgrind's default (the host's shared 32 MB third level,
-under which hardly anything misses): so simulated, the lab/bare estimate in memory came out 1.034-1.035 where
-the timed per-pair ratio was 1.032-1.036, and the engine before stop 36's changes 1.041 (timed 1.045-1.056).
+first-level miss + 100 per last-level miss (the usual rough weights). Between two of the lab's legs the
+SDK's work evicts what the lab touched, so much of the lab's own time is misses, which instructions alone do
+not show; the estimate is as repeatable as the count. The last level simulated is one core's 1 MB
+second-level cache (`LAST_LEVEL`), not valgrind's default (the host's shared 32 MB third level, under which
+hardly anything misses): so simulated, the lab/bare estimate in memory came out 1.034-1.035 where the timed
+per-pair ratio was 1.032-1.036, and the engine before stop 36's changes 1.041 (timed 1.045-1.056). Like the
+timed figures, it depends on what else runs in the process: every side's batches evict the others' data, and
+a change in what one side allocates moves when the collector runs in all of them (a side's estimate moved by
+up to 100 k between runs with different sides beside it, and a few tens of thousands with a change elsewhere).
+So compare sides within one run: to weigh a change, run the old and the new path as two sides of one process.
 """
 
 from __future__ import annotations

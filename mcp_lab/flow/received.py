@@ -64,7 +64,7 @@ def received(session: ClientSession | None) -> JsonObject | None:
     if session is None:
         return None
     note: list[Any] | None = getattr(session._dispatcher, _NOTE, None)
-    if note is None or note[0] is not asyncio.current_task():
+    if note is None or note[0] is None or note[0] is not asyncio.current_task():
         return None
     raw: JsonObject = note[1]
     note[0] = note[1] = None

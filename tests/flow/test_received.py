@@ -54,10 +54,12 @@ async def test_flows_side_by_side_on_one_connection_keep_their_own_results(http_
 async def test_a_request_outside_a_leg_leaves_no_note_a_leg_would_take(demo: LabServer) -> None:
     session = await demo.session("2026-07-28")
     keep_received(session)
+    wrapped = vars(session._dispatcher)["send_raw_request"]
     direct = await session.call_tool("book", {"city": "Evora"}, allow_input_required=True)
     assert isinstance(direct, T.InputRequiredResult)
     keep_received(session)  # what a leg does before its request: this task's older note is forgotten
     assert received(session) is None
+    assert vars(session._dispatcher)["send_raw_request"] is wrapped  # wrapped once, however often asked
     flow = await mcp_lab.call("demo", "book", {"city": "Porto"}, answers=ANSWERS)
     assert flow.text == "Booked Porto in eu (ok=True)"
     assert received(session) is None  # the leg took its note back
