@@ -200,7 +200,7 @@ KeptExchange = tuple[
     str,  # response Content-Type
     int,  # response bytes seen
     tuple[str, ...],  # seen by
-    float,  # elapsed ms
+    float,  # elapsed ms, unrounded (rounded when the record is built: `round` formats the float as text)
     frozenset[str] | None,  # the names given as credentials by then (`given_credentials`)
     list[JsonObject] | None,  # the Mcp-Param-* usage worked out then (None: there can be none)
 ]
@@ -233,7 +233,7 @@ def exchange_record(kept: KeptExchange) -> JsonObject:
         "rpc_error": rpc_error,
         "param_headers": [ParamHeaderUsage.model_validate(u).dump() for u in usage or ()],
         "seen_by": list(seen_by),
-        "elapsed_ms": elapsed_ms,
+        "elapsed_ms": round(elapsed_ms, 2),
     }
 
 

@@ -8,7 +8,8 @@ rather than raised, so no work is lost; `flow.raise_for_status()` turns it into 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Coroutine, Mapping
+from typing import Any
 
 from mcp import MCPError
 from mcp.types import METHOD_NOT_FOUND
@@ -118,9 +119,24 @@ async def start(
     max_rounds: int = DEFAULT_MAX_ROUNDS,
 ) -> Flow:
     """A bound, not yet started flow (step it yourself, or `await flow.run()`)."""
+    flow = _started(server, method, target, arguments, answers, legacy, max_rounds)
+    return flow if isinstance(flow, Flow) else await flow
+
+
+def _started(
+    server: str | Connection,
+    method: str,
+    target: str,
+    arguments: Mapping[str, JsonValue] | None,
+    answers: Mapping[str, JsonValue] | Answerer | None,
+    legacy: bool,
+    max_rounds: int,
+) -> Flow | Coroutine[Any, Any, Flow]:
+    """`start(...)`: the flow, checked, bound and remembered -- or, when the tool must be looked up in the
+    server's listing first, the coroutine that does so (most calls need none: no coroutine of their own)."""
     if arguments is not None and type(arguments) is not dict and not isinstance(arguments, Mapping):
         raise LabError(f"arguments must be a dict, not {type(arguments).__name__}")
-    if not isinstance(legacy, bool):
+    if legacy is not False and legacy is not True:
         raise LabError(f"legacy= is True or False, not {legacy!r}")
     sent = plain_arguments(arguments)  # what the server receives (NaN: null), hence what is recorded and saved
     if sent is None:
@@ -128,28 +144,43 @@ async def start(
         sent = wire_arguments(arguments or {})
     if not isinstance(target, str) or not target:
         raise LabError(f"the tool, prompt or URI must be a non-empty str, not {target!r}")
-    check_max_rounds(max_rounds)
+    if max_rounds != DEFAULT_MAX_ROUNDS or type(max_rounds) is not int:
+        check_max_rounds(max_rounds)
     answerer, scripted = _answerer(answers)  # checked before anything is sent
-    connection = _connection(server)
+    connection = sandbox.get(server) if type(server) is str else _connection(server)
     # A connection made with --legacy speaks 2025-11-25 only (connect.py): its flows use the back channel.
     era = LEGACY if legacy or getattr(connection, "legacy_only", False) else MODERN
-    flow = Flow.new(connection.name, method, target, sent, era, max_rounds)
-    flow.bind(connection, answerer, scripted)
-    # The listing may connect first: Interrupt during it ends the call as later. A tool the last listing
-    # holds needs neither (nothing to wait for, nothing to note).
+    flow = Flow.new(connection.name, method, target, sent, era, max_rounds).bind(connection, answerer, scripted)
+    # A tool the last listing holds needs neither a listing nor a note.
     if method == "tools/call" and target not in getattr(connection, "listed", ()):
-        note = await before_first_leg(flow, _listing_note(connection, target))
-        if note is not None:
-            flow.notes.append(note)
+        return _listed(flow, connection, target)
     history.remember(flow, new=True)
     return flow
 
 
-async def run_flow(flow: Flow, timeout: float | None) -> Flow:
+async def _listed(flow: Flow, connection: Connection, target: str) -> Flow:
+    """The rest of `start` for a tool the last listing lacks: the listing may connect first, and Interrupt
+    during it ends the call as later."""
+    note = await before_first_leg(flow, _listing_note(connection, target))
+    if note is not None:
+        flow.notes.append(note)
+    history.remember(flow, new=True)
+    return flow
+
+
+def run_flow(flow: Flow, timeout: float | None) -> Coroutine[Any, Any, Flow]:
     """Run `flow` until it ends or stops (interruptible; unused scripted answers are named afterwards)."""
-    timeout = check_timeout(timeout)
+    return _run(flow, check_timeout(timeout))
+
+
+async def _run(flow: Flow | Coroutine[Any, Any, Flow], timeout: float | None) -> Flow:
+    """`run_flow`, its `timeout` checked; `flow` may be the coroutine that starts it (`_started`'s), awaited
+    here: `call` and its kin hand theirs over rather than awaiting in a coroutine of their own, around the
+    legs (each leg resumes through every coroutine it runs in)."""
+    if not isinstance(flow, Flow):
+        flow = await flow
     try:
-        await run_interruptibly(flow, lambda: flow.run(timeout=timeout))
+        await run_interruptibly(flow, lambda: flow.driven(timeout))
     finally:  # however the flow stopped (done, failed, interrupted, waiting for an answer)
         note_unused_answers(flow)
         history.finished(flow)
@@ -169,7 +200,7 @@ def note_unused_answers(flow: Flow) -> None:
         flow.notes.append(note)
 
 
-async def call(
+def call(
     server: str | Connection,
     tool: str,
     arguments: Mapping[str, JsonValue] | None = None,
@@ -178,14 +209,15 @@ async def call(
     legacy: bool = False,
     max_rounds: int = DEFAULT_MAX_ROUNDS,
     timeout: float | None = None,
-) -> Flow:
-    """Call `tool` on a sandbox server, answering its questions; returns the recorded `Flow`."""
+) -> Coroutine[Any, Any, Flow]:
+    """Call `tool` on a sandbox server, answering its questions: awaited, the recorded `Flow`. (Its arguments
+    are checked as it is called; it hands back the coroutine that runs the flow, with none of its own around
+    the legs.)"""
     timeout = check_timeout(timeout)
-    flow = await start(server, "tools/call", tool, arguments, answers=answers, legacy=legacy, max_rounds=max_rounds)
-    return await run_flow(flow, timeout)
+    return _run(_started(server, "tools/call", tool, arguments, answers, legacy, max_rounds), timeout)
 
 
-async def get_prompt(
+def get_prompt(
     server: str | Connection,
     prompt: str,
     arguments: Mapping[str, JsonValue] | None = None,
@@ -194,14 +226,13 @@ async def get_prompt(
     legacy: bool = False,
     max_rounds: int = DEFAULT_MAX_ROUNDS,
     timeout: float | None = None,
-) -> Flow:
-    """`prompts/get`, which may ask like a tool does."""
+) -> Coroutine[Any, Any, Flow]:
+    """`prompts/get`, which may ask like a tool does (awaited, as `call`)."""
     timeout = check_timeout(timeout)
-    flow = await start(server, "prompts/get", prompt, arguments, answers=answers, legacy=legacy, max_rounds=max_rounds)
-    return await run_flow(flow, timeout)
+    return _run(_started(server, "prompts/get", prompt, arguments, answers, legacy, max_rounds), timeout)
 
 
-async def read_resource(
+def read_resource(
     server: str | Connection,
     uri: str,
     *,
@@ -209,11 +240,10 @@ async def read_resource(
     legacy: bool = False,
     max_rounds: int = DEFAULT_MAX_ROUNDS,
     timeout: float | None = None,
-) -> Flow:
-    """`resources/read`: template resources may ask; static resources cannot."""
+) -> Coroutine[Any, Any, Flow]:
+    """`resources/read`: template resources may ask; static resources cannot (awaited, as `call`)."""
     timeout = check_timeout(timeout)
-    flow = await start(server, "resources/read", uri, None, answers=answers, legacy=legacy, max_rounds=max_rounds)
-    return await run_flow(flow, timeout)
+    return _run(_started(server, "resources/read", uri, None, answers, legacy, max_rounds), timeout)
 
 
 async def resume(

@@ -6,7 +6,7 @@ may be answered by an `InputRequiredResult`; the client answers its `input_reque
 
 mcp_lab drives that loop itself (through `session.<method>(..., allow_input_required=True)`, the SDK's
 manual path) instead of letting `Client.call_tool` hide the rounds, because seeing every leg is the
-point of the lab. `step()` performs one leg; `run()` is nothing but `step()` until done, so automatic and
+point of the lab. `step()` runs the one driver for one leg and `run()` until done, so automatic and
 step-by-step behave identically. A `Flow` is JSON all the way down, so it can be written down between legs
 and resumed by another process -- the SDK docs' distributed client, where any instance may send the next leg.
 """
@@ -14,7 +14,7 @@ and resumed by another process -- the SDK docs' distributed client, where any in
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -40,7 +40,6 @@ from mcp_lab.flow.stepping import (
     refused_in_client,
     running_message,
     status_after,
-    step_limit,
 )
 from mcp_lab.given import json_safe
 from mcp_lab.listeners import Listeners
@@ -209,46 +208,33 @@ class Flow:
         timeout: float | None = None,
     ) -> Flow:
         """Step until a final result, an error, the round cap or the wall-clock `timeout` (seconds)."""
+        self._check_runnable()
+        if max_rounds is not None:
+            self.max_rounds = max_rounds
+        self._set_answers(answers)
+        await self.driven(timeout)
+        return self
+
+    def driven(self, timeout: float | None = None) -> Awaitable[object]:
+        """`run(timeout=timeout)`'s legs, checked now, awaited in the caller's own coroutine (no `run` around them)."""
+        self._check_runnable()
+        return self._drive() if timeout is None else self._drive_within(timeout)  # a cancel scope costs a leg's
+
+    def _check_runnable(self) -> None:
         if self.running:
             raise FlowError(running_message(self))
         if self._connection is None and self.status in _GOING:
             raise LabError(_UNBOUND)
-        if max_rounds is not None:
-            self.max_rounds = max_rounds
-        self._set_answers(answers)
-        if timeout is None:  # no cancel scope needed: it would cost more than a whole leg's bookkeeping
-            await self._until_done()
-            return self
+
+    async def _drive_within(self, timeout: float) -> None:
         with anyio.move_on_after(timeout) as scope:
-            await self._until_done()
+            await self._drive()
         if scope.cancelled_caught:
             legs = len(self.rounds)
             self._stop(f"wall-clock limit of {timeout:g} s reached after {legs} leg{'' if legs == 1 else 's'}")
-        return self
-
-    async def _until_done(self) -> None:
-        """`_step` until the flow ends, stops or waits for an answer: one step for `running` throughout."""
-        epoch = self._stepping = self._epoch
-        try:
-            while self.status in _GOING:
-                await self._step()
-                if self.stop_reason is not None and self.status == "input_required":
-                    break  # waiting for an answer
-        finally:
-            if self._stepping == epoch:
-                self._stepping = None
 
     async def step(self, answers: Mapping[str, Any] | Answerer | None = None) -> Round | None:
         """Perform one leg: answer the pending questions (if any), send, record what came back."""
-        epoch = self._begin_step(answers)
-        try:
-            return await self._step()
-        finally:
-            if self._stepping == epoch:
-                self._stepping = None
-
-    def _begin_step(self, answers: Mapping[str, Any] | Answerer | None) -> int:
-        """Refuse a leg this flow must not send now; else mark the step running (its epoch, returned)."""
         if self.done:
             raise FlowError(f"flow {self.id} has already ended ({self.status}); start a new call")
         if self._connection is None:
@@ -257,38 +243,52 @@ class Flow:
             raise FlowError(running_message(self))
         if answers is not None:
             self._set_answers(answers)
-        epoch = self._stepping = self._epoch
-        return epoch
+        return await self._drive(once=True)
 
-    async def _step(self) -> Round | None:
-        """One leg, as the SDK's driver loop body: the limits, then answer or back off, then send and record."""
-        rounds = self.rounds
-        limit = step_limit(rounds, self.max_rounds, self._last_answered)
-        if limit is not None:
-            self._stop(limit)
+    async def _drive(self, once: bool = False) -> Round | None:
+        """The driver, as the SDK's loop: limits, answer (or back off), send, record -- until the flow ends, stops
+        or waits for an answer (`once`: one leg). The leg recorded last (None: none, or not the flow's to record)."""
+        epoch = self._stepping = self._epoch
+        try:
+            while self.status in _GOING or once:  # `step` sends its leg whatever the status (as it always has)
+                following = next_leg(self.rounds, self.max_rounds)
+                if isinstance(following, str):  # a limit: nothing is sent
+                    self._stop(following)
+                    return None
+                leg, pending = following
+                self.stop_reason = None
+                if pending is not None and leg.sent_input_responses is None:
+                    if not pending.input_requests:  # state only: pause (longer each time) before the retry
+                        self._backoff = self._backoff or Backoff()
+                        await self._backoff.pause(leg)
+                    elif not (self._answered_by_script(pending, leg) or await self._answer(pending, leg)):
+                        return leg if leg.outcome == "error" else None  # refused in the client, or waiting
+                assert self._connection is not None
+                await send_leg(self, leg, self._connection, self._answerer)
+                recorded = self._recorded(leg, epoch)
+                if once or (self.stop_reason is not None and self.status == "input_required"):
+                    return recorded  # one leg asked for, or waiting for an answer
             return None
-        self.stop_reason = None
-        leg, pending = next_leg(rounds)
-        if pending is not None and leg.sent_input_responses is None:
-            if not pending.input_requests:
-                if self._backoff is None:
-                    self._backoff = Backoff()
-                await self._backoff.pause(leg)
-            elif not await self._answer(pending, leg):
-                return leg if leg.outcome == "error" else None  # refused in the client, or waiting for an answer
-        assert self._connection is not None
-        epoch = self._epoch
-        await send_leg(self, leg, self._connection, self._answerer)  # awaited here: one coroutine frame fewer
-        return self._recorded(leg, epoch)
+        finally:
+            if self._stepping == epoch:
+                self._stepping = None
+
+    def _answered_by_script(self, pending: Round, leg: Round) -> bool:
+        """Answer `pending`'s questions into `leg` from the script when it fits every one (no coroutine, context
+        or task of their own); False to leave them to `_answer`. Questions start the state-only pause over."""
+        if self._backoff is not None:
+            self._backoff.reset()
+        answered = scripted_answers(self._answerer, self._scripted, pending.requests())
+        if answered is None:
+            return False
+        keep_answers(leg, *answered)
+        return True
 
     async def _answer(self, pending: Round, leg: Round) -> bool:
         """Answer `pending`'s questions into `leg`; False (the flow says why) when they cannot be answered."""
-        if self._backoff is not None:
-            self._backoff.reset()
         requests = pending.requests()
-        answered = scripted_answers(self._answerer, self._scripted, requests)  # a script: no coroutine of its own
         try:
-            responses, labels = answered if answered is not None else await self._answers_to(requests, pending.index)
+            responses, labels = await self._answers_to(requests, pending.index)
         except Unanswered as missing:
             key = str(missing.args[0])
             self.stop_reason = missing_answer_message(key, requests.get(key))
@@ -349,7 +349,7 @@ class Flow:
         if not (self.status == "error" and self.rounds and self.rounds[-1].state_rejected):  # resume starts over
             self._unused = tuple(self.unused_answers())
             self._answerer = self._scripted = None  # a flow that ended for good asks nothing again
-            self._connection = None  # nor sends (_begin_step refuses it): its dict is atoms, left untracked
+            self._connection = None  # nor sends (`step` refuses it): its dict is atoms, left untracked
         return pack(self.__dict__)
 
     async def _answers_to(self, requests: dict[str, T.InputRequest], index: int) -> Answered:

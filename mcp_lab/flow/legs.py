@@ -100,16 +100,17 @@ async def send_leg(flow: Request, rnd: Round, connection: Connection, answerer: 
     rnd.started = time.time()
     t0 = time.perf_counter()
     used: ClientSession | None = None  # the session a failed leg used: only that one is dropped
+    slot: list[Any] | None = None  # where the result lands as received (received.py)
     with capturing as capture:
         try:
             if flow.era == "2025-11-25":
                 async with _legacy_session(flow, rnd, connection, answerer) as session:
                     used = session
-                    keep_received(session)
+                    slot = keep_received(session)
                     result = await _call(flow, session, responses, rnd.sent_request_state)
             else:
                 session = used = await connection.session(flow.era)
-                keep_received(session)
+                slot = keep_received(session)
                 try:
                     result = await _call(flow, session, responses, rnd.sent_request_state)
                 except MCPError as mismatch:
@@ -120,7 +121,7 @@ async def send_leg(flow: Request, rnd: Round, connection: Connection, answerer: 
                     await session.list_tools()
                     result = await _call(flow, session, responses, rnd.sent_request_state)
         except BaseException as exc:  # recorded in the leg (never a traceback); cancellation goes on as it should
-            received(used)  # a note the failed request left, if any: let go of it
+            received(slot)  # what a failed request left, if anything: let go of it
             if not isinstance(exc, Exception) and not escaping(exc):
                 raise
             _record_error(rnd, exc)
@@ -129,7 +130,7 @@ async def send_leg(flow: Request, rnd: Round, connection: Connection, answerer: 
                 if drop is not None:
                     await drop(flow.era, used)
         else:
-            raw = received(used)  # the result as it arrived (received.py), else the model written back out
+            raw = received(slot)  # the result as it arrived (received.py), else the model written back out
             if _asks(result):
                 rnd.outcome = "input_required"
                 requests = result.input_requests

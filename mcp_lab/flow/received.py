@@ -9,19 +9,18 @@ the flow. So a leg keeps the plain data itself. It is what arrived: a field the 
 or a null it would drop, is in the record too. The leg copies its top (legs.py): the SDK's dispatcher holds
 the message it read last until the next one arrives, and a record must be the flow's alone to be packed.
 
-How: the leg's session's dispatcher is wrapped once (`keep_received`). The wrapper notes the last result of
-those three methods, with the task that sent the request, and `received` takes it back once the leg's request
-has returned, if that task is the one asking. A task sends one leg at a time, and between its request and the
-session's return it sends nothing else of those methods (a `tools/list` that checks an output schema is
-another method). Another task's request may land in between only when the session awaits something there;
-then the note is not this task's, and the leg writes its model out as before. One note per dispatcher, not
-one per task: a request sent outside a leg (the audit's, a person's own on the session) leaves at most one.
+How: the leg's session's dispatcher is wrapped once (`keep_received`). Before its request a leg sets a slot of
+its own in its context, and the wrapper puts the result of those three methods into the slot of the context
+that sent the request; `received` takes it out once the request has returned. Flows running side by side run
+in tasks of their own, each with its own context, so each leg finds its own result; a request sent outside a
+leg (the audit's, a person's own on the session) finds no slot and leaves nothing behind.
+
 Like `audit/reach.py`, this reaches into the SDK's session (`_dispatcher`; mcp is pinned).
 """
 
 from __future__ import annotations
 
-import asyncio
+import contextvars
 from collections.abc import Mapping
 from typing import Any
 
@@ -32,40 +31,41 @@ from mcp_lab.protocol.eras import METHODS
 
 __all__ = ["keep_received", "received"]
 
-_NOTE = "_mcp_lab_received"
-"""The attribute a wrapped dispatcher holds its note in: [the task that sent the request, its result]."""
+_WRAPPED = "_mcp_lab_received"
+"""Set on a dispatcher whose `send_raw_request` is wrapped."""
 _KEPT = frozenset(METHODS)
+_SLOT: contextvars.ContextVar[list[Any] | None] = contextvars.ContextVar("mcp_lab_received", default=None)
+"""The running leg's slot for its result, in the context that sends its request (None: no leg is running)."""
 
 
-def keep_received(session: ClientSession) -> None:
-    """Make `session`'s dispatcher note the results of the methods a flow sends (wrapped once per session), and
-    forget a note this task left before (so a leg never takes back an older request's result as its own)."""
+def keep_received(session: ClientSession) -> list[Any]:
+    """A slot for the result of the request this context sends next on `session` (its dispatcher wrapped
+    once, so it puts the results of the methods a flow sends into the slot of the context that sent them)."""
     dispatcher = session._dispatcher
-    noted: list[Any] | None = getattr(dispatcher, _NOTE, None)
-    if noted is not None:
-        if noted[0] is asyncio.current_task():
-            noted[0] = noted[1] = None
-        return
-    note: list[Any] = [None, None]
-    send = dispatcher.send_raw_request
+    if not hasattr(dispatcher, _WRAPPED):
+        send = dispatcher.send_raw_request
 
-    async def send_raw_request(method: str, params: Mapping[str, Any] | None, *args: Any, **kwargs: Any) -> Any:
-        raw = await send(method, params, *args, **kwargs)
-        if method in _KEPT and type(raw) is dict:
-            note[0], note[1] = asyncio.current_task(), raw
-        return raw
+        async def send_raw_request(method: str, params: Mapping[str, Any] | None, *args: Any, **kwargs: Any) -> Any:
+            raw = await send(method, params, *args, **kwargs)
+            if method in _KEPT and type(raw) is dict:
+                slot = _SLOT.get()
+                if slot is not None:
+                    slot[0] = raw
+            return raw
 
-    setattr(dispatcher, "send_raw_request", send_raw_request)  # noqa: B010  # an instance's method, replaced
-    setattr(dispatcher, _NOTE, note)
+        setattr(dispatcher, "send_raw_request", send_raw_request)  # noqa: B010  # an instance's method, replaced
+        setattr(dispatcher, _WRAPPED, True)
+    slot: list[Any] = [None]
+    _SLOT.set(slot)
+    return slot
 
 
-def received(session: ClientSession | None) -> JsonObject | None:
-    """The result `session` last received for this task's request, taken back (None: none noted for it)."""
-    if session is None:
+def received(slot: list[Any] | None) -> JsonObject | None:
+    """The result that landed in `slot` (`keep_received`'s), taken out; None when none did. The context's slot
+    is cleared: requests sent after the leg land nowhere."""
+    if slot is None:
         return None
-    note: list[Any] | None = getattr(session._dispatcher, _NOTE, None)
-    if note is None or note[0] is None or note[0] is not asyncio.current_task():
-        return None
-    raw: JsonObject = note[1]
-    note[0] = note[1] = None
+    _SLOT.set(None)
+    raw: JsonObject | None = slot[0]
+    slot[0] = None
     return raw

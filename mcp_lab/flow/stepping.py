@@ -36,7 +36,6 @@ __all__ = [
     "refused_in_client",
     "running_message",
     "status_after",
-    "step_limit",
 ]
 
 BACKOFF_INITIAL = 0.05
@@ -61,7 +60,7 @@ def running_message(flow: _Running) -> str:
     )
 
 
-def step_limit(rounds: list[Round], max_rounds: int, asking: Round | None) -> str | None:
+def _limit(rounds: list[Round], max_rounds: int, asking: Round | None) -> str | None:
     """Why the next leg must not be sent (the round cap, a full flow, too many questions at once), or None.
 
     `asking` is the round whose questions the next leg answers (the last one that got an answer)."""
@@ -102,15 +101,20 @@ class Backoff:
         self.delay = min(self.delay * 2, BACKOFF_CAP)
 
 
-def next_leg(rounds: list[Round]) -> tuple[Round, Round | None]:
-    """The leg to send now and the round of questions it answers (None for the first leg or a start-over).
+def next_leg(rounds: list[Round], max_rounds: int) -> tuple[Round, Round | None] | str:
+    """The leg to send now and the round of questions it answers (None for the first leg or a start-over); or,
+    when no leg may be sent (`_limit`), why -- the rounds then as they were.
 
     Retry: a leg that failed in transit is taken off the record and sent again as it was (the same answers
     under the same token), so the server sees each answer once whatever the connection did.
     """
-    retry = rounds.pop() if rounds and rounds[-1].transport_failed else None
+    failed = bool(rounds) and rounds[-1].transport_failed
+    last = (rounds[-2] if len(rounds) > 1 else None) if failed else (rounds[-1] if rounds else None)
+    limit = _limit(rounds, max_rounds, last)
+    if limit is not None:
+        return limit
+    retry = rounds.pop() if failed else None
     leg = Round.blank(len(rounds))
-    last = rounds[-1] if rounds else None
     if last is None:
         return leg, None
     leg.started_over = last.state_rejected  # start-over: the original request again, without state

@@ -1,8 +1,8 @@
 """A leg keeps its result as the SDK received it (mcp_lab/flow/received.py), not the SDK's model written back out.
 
 Over an in-process server and over loopback HTTP: the record holds what the model would have written for
-the SDK's own server, each flow keeps its own results when two run at once on one connection, and a note a
-request outside any leg left is never taken for a leg's.
+the SDK's own server, a leg writes no model out when its result arrived as plain data, each flow keeps its own
+results when two run at once on one connection, and a request sent outside any leg lands in no leg's slot.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 
 import mcp.types as T
+import pytest
 
 import mcp_lab
 from mcp_lab import Flow
@@ -42,6 +43,19 @@ async def test_the_record_is_what_the_model_would_write_over_http(http_demo: Lab
     _as_the_model_writes_it(flow)
 
 
+async def test_a_leg_writes_no_model_out_when_its_result_arrived(
+    demo: LabServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import mcp_lab.flow.legs as legs
+
+    def refused(model: object) -> object:
+        raise AssertionError(f"{type(model).__name__} written back out")
+
+    monkeypatch.setattr(legs, "wire", refused)
+    flow = await mcp_lab.call("demo", "book", {"city": "Porto"}, answers=ANSWERS)
+    assert flow.status == "done" and flow.text == "Booked Porto in eu (ok=True)"
+
+
 async def test_flows_side_by_side_on_one_connection_keep_their_own_results(http_demo: LabServer) -> None:
     cities = ["Porto", "Faro", "Braga", "Lisboa"]
     flows = await asyncio.gather(*(mcp_lab.call("demo", "book", {"city": c}, answers=ANSWERS) for c in cities))
@@ -51,22 +65,23 @@ async def test_flows_side_by_side_on_one_connection_keep_their_own_results(http_
         assert [r.sent_request_state for r in flow.rounds[1:]] == tokens  # each leg echoes its own flow's token
 
 
-async def test_a_request_outside_a_leg_leaves_no_note_a_leg_would_take(demo: LabServer) -> None:
+async def test_a_request_outside_a_leg_lands_in_no_legs_slot(demo: LabServer) -> None:
     session = await demo.session("2026-07-28")
-    keep_received(session)
+    slot = keep_received(session)  # what a leg does before its request
     wrapped = vars(session._dispatcher)["send_raw_request"]
-    direct = await session.call_tool("book", {"city": "Evora"}, allow_input_required=True)
+    assert received(slot) is None  # nothing sent yet; and this context's slot is cleared
+    direct = await session.call_tool("book", {"city": "Evora"}, allow_input_required=True)  # outside a leg
     assert isinstance(direct, T.InputRequiredResult)
-    keep_received(session)  # what a leg does before its request: this task's older note is forgotten
-    assert received(session) is None
+    assert slot == [None]  # it landed nowhere
+    assert received(keep_received(session)) is None  # a new leg's slot starts empty
     assert vars(session._dispatcher)["send_raw_request"] is wrapped  # wrapped once, however often asked
     flow = await mcp_lab.call("demo", "book", {"city": "Porto"}, answers=ANSWERS)
     assert flow.text == "Booked Porto in eu (ok=True)"
-    assert received(session) is None  # the leg took its note back
+    _as_the_model_writes_it(flow)
 
 
-async def test_a_session_never_wrapped_has_nothing_noted(demo: LabServer) -> None:
+async def test_a_legs_slot_holds_nothing_before_its_request(demo: LabServer) -> None:
     assert received(None) is None
     other = mcp_lab.sandbox.get("demo")
     session = await other.session("2025-11-25")
-    assert received(session) is None
+    assert received(keep_received(session)) is None
