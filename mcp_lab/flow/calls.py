@@ -180,7 +180,7 @@ async def _run(flow: Flow | Coroutine[Any, Any, Flow], timeout: float | None) ->
     if not isinstance(flow, Flow):
         flow = await flow
     try:
-        await run_interruptibly(flow, lambda: flow.driven(timeout))
+        await run_interruptibly(flow, timeout)
     finally:  # however the flow stopped (done, failed, interrupted, waiting for an answer)
         note_unused_answers(flow)
         history.finished(flow)

@@ -33,7 +33,7 @@ import sys
 import threading
 from collections.abc import Awaitable, Callable
 from types import FrameType
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from mcp_lab.errors import FlowInterrupted
 from mcp_lab.flow.flow import Flow
@@ -157,16 +157,16 @@ def stop_all(reason: str = "stopped") -> int:
     return sum(stop(flow_id, reason) for flow_id in list(history.running))
 
 
-def run_interruptibly(flow: Flow, drive: Callable[[], Awaitable[Any]]) -> Awaitable[object]:
-    """Run `drive()` (which drives `flow`) so that Interrupt or Stop end it promptly and one-line: awaited,
-    outside a kernel the drive itself (no Interrupt to guard against, so no coroutine of this one around it)."""
+def run_interruptibly(flow: Flow, timeout: float | None) -> Awaitable[object]:
+    """Run `flow` (`flow.driven(timeout)`) so that Interrupt or Stop end it promptly and one-line: awaited,
+    outside a kernel its legs themselves (no Interrupt to guard against, so no coroutine of this one around them)."""
     history.remember(flow)
     if not _in_kernel():
-        return drive()
-    return _run_guarded(flow, drive)
+        return flow.driven(timeout)
+    return _run_guarded(flow, timeout)
 
 
-async def _run_guarded(flow: Flow, drive: Callable[[], Awaitable[Any]]) -> Flow:
+async def _run_guarded(flow: Flow, timeout: float | None) -> Flow:
     """Drive `flow` in this very task (a cell's, or a background flow's), its guard over SIGINT meanwhile.
 
     Interrupt and Stop cancel this task; the cancellation reaches the leg's await at once, the flow is kept
@@ -177,7 +177,7 @@ async def _run_guarded(flow: Flow, drive: Callable[[], Awaitable[Any]]) -> Flow:
     history.running[flow.id] = (flow, task)
     guard = _install_guard(flow.id, task.get_loop())
     try:
-        await drive()
+        await flow.driven(timeout)
     except asyncio.CancelledError:
         requested = history.stop_requested.pop(flow.id, None)
         if requested is None and guard is not None and guard.pressed:
