@@ -25,11 +25,18 @@ timed figures, it depends on what else runs in the process: every side's batches
 a change in what one side allocates moves when the collector runs in all of them (a side's estimate moved by
 up to 100 k between runs with different sides beside it, and a few tens of thousands with a change elsewhere).
 So compare sides within one run: to weigh a change, run the old and the new path as two sides of one process.
+
+Each batch starts from a full collection, made outside the count (`measured_batches`): a collection of the
+oldest generation costs tens of millions of instructions, and without it whichever side's batch it happened
+to land in carried it, by the luck of the order (the same lab came out +197 k and +386 k estimated cycles
+above bare in two runs with different sides beside it; with it, +319 k to +353 k). What the lab's kept flows
+cost the collector is bench/collector.py's to measure.
 """
 
 from __future__ import annotations
 
 import functools
+import gc
 import glob
 import os
 import re
@@ -162,8 +169,8 @@ def _summary(path: str) -> tuple[int, int]:
 
 def measured_batches(loop: Any, sides: list[tuple[str, Callable[[], Awaitable[object]]]], n: int, reps: int) -> None:
     """The measured half of the contract, run inside valgrind after the warm-up: instrumentation switched on,
-    `reps` rounds of one batch of `n` calls per side (every other round in reverse order), each batch inside
-    one `functools.reduce` call, then the `ORDER` line."""
+    `reps` rounds of one batch of `n` calls per side (every other round in reverse order), each batch after a
+    full collection and inside one `functools.reduce` call, then the `ORDER` line."""
 
     async def batch(side: Callable[[], Awaitable[object]]) -> None:
         for _ in range(n):
@@ -175,6 +182,7 @@ def measured_batches(loop: Any, sides: list[tuple[str, Callable[[], Awaitable[ob
     order = []
     for rep in range(reps):
         for name, side in sides if rep % 2 == 0 else sides[::-1]:
+            gc.collect()  # outside `reduce`: not counted, and no older generation's collection left to land here
             functools.reduce(lambda _a, _b, side=side: loop.run_until_complete(batch(side)), [0], None)
             order.append(name)
     print("ORDER", " ".join(order))
