@@ -8,8 +8,7 @@ rather than raised, so no work is lost; `flow.raise_for_status()` turns it into 
 
 from __future__ import annotations
 
-from collections.abc import Coroutine, Mapping
-from typing import Any
+from collections.abc import Awaitable, Mapping
 
 from mcp import MCPError
 from mcp.types import METHOD_NOT_FOUND
@@ -131,7 +130,7 @@ def _started(
     answers: Mapping[str, JsonValue] | Answerer | None,
     legacy: bool,
     max_rounds: int,
-) -> Flow | Coroutine[Any, Any, Flow]:
+) -> Flow | Awaitable[Flow]:
     """`start(...)`: the flow, checked, bound and remembered -- or, when the tool must be looked up in the
     server's listing first, the coroutine that does so (most calls need none: no coroutine of their own)."""
     if arguments is not None and type(arguments) is not dict and not isinstance(arguments, Mapping):
@@ -168,12 +167,12 @@ async def _listed(flow: Flow, connection: Connection, target: str) -> Flow:
     return flow
 
 
-def run_flow(flow: Flow, timeout: float | None) -> Coroutine[Any, Any, Flow]:
+def run_flow(flow: Flow, timeout: float | None) -> Awaitable[Flow]:
     """Run `flow` until it ends or stops (interruptible; unused scripted answers are named afterwards)."""
     return _run(flow, check_timeout(timeout))
 
 
-async def _run(flow: Flow | Coroutine[Any, Any, Flow], timeout: float | None) -> Flow:
+async def _run(flow: Flow | Awaitable[Flow], timeout: float | None) -> Flow:
     """`run_flow`, its `timeout` checked; `flow` may be the coroutine that starts it (`_started`'s), awaited
     here: `call` and its kin hand theirs over rather than awaiting in a coroutine of their own, around the
     legs (each leg resumes through every coroutine it runs in)."""
@@ -209,7 +208,7 @@ def call(
     legacy: bool = False,
     max_rounds: int = DEFAULT_MAX_ROUNDS,
     timeout: float | None = None,
-) -> Coroutine[Any, Any, Flow]:
+) -> Awaitable[Flow]:
     """Call `tool` on a sandbox server, answering its questions: awaited, the recorded `Flow`. (Its arguments
     are checked as it is called; it hands back the coroutine that runs the flow, with none of its own around
     the legs.)"""
@@ -226,7 +225,7 @@ def get_prompt(
     legacy: bool = False,
     max_rounds: int = DEFAULT_MAX_ROUNDS,
     timeout: float | None = None,
-) -> Coroutine[Any, Any, Flow]:
+) -> Awaitable[Flow]:
     """`prompts/get`, which may ask like a tool does (awaited, as `call`)."""
     timeout = check_timeout(timeout)
     return _run(_started(server, "prompts/get", prompt, arguments, answers, legacy, max_rounds), timeout)
@@ -240,7 +239,7 @@ def read_resource(
     legacy: bool = False,
     max_rounds: int = DEFAULT_MAX_ROUNDS,
     timeout: float | None = None,
-) -> Coroutine[Any, Any, Flow]:
+) -> Awaitable[Flow]:
     """`resources/read`: template resources may ask; static resources cannot (awaited, as `call`)."""
     timeout = check_timeout(timeout)
     return _run(_started(server, "resources/read", uri, None, answers, legacy, max_rounds), timeout)
