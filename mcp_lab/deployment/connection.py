@@ -13,6 +13,7 @@ is what went on the wire.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,6 +22,7 @@ from typing import Any
 import httpx2
 
 from mcp_lab.deployment.app import INSTANCE_HEADER
+from mcp_lab.errors import LabError
 from mcp_lab.exchanges.record import ExchangeFacts, LegCapture, exchange_facts
 from mcp_lab.servers.outside import OutsideServer
 from mcp_lab.servers.transports import LegRecorder, http_transport, read_log
@@ -29,6 +31,9 @@ __all__ = ["InstanceConnection", "ProxiedServer", "proxy_refusal", "served_by"]
 
 
 _CALLS = ("tools/call", "prompts/get", "resources/read")
+RECONNECT_TRIES = 5
+RECONNECT_PAUSE = 0.05
+"""After a proxy reload the connection through it is made again up to five times, 50 ms more between tries."""
 
 
 def served_by(http: list[dict[str, Any]]) -> str | None:
@@ -141,6 +146,23 @@ class ProxiedServer(OutsideServer):
 
     def capture(self) -> LegRecorder:
         return _ServedByRecorder(self)
+
+    async def reconnect_after_reload(self) -> None:
+        """Close the clients and connect again through the proxy, waited for and tried again. For a moment
+        after `caddy reload` the old configuration's server may still take a connection and close it unanswered
+        ("Server disconnected without sending a response", seen under load); connected in the background, a
+        failed first connect left this connection forgotten and every later call through it refused. A connect
+        that fails every try is left as it failed: the next call says why, in one line."""
+        for attempt in range(1, RECONNECT_TRIES + 1):
+            await self.close_clients()
+            self.begin_connect(lambda: None)  # a failed try forgets nothing: the next one replaces it
+            try:
+                await self.ready()
+                return
+            except LabError:
+                if attempt == RECONNECT_TRIES:
+                    return
+                await asyncio.sleep(RECONNECT_PAUSE * attempt)
 
     def _transport(self, owner: Any) -> object:
         if not self.rewrite:

@@ -208,7 +208,7 @@ class ProcessFleet:
         if self.proxy is not None:
             await self.proxy.reload(self.config_text())
             if self.connection.legs_in_flight == 0:
-                await self._reconnect(self.connection)
+                await self.connection.reconnect_after_reload()
 
     async def add_instance(self, region: str | None = None) -> InstanceConnection:
         """Start one more instance (in `region`'s pool) and reload the proxy to send it traffic."""
