@@ -152,7 +152,10 @@ class ProxiedServer(OutsideServer):
         after `caddy reload` the old configuration's server may still take a connection and close it unanswered
         ("Server disconnected without sending a response", seen under load); connected in the background, a
         failed first connect left this connection forgotten and every later call through it refused. A connect
-        that fails every try is left as it failed: the next call says why, in one line."""
+        that fails every try, or by the connection's own timeout, is left as it failed: the next call says why,
+        in one line (a connection closed unanswered fails at once; one that never answers uses the time up)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.timeout
         for attempt in range(1, RECONNECT_TRIES + 1):
             await self.close_clients()
             self.begin_connect(lambda: None)  # a failed try forgets nothing: the next one replaces it
@@ -160,9 +163,10 @@ class ProxiedServer(OutsideServer):
                 await self.ready()
                 return
             except LabError:
-                if attempt == RECONNECT_TRIES:
+                pause = RECONNECT_PAUSE * attempt
+                if attempt == RECONNECT_TRIES or loop.time() + pause >= deadline:
                     return
-                await asyncio.sleep(RECONNECT_PAUSE * attempt)
+                await asyncio.sleep(pause)
 
     def _transport(self, owner: Any) -> object:
         if not self.rewrite:
