@@ -221,7 +221,7 @@ class Exchange:
             got,
             self.content_type,
             self.response_size,
-            tuple(sorted(self.seen_by)) if len(self.seen_by) > 1 else tuple(self.seen_by),
+            tuple(sorted(self.seen_by)),
             (end - self.started) * 1000,
             given_credentials(),
             usage,

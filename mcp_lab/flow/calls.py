@@ -135,7 +135,7 @@ def _started(
     server's listing first, the coroutine that does so (most calls need none: no coroutine of their own)."""
     if arguments is not None and type(arguments) is not dict and not isinstance(arguments, Mapping):
         raise LabError(f"arguments must be a dict, not {type(arguments).__name__}")
-    if legacy is not False and legacy is not True:
+    if not isinstance(legacy, bool):
         raise LabError(f"legacy= is True or False, not {legacy!r}")
     sent = plain_arguments(arguments)  # what the server receives (NaN: null), hence what is recorded and saved
     if sent is None:
@@ -143,10 +143,9 @@ def _started(
         sent = wire_arguments(arguments or {})
     if not isinstance(target, str) or not target:
         raise LabError(f"the tool, prompt or URI must be a non-empty str, not {target!r}")
-    if max_rounds != DEFAULT_MAX_ROUNDS or type(max_rounds) is not int:
-        check_max_rounds(max_rounds)
+    check_max_rounds(max_rounds)
     answerer, scripted = _answerer(answers)  # checked before anything is sent
-    connection = sandbox.get(server) if type(server) is str else _connection(server)
+    connection = _connection(server)
     # A connection made with --legacy speaks 2025-11-25 only (connect.py): its flows use the back channel.
     era = LEGACY if legacy or getattr(connection, "legacy_only", False) else MODERN
     flow = Flow.new(connection.name, method, target, sent, era, max_rounds).bind(connection, answerer, scripted)

@@ -34,6 +34,7 @@ from mcp_lab.flow.round import Connection, LegCapture, Round, read_saved, saved_
 from mcp_lab.flow.stepping import (
     Backoff,
     keep_answers,
+    last_answered,
     late_leg_note,
     lost_in_transit,
     next_leg,
@@ -139,8 +140,7 @@ class Flow:
     @property
     def _last_answered(self) -> Round | None:
         """The last leg that got an answer (a leg that failed in transit is retried, not built on)."""
-        rounds = self.rounds
-        return rounds[-2] if len(rounds) > 1 and rounds[-1].transport_failed else (rounds[-1] if rounds else None)
+        return last_answered(self.rounds)
 
     @property
     def request_state(self) -> str | None:

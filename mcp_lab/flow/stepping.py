@@ -30,6 +30,7 @@ __all__ = [
     "Backoff",
     "answer_wire",
     "keep_answers",
+    "last_answered",
     "late_leg_note",
     "lost_in_transit",
     "next_leg",
@@ -101,6 +102,13 @@ class Backoff:
         self.delay = min(self.delay * 2, BACKOFF_CAP)
 
 
+def last_answered(rounds: list[Round]) -> Round | None:
+    """The last round that got an answer: a round that failed in transit is retried, not built on (None: none)."""
+    if rounds and rounds[-1].transport_failed:
+        return rounds[-2] if len(rounds) > 1 else None
+    return rounds[-1] if rounds else None
+
+
 def next_leg(rounds: list[Round], max_rounds: int) -> tuple[Round, Round | None] | str:
     """The leg to send now and the round of questions it answers (None for the first leg or a start-over); or,
     when no leg may be sent (`_limit`), why -- the rounds then as they were.
@@ -108,8 +116,8 @@ def next_leg(rounds: list[Round], max_rounds: int) -> tuple[Round, Round | None]
     Retry: a leg that failed in transit is taken off the record and sent again as it was (the same answers
     under the same token), so the server sees each answer once whatever the connection did.
     """
-    failed = bool(rounds) and rounds[-1].transport_failed
-    last = (rounds[-2] if len(rounds) > 1 else None) if failed else (rounds[-1] if rounds else None)
+    last = last_answered(rounds)
+    failed = bool(rounds) and last is not rounds[-1]  # the final round is not the one answered: it failed in transit
     limit = _limit(rounds, max_rounds, last)
     if limit is not None:
         return limit
