@@ -21,6 +21,7 @@ request (its request_state rejection reasons) reach that leg and no other. Outsi
 from __future__ import annotations
 
 import contextvars
+import operator
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from typing import TYPE_CHECKING, Any, cast
@@ -139,6 +140,7 @@ class Exchange:
         request_body: bytes,
         leg: Leg | None = None,
         book: SchemaBook | None = None,
+        facts: tuple[str | None, str] | None = None,
     ) -> None:
         self.method = method
         self.url = url
@@ -154,7 +156,8 @@ class Exchange:
         self.response_size = 0
         self.finished: float | None = None
         self.seen_by: set[str] = {"client"}
-        facts = _request_facts(request_headers)
+        if facts is None:  # the client hook reads them with the headers (`_sent_headers`)
+            facts = _request_facts(request_headers)
         self.rpc_method: str | None = facts[0]
         """The request's `Mcp-Method` header (2026-07-28 requests carry one), read once."""
         self.request_type: str = facts[1]
@@ -175,11 +178,14 @@ class Exchange:
         lower = name.lower()
         return next((v for k, v in self.request_headers if k.lower() == lower), None)
 
-    def responded(self, status: int, headers: Sequence[tuple[str, str]] | Sequence[RawHeader]) -> None:
-        """The response's status and headers arrived (its body follows, through `keep`)."""
+    def responded(
+        self, status: int, headers: Sequence[tuple[str, str]] | Sequence[RawHeader], content_type: str | None = None
+    ) -> None:
+        """The response's status and headers arrived (its body follows, through `keep`); `content_type` when
+        the caller has read it already."""
         self.status = status
         self._response_raw = headers
-        self.content_type = _request_facts(headers)[1]
+        self.content_type = _request_facts(headers)[1] if content_type is None else content_type
 
     def keep(self, chunk: bytes) -> None:
         self.response_size += len(chunk)
@@ -259,6 +265,26 @@ def _request_facts(headers: Sequence[tuple[str, str]] | Sequence[RawHeader]) -> 
 _FACT_NAMES = frozenset({b"mcp-method", b"content-type"})
 """The two names `_request_facts` reads (10 and 12 bytes long: a name's length says which it is)."""
 
+_NAME, _LOWERED, _VALUE = operator.itemgetter(0), operator.itemgetter(1), operator.itemgetter(2)
+
+
+def _sent_headers(headers: httpx2.Headers) -> tuple[tuple[RawHeader, ...], tuple[str | None, str]]:
+    """httpx2's headers as raw pairs (names as sent, in order) and the two facts `_request_facts` reads.
+
+    httpx2 keeps each header as (name, lowered name, value): the pairs and the facts are taken from those
+    in C, with no Python loop over a dozen headers per request and response (`Headers.raw` is one, and
+    `_request_facts` another). Headers held any other way go the general way."""
+    triples: Any = getattr(headers, "_list", None)
+    try:
+        lowered = list(map(_LOWERED, triples))
+        raw = tuple(zip(map(_NAME, triples), map(_VALUE, triples), strict=True))
+    except (TypeError, IndexError, KeyError):
+        raw = tuple(headers.raw)
+        return raw, _request_facts(raw)
+    method = _VALUE(triples[lowered.index(b"mcp-method")]).decode("latin-1") if b"mcp-method" in lowered else None
+    kind = _VALUE(triples[lowered.index(b"content-type")]).decode("latin-1") if b"content-type" in lowered else ""
+    return raw, (method, kind)
+
 
 pending_exchanges: PendingExchanges[Exchange] = PendingExchanges()
 """The process's one table of tagged exchanges (composed by `mcp_lab.lab.Lab`)."""
@@ -303,6 +329,10 @@ def http_hooks(
                 self._exchange.done()
             await self._inner.aclose()
 
+    # The last request's URL, as its parts (httpx2's), its text and its path: a connection posts to one URL,
+    # and writing it out again costs more than the rest of recording a request.
+    last_url: list[Any] = [None, "", ""]
+
     async def on_request(request: httpx2.Request) -> None:
         leg = _LEG.get()
         if leg is None or not leg.open:
@@ -311,9 +341,12 @@ def http_hooks(
             body = request.content
         except httpx2.RequestNotRead:  # a streaming request body: nothing to show without consuming it
             body = b""
-        path = request.url.raw_path.decode("ascii", errors="replace")
-        headers = request.headers.raw  # names as sent, in order; decoded only if the record is built
-        exchange = Exchange(request.method, str(request.url), path, headers, body, leg=leg, book=book)
+        url = request.url
+        parts = getattr(url, "_uri_reference", None)
+        if parts is None or parts != last_url[0]:
+            last_url[:] = parts, str(url), url.raw_path.decode("ascii", errors="replace")
+        headers, facts = _sent_headers(request.headers)  # decoded only if the record is built
+        exchange = Exchange(request.method, last_url[1], last_url[2], headers, body, leg=leg, book=book, facts=facts)
         if tag:
             request.headers[TAG_HEADER] = pending_exchanges.tag(exchange)
         request.extensions["mcp_lab_exchange"] = exchange
@@ -324,13 +357,12 @@ def http_hooks(
             on_status(response.status_code)
         exchange = response.request.extensions.get("mcp_lab_exchange")
         if isinstance(exchange, Exchange):
-            exchange.responded(response.status_code, response.headers.raw)
+            headers, facts = _sent_headers(response.headers)
+            exchange.responded(response.status_code, headers, facts[1])
             if isinstance(response.stream, httpx2.AsyncByteStream):
                 response.stream = _Tee(response.stream, exchange)
 
     return {"request": [on_request], "response": [on_response]}
-
-
 
 
 class ExchangeRecorder:

@@ -64,3 +64,57 @@ def test_facts_read_from_raw_headers_are_those_read_from_text() -> None:
     none = _exchange(_raw([("Host", "h")]), [])
     assert (none.rpc_method, none.request_type, none.content_type) == (None, "", "")
     assert text_headers([]) == [] and text_headers(_raw(GOT)) == GOT
+
+
+def test_headers_read_from_httpx2_are_those_its_raw_pairs_give() -> None:
+    """The client hooks read httpx2's own (name, lowered name, value) triples in C; the pairs and facts are
+    the ones `Headers.raw` and the general reading give -- for a request, a response, and neither fact."""
+    import httpx2
+
+    from mcp_lab.exchanges.recorder import _request_facts, _sent_headers
+
+    for pairs in (SENT, GOT, [("Host", "h")], []):
+        headers = httpx2.Headers(_raw(pairs))
+        raw, facts = _sent_headers(headers)
+        assert raw == tuple(headers.raw) == tuple(_raw(pairs))
+        assert facts == _request_facts(_raw(pairs))
+
+
+def test_headers_held_another_way_are_read_the_general_way() -> None:
+    """Should httpx2 hold its headers otherwise, the hooks read `Headers.raw` as before."""
+    from mcp_lab.exchanges.recorder import _request_facts, _sent_headers
+
+    class Other:
+        def __init__(self, held: object) -> None:
+            self._list = held
+            self.raw = _raw(SENT)
+
+    pairs = [(b"Mcp-Method", b"tools/call")]  # pairs, not triples
+    for held in (Other(pairs), Other(None), Other(tuple(pairs)), type("NoList", (), {"raw": _raw(SENT)})()):
+        raw, facts = _sent_headers(held)  # type: ignore[arg-type]
+        assert raw == tuple(_raw(SENT)) and facts == _request_facts(_raw(SENT))
+
+
+async def test_each_request_is_recorded_with_its_own_url() -> None:
+    """The hooks reuse the text of the URL they recorded last only for the same URL."""
+    import httpx2
+
+    from mcp_lab.exchanges.record import LegCapture
+    from mcp_lab.exchanges.recorder import Leg, http_hooks
+
+    on_request = http_hooks(tag=False)["request"][0]
+    capture = LegCapture()
+    leg = Leg(capture)
+    urls = [
+        "http://127.0.0.1:1/mcp",
+        "http://127.0.0.1:1/mcp",
+        "http://127.0.0.1:2/other?x=1",
+        "http://127.0.0.1:1/mcp",
+    ]
+    try:
+        for url in urls:
+            await on_request(httpx2.Request("POST", url, content=b"{}"))
+    finally:
+        leg.end()
+    recorded = [(record["url"], record["path"]) for record in capture.http]
+    assert recorded == [(url, "/" + url.split("/", 3)[3]) for url in urls]
