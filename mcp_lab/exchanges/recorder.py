@@ -21,7 +21,6 @@ request (its request_state rejection reasons) reach that leg and no other. Outsi
 from __future__ import annotations
 
 import contextvars
-import operator
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from typing import TYPE_CHECKING, Any, cast
@@ -43,6 +42,7 @@ from mcp_lab.exchanges.record import (
     text_headers,
 )
 from mcp_lab.exchanges.schema_book import SchemaBook
+from mcp_lab.exchanges.sent_headers import header_facts, sent_headers
 from mcp_lab.json_types import JsonObject
 
 if TYPE_CHECKING:
@@ -156,8 +156,8 @@ class Exchange:
         self.response_size = 0
         self.finished: float | None = None
         self.seen_by: set[str] = {"client"}
-        if facts is None:  # the client hook reads them with the headers (`_sent_headers`)
-            facts = _request_facts(request_headers)
+        if facts is None:  # the client hook reads them with the headers (`sent_headers`)
+            facts = header_facts(request_headers)
         self.rpc_method: str | None = facts[0]
         """The request's `Mcp-Method` header (2026-07-28 requests carry one), read once."""
         self.request_type: str = facts[1]
@@ -185,7 +185,7 @@ class Exchange:
         the caller has read it already."""
         self.status = status
         self._response_raw = headers
-        self.content_type = _request_facts(headers)[1] if content_type is None else content_type
+        self.content_type = header_facts(headers)[1] if content_type is None else content_type
 
     def keep(self, chunk: bytes) -> None:
         self.response_size += len(chunk)
@@ -246,46 +246,6 @@ def _frozen(headers: Sequence[tuple[str, str]] | Sequence[RawHeader]) -> tuple[H
     return cast("tuple[Header, ...] | tuple[RawHeader, ...]", tuple(headers))
 
 
-def _request_facts(headers: Sequence[tuple[str, str]] | Sequence[RawHeader]) -> tuple[str | None, str]:
-    """The first `Mcp-Method` (None: absent) and `Content-Type` ("") among text or raw headers, in one pass
-    (every exchange asks, of a dozen headers): only a name of either's length is lower-cased."""
-    if headers and isinstance(headers[0][0], str):
-        text = cast("Sequence[tuple[str, str]]", headers)
-        method = next((v for k, v in text if k.lower() == "mcp-method"), None)
-        return method, next((v for k, v in text if k.lower() == "content-type"), "")
-    found: dict[int, bytes] = {}
-    for key, value in cast("Sequence[RawHeader]", headers):
-        size = len(key)
-        if (size == 10 or size == 12) and size not in found and key.lower() in _FACT_NAMES:
-            found[size] = value
-    method_raw, kind_raw = found.get(10), found.get(12)
-    return (None if method_raw is None else method_raw.decode("latin-1")), (kind_raw or b"").decode("latin-1")
-
-
-_FACT_NAMES = frozenset({b"mcp-method", b"content-type"})
-"""The two names `_request_facts` reads (10 and 12 bytes long: a name's length says which it is)."""
-
-_NAME, _LOWERED, _VALUE = operator.itemgetter(0), operator.itemgetter(1), operator.itemgetter(2)
-
-
-def _sent_headers(headers: httpx2.Headers) -> tuple[tuple[RawHeader, ...], tuple[str | None, str]]:
-    """httpx2's headers as raw pairs (names as sent, in order) and the two facts `_request_facts` reads.
-
-    httpx2 keeps each header as (name, lowered name, value): the pairs and the facts are taken from those
-    in C, with no Python loop over a dozen headers per request and response (`Headers.raw` is one, and
-    `_request_facts` another). Headers held any other way go the general way."""
-    triples: Any = getattr(headers, "_list", None)
-    try:
-        lowered = list(map(_LOWERED, triples))
-        raw = tuple(zip(map(_NAME, triples), map(_VALUE, triples), strict=True))
-    except (TypeError, IndexError, KeyError):
-        raw = tuple(headers.raw)
-        return raw, _request_facts(raw)
-    method = _VALUE(triples[lowered.index(b"mcp-method")]).decode("latin-1") if b"mcp-method" in lowered else None
-    kind = _VALUE(triples[lowered.index(b"content-type")]).decode("latin-1") if b"content-type" in lowered else ""
-    return raw, (method, kind)
-
-
 pending_exchanges: PendingExchanges[Exchange] = PendingExchanges()
 """The process's one table of tagged exchanges (composed by `mcp_lab.lab.Lab`)."""
 
@@ -331,7 +291,7 @@ def http_hooks(
 
     # The last request's URL, as its parts (httpx2's), its text and its path: a connection posts to one URL,
     # and writing it out again costs more than the rest of recording a request.
-    last_url: list[Any] = [None, "", ""]
+    last_url: list[tuple[object, str, str]] = [(None, "", "")]
 
     async def on_request(request: httpx2.Request) -> None:
         leg = _LEG.get()
@@ -343,10 +303,11 @@ def http_hooks(
             body = b""
         url = request.url
         parts = getattr(url, "_uri_reference", None)
-        if parts is None or parts != last_url[0]:
-            last_url[:] = parts, str(url), url.raw_path.decode("ascii", errors="replace")
-        headers, facts = _sent_headers(request.headers)  # decoded only if the record is built
-        exchange = Exchange(request.method, last_url[1], last_url[2], headers, body, leg=leg, book=book, facts=facts)
+        if parts is None or parts != last_url[0][0]:
+            last_url[0] = parts, str(url), url.raw_path.decode("ascii", errors="replace")
+        _, text, path = last_url[0]
+        headers, facts = sent_headers(request.headers)  # decoded only if the record is built
+        exchange = Exchange(request.method, text, path, headers, body, leg=leg, book=book, facts=facts)
         if tag:
             request.headers[TAG_HEADER] = pending_exchanges.tag(exchange)
         request.extensions["mcp_lab_exchange"] = exchange
@@ -357,7 +318,7 @@ def http_hooks(
             on_status(response.status_code)
         exchange = response.request.extensions.get("mcp_lab_exchange")
         if isinstance(exchange, Exchange):
-            headers, facts = _sent_headers(response.headers)
+            headers, facts = sent_headers(response.headers)
             exchange.responded(response.status_code, headers, facts[1])
             if isinstance(response.stream, httpx2.AsyncByteStream):
                 response.stream = _Tee(response.stream, exchange)

@@ -103,7 +103,15 @@ def start_servers(hub: Hub) -> dict[str, str]:
             assert reply.status_code in (201, 202), (name, reply.status_code, reply.text)
     for name in STUDENTS:
         wait_for(f"{name}'s server", lambda name=name: hub.user(name)["servers"].get("", {}).get("ready"), 180)
+        # "ready" can come a moment before the proxy routes /user/<name> to the server (a request then meets
+        # the hub's 404): the student's first request waits for the route, as a browser's retry would.
+        wait_for(f"{name}'s route", lambda name=name: _routed(hub, name, tokens[name]), 60)
     return tokens
+
+
+def _routed(hub: Hub, name: str, token: str) -> bool:
+    reply = requests.get(f"{hub.url}/user/{name}/api/status", headers={"Authorization": f"token {token}"}, timeout=10)
+    return reply.status_code == 200
 
 
 def open_notebook(hub: Hub, name: str, token: str) -> tuple[str, nbformat.NotebookNode]:
