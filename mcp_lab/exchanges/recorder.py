@@ -42,7 +42,7 @@ from mcp_lab.exchanges.record import (
     text_headers,
 )
 from mcp_lab.exchanges.schema_book import SchemaBook
-from mcp_lab.exchanges.sent_headers import header_facts, sent_headers
+from mcp_lab.exchanges.wire_headers import header_facts, wire_headers
 from mcp_lab.json_types import JsonObject
 
 if TYPE_CHECKING:
@@ -156,7 +156,7 @@ class Exchange:
         self.response_size = 0
         self.finished: float | None = None
         self.seen_by: set[str] = {"client"}
-        if facts is None:  # the client hook reads them with the headers (`sent_headers`)
+        if facts is None:  # the client hook reads them with the headers (`wire_headers`)
             facts = header_facts(request_headers)
         self.rpc_method: str | None = facts[0]
         """The request's `Mcp-Method` header (2026-07-28 requests carry one), read once."""
@@ -306,7 +306,7 @@ def http_hooks(
         if parts is None or parts != last_url[0][0]:
             last_url[0] = parts, str(url), url.raw_path.decode("ascii", errors="replace")
         _, text, path = last_url[0]
-        headers, facts = sent_headers(request.headers)  # decoded only if the record is built
+        headers, facts = wire_headers(request.headers)  # decoded only if the record is built
         exchange = Exchange(request.method, text, path, headers, body, leg=leg, book=book, facts=facts)
         if tag:
             request.headers[TAG_HEADER] = pending_exchanges.tag(exchange)
@@ -318,7 +318,7 @@ def http_hooks(
             on_status(response.status_code)
         exchange = response.request.extensions.get("mcp_lab_exchange")
         if isinstance(exchange, Exchange):
-            headers, facts = sent_headers(response.headers)
+            headers, facts = wire_headers(response.headers)
             exchange.responded(response.status_code, headers, facts[1])
             if isinstance(response.stream, httpx2.AsyncByteStream):
                 response.stream = _Tee(response.stream, exchange)

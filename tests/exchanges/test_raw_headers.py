@@ -71,18 +71,18 @@ def test_headers_read_from_httpx2_are_those_its_raw_pairs_give() -> None:
     the ones `Headers.raw` and the general reading give -- for a request, a response, and neither fact."""
     import httpx2
 
-    from mcp_lab.exchanges.sent_headers import header_facts, sent_headers
+    from mcp_lab.exchanges.wire_headers import header_facts, wire_headers
 
     for pairs in (SENT, GOT, [("Host", "h")], []):
         headers = httpx2.Headers(_raw(pairs))
-        raw, facts = sent_headers(headers)
+        raw, facts = wire_headers(headers)
         assert raw == tuple(headers.raw) == tuple(_raw(pairs))
         assert facts == header_facts(_raw(pairs))
 
 
 def test_headers_held_another_way_are_read_the_general_way() -> None:
     """Should httpx2 hold its headers otherwise, the hooks read `Headers.raw` as before."""
-    from mcp_lab.exchanges.sent_headers import header_facts, sent_headers
+    from mcp_lab.exchanges.wire_headers import header_facts, wire_headers
 
     class Other:
         def __init__(self, held: object) -> None:
@@ -91,7 +91,7 @@ def test_headers_held_another_way_are_read_the_general_way() -> None:
 
     pairs = [(b"Mcp-Method", b"tools/call")]  # pairs, not triples
     for held in (Other(pairs), Other(None), Other(tuple(pairs)), type("NoList", (), {"raw": _raw(SENT)})()):
-        raw, facts = sent_headers(held)  # type: ignore[arg-type]
+        raw, facts = wire_headers(held)  # type: ignore[arg-type]
         assert raw == tuple(_raw(SENT)) and facts == header_facts(_raw(SENT))
 
 

@@ -1,4 +1,4 @@
-"""Reading an HTTP exchange's headers: the two facts a record needs, and httpx2's headers as sent.
+"""Reading an HTTP exchange's headers as they crossed the wire: raw pairs, and the two facts a record needs.
 
 Spec context: on 2026-07-28 Streamable HTTP every request carries `Mcp-Method` (so gateways route without
 parsing JSON); an exchange's record names it, and the `Content-Type`s say how to read the bodies. Every
@@ -17,7 +17,7 @@ from mcp_lab.exchanges.record import RawHeader
 if TYPE_CHECKING:
     import httpx2
 
-__all__ = ["header_facts", "sent_headers"]
+__all__ = ["header_facts", "wire_headers"]
 
 _FACT_NAMES = frozenset({b"mcp-method", b"content-type"})
 """The two names `header_facts` reads (10 and 12 bytes long: a name's length says which it is)."""
@@ -41,8 +41,9 @@ def header_facts(headers: Sequence[tuple[str, str]] | Sequence[RawHeader]) -> tu
     return (None if method_raw is None else method_raw.decode("latin-1")), (kind_raw or b"").decode("latin-1")
 
 
-def sent_headers(headers: httpx2.Headers) -> tuple[tuple[RawHeader, ...], tuple[str | None, str]]:
-    """httpx2's headers as raw pairs (names as sent, in order) and their `header_facts`.
+def wire_headers(headers: httpx2.Headers) -> tuple[tuple[RawHeader, ...], tuple[str | None, str]]:
+    """A request's or a response's headers as httpx2 holds them, as raw pairs (names as spelled on the wire, in
+    order) and their `header_facts`.
 
     httpx2 keeps each header as (name, lowered name, value): the pairs and the facts are taken from those
     in C, with no Python loop over the headers (`Headers.raw` is one, and `header_facts` another). Headers
